@@ -1,0 +1,1 @@
+"""Pure, deterministic logic: rules core, tracker, clock, bowls, records. No hardware imports."""

@@ -1,0 +1,3 @@
+from host_tools.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,59 @@
+"""The `ingboard` command line (see README "Command line").
+
+Each subcommand lives in host_tools/commands/<name>.py and provides `add_arguments(parser)`,
+`run(args) -> int` and a one-line `HELP`. Exit status: 0 done, 1 the checked thing failed,
+2 bad input or usage (one clear line on stderr).
+"""
+
+import argparse
+import importlib
+import sys
+
+import host_tools  # noqa: F401  (puts firmware/ on sys.path)
+from host_tools.errors import InputError
+
+# Commands that exist. A command is listed here only once it does real work.
+COMMANDS = ()
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        # One clear line, exit 2 (argparse would print the whole usage first).
+        print("%s: error: %s" % (self.prog, message), file=sys.stderr)
+        raise SystemExit(2)
+
+
+def build_parser():
+    parser = _Parser(prog="ingboard", description="ingboard: the instrumented go set.")
+    parser.add_argument("--version", action="store_true", help="print the firmware version")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in COMMANDS:
+        module = importlib.import_module("host_tools.commands." + name)
+        p = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        module.add_arguments(p)
+        p.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv=None):
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.version:
+        from ingboard import VERSION
+
+        print("ingboard %s" % VERSION)
+        return 0
+    if not getattr(args, "command", None):
+        parser.print_help()
+        return 2
+    try:
+        return args._run(args)
+    except InputError as exc:
+        print("ingboard %s: error: %s" % (args.command, exc), file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""One module per `ingboard` subcommand (see host_tools/cli.py)."""

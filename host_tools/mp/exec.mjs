@@ -1,0 +1,61 @@
+// Run a Python script under the official MicroPython WebAssembly build (our 32-bit reference
+// interpreter) through its JS API, because that build's own CLI exits 0 even when the script
+// raises.
+//
+// Usage: node exec.mjs JOB.json
+// JOB: {"mounts": [[host_dir, mp_dir], ...], "sys_path": [...], "script": "...",
+//       "heapsize": bytes, "result_path": "file the global RESULT (a str) is written to"}
+// Exit status: 0 when the script ran to its end, 1 when it raised (the traceback is printed on
+// stderr), 2 for a bad job.
+import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
+import { readFileSync, readdirSync, statSync, writeFileSync } from "fs";
+import { join } from "path";
+
+function copyTree(mp, hostDir, mpDir) {
+  mp.FS.mkdirTree(mpDir);
+  for (const name of readdirSync(hostDir)) {
+    if (name === "__pycache__" || name.startsWith(".")) continue;
+    const hostPath = join(hostDir, name);
+    const mpPath = mpDir + "/" + name;
+    if (statSync(hostPath).isDirectory()) copyTree(mp, hostPath, mpPath);
+    else if (name.endsWith(".py") || name.endsWith(".json") || name.endsWith(".sgf")
+             || name.endsWith(".log") || name.endsWith(".txt"))
+      mp.FS.writeFile(mpPath, readFileSync(hostPath));
+  }
+}
+
+let job;
+try {
+  job = JSON.parse(readFileSync(process.argv[2], "utf8"));
+} catch (e) {
+  process.stderr.write("exec.mjs: cannot read job: " + e + "\n");
+  process.exit(2);
+}
+
+const mp = await loadMicroPython({
+  heapsize: job.heapsize || 4 * 1024 * 1024,
+  stdout: (line) => process.stdout.write(line + "\n"),
+  stderr: (line) => process.stderr.write(line + "\n"),
+});
+for (const [hostDir, mpDir] of job.mounts || []) copyTree(mp, hostDir, mpDir);
+
+const pathSetup = "import sys\n" +
+  (job.sys_path || []).map((p) => "sys.path.insert(0, " + JSON.stringify(p) + ")\n").join("");
+let status = 0;
+try {
+  mp.runPython(pathSetup);
+  mp.runPython(job.script);
+} catch (e) {
+  process.stderr.write(String(e && e.message ? e.message : e) + "\n");
+  status = 1;
+}
+if (job.result_path) {
+  let result = null;
+  try {
+    result = mp.globals.get("RESULT");
+  } catch (e) {
+    result = null;
+  }
+  writeFileSync(job.result_path, result === undefined || result === null ? "" : String(result));
+}
+process.exit(status);

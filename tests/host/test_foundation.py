@@ -1,0 +1,107 @@
+"""The foundation's own checks: the MicroPython runner, the mpy-cross compile gate, the CLI."""
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from host_tools import FIRMWARE, ROOT
+from host_tools import firmware_build as fb
+
+
+def _copy_firmware(tmp_path):
+    dst = tmp_path / "firmware"
+    shutil.copytree(FIRMWARE, dst, ignore=shutil.ignore_patterns("__pycache__"))
+    return dst
+
+
+def _run_runner(*args):
+    return subprocess.run(
+        [sys.executable, "-m", "host_tools.micropython", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+
+
+def test_runner_fails_naming_the_file_when_firmware_uses_a_dataclass(tmp_path):
+    fw = _copy_firmware(tmp_path)
+    (fw / "ingboard" / "core" / "broken.py").write_text(
+        "from dataclasses import dataclass\n\n\n@dataclass\nclass Point:\n    x: int = 0\n"
+    )
+    proc = _run_runner("--firmware", str(fw))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "firmware/ingboard/core/broken.py" in proc.stderr
+    assert "dataclasses" in proc.stderr
+
+
+def test_runner_fails_naming_the_test_that_failed(tmp_path):
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tests / "test_sample.py").write_text(
+        "def test_good():\n    assert 1 + 1 == 2\n\n\ndef test_bad():\n    assert [] == [1]\n"
+    )
+    proc = _run_runner("--tests", str(tests))
+    assert proc.returncode == 1
+    assert "test_sample.test_bad" in proc.stderr
+    assert "test_sample.test_good" not in proc.stderr
+    assert "1 failed" in proc.stdout
+
+
+def test_runner_passes_and_counts_the_real_suite():
+    proc = _run_runner()
+    assert proc.returncode == 0, proc.stderr
+    summary = proc.stdout.strip().splitlines()[-1]
+    run = int(summary.split(" tests run")[0].split()[-1])
+    assert run > 0 and "0 failed" in summary
+
+
+def test_every_firmware_file_compiles_with_mpy_cross(tmp_path):
+    sizes = fb.compile_firmware(out_dir=str(tmp_path / "mpy"))
+    sources = list(fb.firmware_sources())
+    assert len(sizes) == len(sources) > 0
+    assert all(size > 0 for _, size in sizes)
+    report, total = fb.size_report(sizes)
+    assert total == sum(s for _, s in sizes) and "total" in report
+
+
+def test_compile_gate_names_the_file_that_does_not_compile(tmp_path):
+    fw = _copy_firmware(tmp_path)
+    (fw / "ingboard" / "core" / "bad_syntax.py").write_text("def f(:\n    pass\n")
+    with pytest.raises(fb.CompileError) as info:
+        fb.compile_firmware(str(fw), str(tmp_path / "mpy"))
+    assert "firmware/ingboard/core/bad_syntax.py" in str(info.value)
+
+
+def test_firmware_core_never_imports_hardware():
+    # ARCHITECTURE: hardware is touched only in drivers/.
+    core = os.path.join(FIRMWARE, "ingboard", "core")
+    for name in os.listdir(core):
+        if name.endswith(".py"):
+            with open(os.path.join(core, name)) as f:
+                text = f.read()
+            for banned in ("import machine", "from machine", "import rp2", "import network"):
+                assert banned not in text, "%s: %s" % (name, banned)
+
+
+def test_cli_version_and_module_entry():
+    proc = subprocess.run(
+        [sys.executable, "-m", "host_tools", "--version"], capture_output=True, text=True, cwd=ROOT
+    )
+    assert proc.returncode == 0
+    from ingboard import VERSION
+
+    assert proc.stdout.strip() == "ingboard %s" % VERSION
+
+
+def test_cli_bad_usage_is_one_line_exit_2():
+    proc = subprocess.run(
+        [sys.executable, "-m", "host_tools", "no-such-command"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert proc.returncode == 2
+    assert len(proc.stderr.strip().splitlines()) == 1
