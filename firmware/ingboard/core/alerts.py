@@ -1,0 +1,31 @@
+"""Every alert code the firmware can emit, with the text a player sees.
+
+One table: the tracker, bowls, clock and drivers emit only codes listed here, and the hardware
+docs' troubleshooting table must have an entry for each (a test checks both).
+"""
+
+ALERTS = {
+    # rules (the game is unchanged; resolved when the stone is taken back)
+    "occupied": "That point is already occupied.",
+    "suicide": "Suicide is not allowed under these rules: take the stone back.",
+    "ko": "Ko: that stone may not retake yet. Play elsewhere first.",
+    "superko": "That play would repeat an earlier position (superko).",
+    "hot-stone": "Ing ko: those stones are hot; they cannot be taken before another play or pass.",
+    "disturbing-ko": "Ing ko: you have already started this cycle once; play elsewhere.",
+    "not-your-turn": "It is the other player's turn.",
+    "wrong-colour": "A stone of the wrong colour was placed: take it back.",
+    # the physical board differs from the game
+    "two-stones": "Two new stones are on the board: take one back (Ing: it signals resignation).",
+    "remove-captured": "Captured stones are still on the board: please remove them.",
+    "stone-missing": "A stone is missing from the board: put it back.",
+    "stone-extra": "There is a stone on the board that is not in the game: remove it.",
+    "stone-moved": "A stone was nudged to a neighbouring point: put it back.",
+    # equipment
+    "bowl-mismatch": "The bowls and the board do not add up to the full set of stones.",
+    "sensor-fault": "A sensor is not reading correctly; the game continues without it.",
+}
+
+
+def alert_text(code):
+    """The player-facing text of an alert code; KeyError for a code that does not exist."""
+    return ALERTS[code]
