@@ -1,0 +1,181 @@
+"""Pins and hardware variants of the ingboard reference design, as data, plus build().
+
+Everything here is plain data (dicts, tuples, ints) so that `host_tools/pinmap.py` can read it
+without hardware and render the pin map, wiring diagram and BOM in hardware_docs/ (a test fails
+when those differ from this file). `build()` is the only code that touches `machine`, and it
+imports it lazily, so this module imports on CPython and on MicroPython without a board.
+
+Grid wiring (hardware_docs/design.md, "Multiplexing"): the size*size Hall sensors are numbered
+in scan order (index 0 = A19, column A first, top line first: the order of the session log's
+`scan` line). Sensor i sits on first-level mux ("group") i // 16, channel i % 16. Groups 0-15
+form bank 0, groups 16-22 bank 1. Per bank one second-level mux (address = group lines) routes
+the selected group's output to that bank's ADC input, and one 4-to-16 decoder (same address)
+switches that group's sensor supply on through a P-MOSFET; the bank's active-low enable line
+gates both, so at most one group of 16 sensors is powered at a time.
+"""
+
+# Raspberry Pi Pico 2 (RP2350): the reference design. GP23-25 and GP29 stay unused so that the
+# same map works on a Pico 2 W, whose radio uses them.
+PICO2 = {
+    "name": "pico2",
+    "title": "Raspberry Pi Pico 2 (RP2350) - reference design",
+    "mcu": "RP2350",
+    "network": None,
+    "grid": {
+        "size": 19,
+        "channel_select": (2, 3, 4, 5),  # S0-S3 of every first-level CD74HC4067
+        "group_select": (6, 7, 8, 9),  # A0-A3 of the second-level muxes and power decoders
+        "bank_enable": (10, 11),  # active low, bank 0 (groups 0-15), bank 1 (groups 16-22)
+        "adc": (26, 27),  # ADC0 reads bank 0, ADC1 reads bank 1
+        "power_on_us": 400,  # wait after powering a group (DRV5055 power-on time + margin)
+    },
+    "bowls": {
+        "B": {"dout": 12, "sck": 13},  # HX711 of Black's bowl
+        "W": {"dout": 14, "sck": 15},  # HX711 of White's bowl
+    },
+    "i2c": (
+        {"id": 0, "sda": 16, "scl": 17, "freq": 400000},
+        {"id": 1, "sda": 18, "scl": 19, "freq": 400000},
+    ),
+    # One SSD1306 per bus, so both modules keep their factory address.
+    "displays": {"B": {"bus": 0, "addr": 0x3C}, "W": {"bus": 1, "addr": 0x3C}},
+    "keys": {"B": 20, "W": 21, "pause": 22},  # to GND, internal pull-ups, active low
+    "buzzer": 0,  # PWM0 A, passive piezo
+    "battery_adc": 29,  # VSYS/3 on the Pico 2 (shared with the radio on a Pico 2 W)
+    "spare": (1, 28),
+}
+
+# Raspberry Pi Pico 2 W: the same pins; the radio gives Wi-Fi and Bluetooth LE. The battery
+# can only be read while the radio is idle (GP29 is also the radio's clock), so it is not used.
+PICO2W = dict(PICO2)
+PICO2W.update(
+    {
+        "name": "pico2w",
+        "title": "Raspberry Pi Pico 2 W (RP2350 + CYW43439 Wi-Fi/BLE)",
+        "network": "CYW43439 Wi-Fi 802.11n + Bluetooth LE",
+        "battery_adc": None,
+    }
+)
+
+# ESP32-S3-DevKitC-1 (N8R8): Wi-Fi/BLE, more RAM. Avoids the strapping pins (0, 3, 45, 46),
+# USB (19, 20), the octal flash/PSRAM pins (26-37), UART0 (43, 44) and the RGB LED (38 or 48).
+# Only ADC1 is used (ADC2 is unusable while Wi-Fi runs). Both displays share one I2C bus, the
+# White display with its address jumper moved to 0x3D.
+ESP32S3 = {
+    "name": "esp32s3",
+    "title": "ESP32-S3-DevKitC-1 (Wi-Fi/BLE variant)",
+    "mcu": "ESP32-S3",
+    "network": "Wi-Fi 802.11n + Bluetooth LE",
+    "grid": {
+        "size": 19,
+        "channel_select": (4, 5, 6, 7),
+        "group_select": (15, 16, 17, 18),
+        "bank_enable": (8, 9),
+        "adc": (1, 2),  # ADC1_CH0, ADC1_CH1
+        "power_on_us": 400,
+    },
+    "bowls": {"B": {"dout": 10, "sck": 11}, "W": {"dout": 12, "sck": 13}},
+    "i2c": ({"id": 0, "sda": 39, "scl": 40, "freq": 400000},),
+    "displays": {"B": {"bus": 0, "addr": 0x3C}, "W": {"bus": 0, "addr": 0x3D}},
+    "keys": {"B": 41, "W": 42, "pause": 47},
+    "buzzer": 14,
+    "battery_adc": None,
+    "spare": (21,),
+}
+
+VARIANTS = {"pico2": PICO2, "pico2w": PICO2W, "esp32s3": ESP32S3}
+DEFAULT = "pico2"
+
+CHANNELS_PER_GROUP = 16  # CD74HC4067
+GROUPS_PER_BANK = 16  # one second-level CD74HC4067 and one 74HC154 per bank
+
+
+def variant(name=None):
+    """The variant dict by name (default: the reference design); ValueError if unknown."""
+    key = DEFAULT if name is None else name
+    if key not in VARIANTS:
+        raise ValueError("unknown board variant %r (known: %s)" % (key, ", ".join(VARIANTS)))
+    return VARIANTS[key]
+
+
+def grid_groups(size):
+    """Number of first-level muxes for a size*size grid."""
+    return (size * size + CHANNELS_PER_GROUP - 1) // CHANNELS_PER_GROUP
+
+
+def grid_banks(size):
+    return (grid_groups(size) + GROUPS_PER_BANK - 1) // GROUPS_PER_BANK
+
+
+def sensor_location(index):
+    """(group, channel) of the sensor at scan-order index `index`."""
+    return index // CHANNELS_PER_GROUP, index % CHANNELS_PER_GROUP
+
+
+def used_pins(cfg):
+    """[(gpio, function)] of every pin a variant uses, sorted by GPIO (for docs and checks)."""
+    out = []
+    grid = cfg["grid"]
+    for i, p in enumerate(grid["channel_select"]):
+        out.append((p, "grid channel select S%d" % i))
+    for i, p in enumerate(grid["group_select"]):
+        out.append((p, "grid group select A%d" % i))
+    for i, p in enumerate(grid["bank_enable"]):
+        out.append((p, "grid bank %d enable (active low)" % i))
+    for i, p in enumerate(grid["adc"]):
+        out.append((p, "grid bank %d analog in (ADC)" % i))
+    for colour in ("B", "W"):
+        hx = cfg["bowls"][colour]
+        out.append((hx["dout"], "HX711 %s bowl DOUT" % colour))
+        out.append((hx["sck"], "HX711 %s bowl PD_SCK" % colour))
+    for bus in cfg["i2c"]:
+        out.append((bus["sda"], "I2C%d SDA (displays)" % bus["id"]))
+        out.append((bus["scl"], "I2C%d SCL (displays)" % bus["id"]))
+    for name in ("B", "W", "pause"):
+        out.append((cfg["keys"][name], "key %s (to GND)" % name))
+    out.append((cfg["buzzer"], "buzzer (PWM)"))
+    if cfg.get("battery_adc") is not None:
+        out.append((cfg["battery_adc"], "battery sense VSYS/3 (ADC, on the module)"))
+    out.sort()
+    return out
+
+
+def build(name=None):
+    """Construct the drivers of a variant on real hardware; returns a dict of driver objects.
+
+    Imports `machine` here and only here, so importing this module never touches hardware.
+    """
+    import machine
+
+    from ingboard.drivers.buzzer import Buzzer
+    from ingboard.drivers.grid import GridScanner
+    from ingboard.drivers.keys import Keys
+
+    cfg = variant(name)
+    grid = cfg["grid"]
+    out_pin = machine.Pin.OUT
+    in_pin = machine.Pin.IN
+    pull_up = machine.Pin.PULL_UP
+    hw = {"config": cfg}
+    hw["grid"] = GridScanner(
+        [machine.Pin(p, out_pin, value=0) for p in grid["channel_select"]],
+        [machine.Pin(p, out_pin, value=0) for p in grid["group_select"]],
+        [machine.Pin(p, out_pin, value=1) for p in grid["bank_enable"]],
+        [machine.ADC(machine.Pin(p)) for p in grid["adc"]],
+        size=grid["size"],
+        power_on_us=grid["power_on_us"],
+    )
+    keys = cfg["keys"]
+    hw["keys"] = Keys([machine.Pin(keys[k], in_pin, pull_up) for k in ("B", "W", "pause")])
+    hw["buzzer"] = Buzzer(machine.PWM(machine.Pin(cfg["buzzer"])))
+    hw["i2c"] = [
+        machine.I2C(b["id"], sda=machine.Pin(b["sda"]), scl=machine.Pin(b["scl"]), freq=b["freq"])
+        for b in cfg["i2c"]
+    ]
+    # The HX711 and SSD1306 drivers belong to the bowls and display modules; their pins are
+    # handed over as built objects so those drivers stay hardware-free at import.
+    hw["hx711_pins"] = {
+        c: (machine.Pin(v["dout"], in_pin), machine.Pin(v["sck"], out_pin, value=0))
+        for c, v in cfg["bowls"].items()
+    }
+    return hw

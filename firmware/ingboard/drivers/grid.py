@@ -1,0 +1,154 @@
+"""Grid scanner: Hall sensors through two levels of analog muxes into the ADC.
+
+Wiring (board_config.py, hardware_docs/design.md): sensor i (scan order, A19 first) is on
+first-level mux ("group") i // 16, channel i % 16. Four channel-select lines address all
+first-level muxes at once; four group-select lines address, per bank of 16 groups, the
+second-level mux (which group reaches the bank's ADC input) and the 4-to-16 decoder that powers
+that group's sensors; one active-low enable per bank gates both. So one group of 16 sensors is
+powered at a time, which is what keeps the board on battery (power budget in the docs).
+
+One scan: for each group, select it, wait `power_on_us` for its sensors to power up, then read
+its channels in Gray-code order, so each step flips exactly one select line (one pin write per
+sensor). Readings (`read_u16`, 0-65535) go into a buffer allocated once; a scan allocates
+nothing. Pins need only `pin(value)`, ADCs only `read_u16()`, so test fakes are tiny.
+"""
+
+from array import array
+
+from micropython import const
+
+_CHANNELS = const(16)
+_GROUPS_PER_BANK = const(16)
+_UNUSED = const(0xFFFF)
+
+
+def _default_delay_us():
+    import time
+
+    if hasattr(time, "sleep_us"):
+        return time.sleep_us
+    return lambda us: time.sleep(us / 1000000)
+
+
+def gray_sequence(bits):
+    """Codes 0..2**bits-1 in reflected Gray order, and which bit flips before each step."""
+    n = 1 << bits
+    codes = bytearray(n)
+    flips = bytearray(n)  # flips[0] is unused: the first code is written in full
+    for k in range(n):
+        codes[k] = k ^ (k >> 1)
+        if k:
+            diff = codes[k] ^ codes[k - 1]
+            b = 0
+            while diff > 1:
+                diff >>= 1
+                b += 1
+            flips[k] = b
+    return codes, flips
+
+
+class GridScanner:
+    """Scans size*size sensors into `readings` (array 'H', scan order)."""
+
+    def __init__(
+        self,
+        channel_select,
+        group_select,
+        bank_enable,
+        adcs,
+        size=19,
+        power_on_us=400,
+        delay_us=None,
+        point_map=None,
+    ):
+        n = size * size
+        groups = (n + _CHANNELS - 1) // _CHANNELS
+        banks = (groups + _GROUPS_PER_BANK - 1) // _GROUPS_PER_BANK
+        if len(channel_select) != 4 or len(group_select) != 4:
+            raise ValueError("need 4 channel-select and 4 group-select pins")
+        if len(bank_enable) < banks or len(adcs) < banks:
+            raise ValueError("%d sensors need %d bank enables and ADC inputs" % (n, banks))
+        self.size = size
+        self.points = n
+        self.groups = groups
+        self._sel = list(channel_select)
+        self._grp = list(group_select)
+        self._en = list(bank_enable)
+        self._adcs = list(adcs)
+        self._power_on_us = power_on_us
+        self._delay_us = delay_us if delay_us is not None else _default_delay_us()
+        # (group, channel) slot -> scan index; identity unless a build is wired differently.
+        slots = groups * _CHANNELS
+        self._map = array("H", [_UNUSED] * slots)
+        if point_map is None:
+            for k in range(n):
+                self._map[k] = k
+        else:
+            if len(point_map) != slots:
+                raise ValueError("point_map needs %d entries" % slots)
+            seen = bytearray(n)
+            for k in range(slots):
+                p = point_map[k]
+                if p != _UNUSED:
+                    if p >= n or seen[p]:
+                        raise ValueError("point_map: bad or repeated point %d" % p)
+                    seen[p] = 1
+                    self._map[k] = p
+            if sum(seen) != n:
+                raise ValueError("point_map does not cover every point")
+        self._codes, self._flips = gray_sequence(4)
+        self._state = bytearray(4)  # current level of each channel-select line
+        self.readings = array("H", [0] * n)
+        self.off()
+
+    def off(self):
+        """Power every sensor group down (all bank enables high)."""
+        for en in self._en:
+            en(1)
+
+    def _write_code(self, pins, code):
+        for b in range(4):
+            pins[b]((code >> b) & 1)
+
+    def scan(self, out=None):
+        """Read every sensor once into `out` (default: self.readings); return that buffer."""
+        buf = self.readings if out is None else out
+        sel = self._sel
+        state = self._state
+        codes = self._codes
+        flips = self._flips
+        pmap = self._map
+        delay = self._delay_us
+        wait = self._power_on_us
+        groups = self.groups
+        g = 0
+        while g < groups:
+            bank = g // _GROUPS_PER_BANK
+            adc = self._adcs[bank]
+            if g % _GROUPS_PER_BANK == 0:
+                if bank:
+                    self._en[bank - 1](1)
+                self._write_code(self._grp, g % _GROUPS_PER_BANK)
+                self._en[bank](0)
+            else:
+                self._write_code(self._grp, g % _GROUPS_PER_BANK)
+            # The group's first channel code is written in full, then one line flips per step.
+            for b in range(4):
+                state[b] = 0
+                sel[b](0)
+            delay(wait)
+            base = g * _CHANNELS
+            k = 0
+            while k < _CHANNELS:
+                if k:
+                    b = flips[k]
+                    v = state[b] ^ 1
+                    state[b] = v
+                    sel[b](v)
+                p = pmap[base + codes[k]]
+                if p != _UNUSED:
+                    buf[p] = adc.read_u16()
+                k += 1
+            g += 1
+        self.off()
+        return buf

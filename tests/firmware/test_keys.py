@@ -1,0 +1,78 @@
+"""Debounced clock and pause keys (drivers/keys.py), with time passed in."""
+
+from ingboard.drivers.keys import Keys
+
+
+class Key:
+    """An input pin with a pull-up: reads 1 when released, 0 when pressed."""
+
+    def __init__(self):
+        self.level = 1
+
+    def __call__(self):
+        return self.level
+
+
+def _setup():
+    pins = [Key(), Key(), Key()]
+    return pins, Keys(pins, debounce_ms=20)
+
+
+def test_press_is_reported_once_after_the_debounce_time():
+    pins, keys = _setup()
+    pins[0].level = 0
+    assert keys.poll(0) == 0
+    assert keys.poll(10) == 0
+    assert not keys.take(0)
+    assert keys.poll(20) == 1
+    assert keys.take(0) and not keys.take(0)
+    for t in range(25, 500, 5):  # held down: no further presses
+        assert keys.poll(t) == 0
+    assert keys.is_down(0)
+
+
+def test_bounces_shorter_than_debounce_are_ignored():
+    pins, keys = _setup()
+    for t in range(0, 100, 5):
+        pins[1].level = (t // 5) % 2  # chatter every 5 ms
+        assert keys.poll(t) == 0
+    assert not keys.take(1)
+
+
+def test_release_bounce_does_not_press_again_and_a_new_press_does():
+    pins, keys = _setup()
+    pins[2].level = 0
+    keys.poll(0)
+    keys.poll(25)
+    assert keys.take(2)
+    pins[2].level = 1
+    keys.poll(30)
+    pins[2].level = 0  # contact bounce on release
+    keys.poll(33)
+    pins[2].level = 1
+    keys.poll(36)
+    keys.poll(70)
+    assert not keys.take(2) and not keys.is_down(2)
+    pins[2].level = 0
+    keys.poll(100)
+    assert keys.poll(125) == 1 and keys.take(2)
+
+
+def test_keys_are_independent():
+    pins, keys = _setup()
+    pins[0].level = 0
+    pins[1].level = 0
+    keys.poll(0)
+    assert keys.poll(30) == 2
+    assert keys.take(0) and keys.take(1) and not keys.take(2)
+
+
+def test_active_high_keys():
+    pins = [Key()]
+    pins[0].level = 0
+    keys = Keys(pins, debounce_ms=10, active_low=False)
+    keys.poll(0)
+    assert keys.poll(50) == 0
+    pins[0].level = 1
+    keys.poll(60)
+    assert keys.poll(70) == 1
