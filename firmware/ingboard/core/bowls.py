@@ -162,7 +162,7 @@ class Bowls:
         self.bias = _to_mg(cfg.get("bias_g", 0.5), "bowls.bias_g")
         self.creep = _to_mg(cfg.get("creep_g_per_min", 0.3), "bowls.creep_g_per_min")
         self.zero_limit = _to_mg(cfg.get("zero_limit_g", 5.0), "bowls.zero_limit_g")
-        self.persist_ms = cfg.get("persist_ms", 30000)
+        self.persist_ms = cfg.get("persist_ms", 120000)
         if self.bias < 0 or self.creep < 0 or self.zero_limit <= 0:
             raise ValueError("bowls.bias_g, creep_g_per_min >= 0 and zero_limit_g > 0 required")
         if not isinstance(self.persist_ms, int) or self.persist_ms <= 0:
@@ -292,7 +292,7 @@ class Bowls:
             creep = (self.creep * dt) // 60000 if dt > 0 else 0
             var = se * se + bowl.ref_se * bowl.ref_se + sd_s * sd_s * j
             found, conflict = self._judge(cs, _isqrt(var) + creep, stone, found, conflict)
-        if conflict or found < 0 or found > total:
+        if conflict or found < 0:
             return -1
         return found
 
@@ -394,36 +394,46 @@ class Bowls:
         if lo <= n <= hi:
             bowl.in_lid = hi - n  # prisoners seen back in the bowl are no longer allowed for
             bowl.mis = 0
+            bowl.mis_alerted = 0
             return
-        if n == lo - 1 and self.to_play == _index(bowl.name):
-            return  # a stone in the hand of the player to move: normal
-        diff = n - hi if n > hi else n - lo
-        if diff != bowl.mis:
-            bowl.mis = diff
+        if n > hi:
+            diff = n - hi
+        else:
+            diff = n - lo
+            if self.to_play == _index(bowl.name):
+                diff += 1  # one stone in the hand of the player to move is normal
+                if not diff:
+                    return
+        if bowl.mis == 0 or (bowl.mis > 0) != (diff > 0):
+            # A new episode: seen at how many board positions, since when.
             bowl.mis_seen = 0
             bowl.mis_since = now_ms
             bowl.mis_version = -1
+            bowl.mis_alerted = 0
+        bowl.mis = diff
         if bowl.mis_version != self.version:
             bowl.mis_version = self.version
             bowl.mis_seen += 1
-        if bowl.mis_alerted != diff and (
+        if abs(diff) > bowl.mis_alerted and (
             bowl.mis_seen >= 2 or now_ms - bowl.mis_since >= self.persist_ms
         ):
-            bowl.mis_alerted = diff
-            self._mismatch(bowl, n, n - diff, now_ms)
+            bowl.mis_alerted = abs(diff)
+            other = self.bowls[1 - _index(bowl.name)]
+            self._mismatch(bowl, n, n - diff, other.mis, now_ms)
 
-    def _mismatch(self, bowl, n, expected, now_ms):
-        other = self.bowls[1 - _index(bowl.name)]
+    def _mismatch(self, bowl, n, expected, other_diff, now_ms):
         d = n - expected
         colour = "Black" if bowl.name == "B" else "White"
         if d < 0:
             cause = "dropped or pocketed"
-            if other.mis > 0:
+            if other_diff > 0:
                 cause = "in the %s bowl" % ("white" if bowl.name == "B" else "black")
             text = "%s: %d stone%s short (%s?); bowl %d, expected %d" % (
                 colour, -d, "" if d == -1 else "s", cause, n, expected)  # fmt: skip
         else:
-            cause = "a stone from the other bowl or from outside the set"
+            cause = "from the other bowl or not of this set"
+            if other_diff < 0:
+                cause = "from the %s bowl" % ("white" if bowl.name == "B" else "black")
             text = "%s: %d stone%s too many (%s?); bowl %d, expected %d" % (
                 colour, d, "" if d == 1 else "s", cause, n, expected)  # fmt: skip
         self._alert("bowl-mismatch", text, bowl.name, now_ms)
@@ -448,7 +458,9 @@ class Bowls:
         event = {"type": "bowls", "t": now_ms, "phase": phase}
         expect = {}
         confident = True
-        for bowl in self.bowls:
+        diffs = [0, 0]
+        for i in (0, 1):
+            bowl = self.bowls[i]
             if phase == "before" and not bowl.w180 and bowl.candidate is not None:
                 if bowl.settled and not bowl.faulty:
                     self._enrol_candidate(bowl)
@@ -461,10 +473,15 @@ class Bowls:
                 expected = self.total - bowl.on_board
             if n is None:
                 confident = False
-            elif expected is not None and n != expected:
-                self._mismatch(bowl, n, expected, now_ms)
+            elif expected is not None:
+                diffs[i] = n - expected
             event[bowl.name] = n
             expect[bowl.name] = expected
+        for i in (0, 1):
+            if diffs[i]:
+                bowl = self.bowls[i]
+                n = event[bowl.name]
+                self._mismatch(bowl, n, n - diffs[i], diffs[1 - i], now_ms)
         event["confident"] = confident
         event["expected"] = expect
         if phase == "after-count":

@@ -1,0 +1,237 @@
+"""Bowls: enrolment, stability, counts with confidence, the 180 checks, reconciliation.
+
+Rules: Ing 1991 Art. 9 (Counting customs 1-3: verify before, location of stones, put away and
+check 180), Art. 12 (180 stones per colour, 6.5 g); Ing 1996 Rule 2 (Goe equipment 1-3),
+Rule 12 (6.5-7 g).
+"""
+
+from expect import raises
+from ingboard.core.bowls import Bowls, check_text
+
+W180_B = 1188.4  # 180 stones of 6.602 g
+W180_W = 1171.9
+STONE_B = W180_B / 180
+NOISE = (0.3, -0.2, 0.1, -0.4, 0.25, -0.05, 0.15, -0.3, 0.0, 0.2, -0.15, 0.35)
+
+
+def make(**extra):
+    cfg = {"B": {"w180_g": W180_B}, "W": {"w180_g": W180_W}}
+    cfg.update(extra)
+    return Bowls(cfg, 19)
+
+
+def steady(bowls, color, grams, t, n=12, noise=1.0):
+    """n readings 100 ms apart around grams; returns the next time."""
+    for i in range(n):
+        bowls.feed(color, grams + noise * NOISE[(i + t // 100) % len(NOISE)], t)
+        t += 100
+    return t
+
+
+def codes(alerts):
+    return [a["code"] for a in alerts]
+
+
+def test_config_is_checked():
+    raises(ValueError, Bowls, {"B": {"w180_g": 50}}, 19)  # cannot be 180 stones (Art. 12)
+    raises(ValueError, Bowls, {"B": {"weight": 1188}}, 19)
+    raises(ValueError, Bowls, {"X": {}}, 19)
+    raises(TypeError, Bowls, {"B": {"w180_g": "1188"}}, 19)
+    raises(ValueError, Bowls, None, 4)
+    b = make()
+    raises(ValueError, b.feed, "R", 10.0, 0)
+    raises(TypeError, b.feed, "B", None, 0)
+    raises(ValueError, b.check, "later", 0)
+    raises(ValueError, b.on_board, 181, 0, 0)
+
+
+def test_stones_per_colour_follow_the_board_size():
+    # Ing 1991 Art. 12: half the number of points minus one; 9x9 -> 40 stones.
+    b = Bowls({"B": {"w180_g": 40 * 6.6}}, 9)
+    assert b.total == 40
+    steady(b, "B", 40 * 6.6, 0)
+    assert b.count("B") == 40
+
+
+def test_a_reading_counts_only_when_settled():
+    b = make()
+    t = 0
+    for i in range(12):  # stones pouring in: a ramp
+        b.feed("B", W180_B - 30 + 3 * i, t)
+        t += 100
+    assert b.count("B") is None
+    t = steady(b, "B", W180_B, t)
+    assert b.count("B") == 180
+    for g in (W180_B, W180_B + 60, W180_B - 40, W180_B):  # a hand rummaging
+        b.feed("B", g, t)
+        t += 100
+    assert b.count("B") is None
+
+
+def test_before_check_enrols_an_unenrolled_set():
+    # Ing 1991 Art. 9 custom 1: the players verified 180 with the frame; enrol now.
+    b = Bowls({}, 19)
+    t = steady(b, "B", 600.0, 0)  # half poured in: later superseded
+    t = steady(b, "B", W180_B, t)
+    t = steady(b, "W", W180_W, t)
+    event = b.check("before", t)
+    assert event["B"] == 180 and event["W"] == 180 and event["confident"]
+    assert check_text(event, "B") == "180 ok"
+    snap = b.snapshot()
+    assert abs(snap["B"]["w180_g"] - W180_B) < 0.5
+    b2 = Bowls({}, 19)
+    b2.restore(snap)
+    steady(b2, "B", W180_B - STONE_B, 0)
+    assert b2.count("B") == 179
+
+
+def test_first_move_enrols_the_full_bowl_not_the_one_in_hand():
+    b = Bowls({}, 19)
+    t = steady(b, "B", W180_B, 0)
+    t = steady(b, "W", W180_W, t)
+    t = steady(b, "B", W180_B - STONE_B, t)  # Black takes the first stone
+    b.on_board(1, 0, t, "W")
+    assert b.count("B") == 179
+    t = steady(b, "B", W180_B - STONE_B, t)
+    assert b.count("B") == 179 and b.poll() == []
+
+
+def test_put_away_check_180_and_a_missing_stone():
+    # Ing 1991 Art. 9 custom 3 / 1996 Rule 2: put away, check 180.
+    b = make()
+    t = steady(b, "B", W180_B, 0)
+    t = steady(b, "W", W180_W - 6.45, t)  # one white stone (6.45 g) missing
+    event = b.check("put-away", t)
+    assert event["B"] == 180 and event["W"] == 179
+    assert check_text(event, "W") == "179 !"
+    alerts = b.poll()
+    assert codes(alerts) == ["bowl-mismatch"]
+    assert "White: 1 stone short" in alerts[0]["text"]
+
+
+def test_half_a_stone_off_is_uncertain_never_a_count():
+    b = make()
+    t = steady(b, "B", W180_B - STONE_B / 2, 0)
+    assert b.count("B") is None
+    event = b.check("put-away", t)
+    assert event["B"] is None and not event["confident"]
+    assert check_text(event, "B") == "---"
+    assert b.poll() == []
+
+
+def test_too_noisy_a_scale_is_uncertain():
+    # Settled (range under 3/4 stone) but each reading +-2 g: not precise enough to be sure.
+    b = make(window=4)
+    steady(b, "B", W180_B - STONE_B, 0, n=4, noise=6.0)
+    assert b.bowls[0].settled and b.count("B") is None
+    steady(b, "B", W180_B - STONE_B, 400, n=4, noise=1.0)
+    assert b.count("B") == 179
+
+
+def test_event_counting_mid_game_is_exact():
+    # 120 stones out: the absolute estimate alone would be unsure; the steps are exact.
+    b = make()
+    t = steady(b, "B", W180_B, 0)
+    weight = W180_B
+    for i in range(120):
+        stone = STONE_B * (1.03 if i % 2 else 0.97)  # a 3 % spread
+        weight -= stone
+        t = steady(b, "B", weight, t, n=9)
+        assert b.count("B") == 179 - i
+
+
+def test_a_handful_put_back_is_counted():
+    b = make()
+    t = steady(b, "B", 0.0, 0)
+    assert b.count("B") == 0
+    t = steady(b, "B", 10 * STONE_B, t)
+    assert b.count("B") == 10
+
+
+def test_dropped_stone_raises_bowl_mismatch_within_two_moves():
+    # Ing 1996 Rule 2, location of stones: bowl + board + prisoners = 180.
+    b = make()
+    t = steady(b, "B", W180_B, 0)
+    t = steady(b, "W", W180_W, t)
+    wb, ww = W180_B, W180_W
+    nb = nw = 0
+    for move in range(6):
+        if move % 2 == 0:
+            wb -= STONE_B * (2 if move == 2 else 1)  # move 2: one dropped, another taken
+            t = steady(b, "B", wb, t)
+            nb += 1
+            b.on_board(nb, nw, t, "W")
+        else:
+            ww -= W180_W / 180
+            t = steady(b, "W", ww, t)
+            nw += 1
+            b.on_board(nb, nw, t, "B")
+        t = steady(b, "B", wb, t)
+        alerts = b.poll()
+        if move < 2:
+            assert alerts == [], move
+        elif alerts:
+            assert codes(alerts) == ["bowl-mismatch"], move
+            assert "Black: 1 stone short" in alerts[0]["text"]
+            break
+    assert move == 2  # the bowl showed two stones gone for one played: at once
+
+
+def test_stone_in_hand_and_prisoners_are_normal():
+    b = make()
+    t = steady(b, "B", W180_B, 0)
+    t = steady(b, "W", W180_W - 3 * W180_W / 180, t)
+    b.on_board(0, 3, t, "B")
+    t = steady(b, "B", W180_B - STONE_B, t)  # Black holds a stone, thinking
+    t = steady(b, "B", W180_B - STONE_B, t + 60000)
+    b.on_board(1, 1, t, "W")  # Black played and captured two white stones (lid)
+    t = steady(b, "W", W180_W - 3 * W180_W / 180, t + 60000)
+    b.on_board(1, 1, t + 1, "W")
+    assert b.poll() == []
+    t = steady(b, "W", W180_W - 1 * W180_W / 180, t + 1000)  # prisoners returned (1996 Rule 2)
+    t = steady(b, "W", W180_W - 3 * W180_W / 180, t)  # ... and two go missing again
+    b.on_board(1, 1, t, "B")
+    b.on_board(1, 1, t + 1, "W")
+    assert codes(b.poll()) == ["bowl-mismatch"]
+
+
+def test_stone_in_the_wrong_bowl_is_named():
+    b = make()
+    t = steady(b, "B", W180_B, 0)
+    t = steady(b, "W", W180_W + STONE_B, t)
+    t = steady(b, "B", W180_B - STONE_B, t)
+    event = b.check("put-away", t)
+    assert event["B"] == 179 and event["W"] == 181
+    texts = [a["text"] for a in b.poll()]
+    assert any("Black: 1 stone short (in the white bowl?)" in x for x in texts)
+
+
+def test_after_count_expects_the_board_and_rezeroes_empty_bowls():
+    b = make()
+    t = steady(b, "B", 1.2, 0)  # empty bowl reading 1.2 g: the zero's error
+    t = steady(b, "W", 2 * W180_W / 180, t)  # two white losing stones still in the bowl
+    event = b.check("after-count", t, 180, 178)
+    assert event["B"] == 0 and event["W"] == 2 and event["confident"]
+    assert b.poll() == []
+    assert abs(b.snapshot()["B"]["zero_g"] - 1.2) < 0.2
+    t = steady(b, "B", W180_B + 1.2, t)
+    assert b.count("B") == 180
+
+
+def test_zero_wander_beyond_the_limit_is_a_sensor_fault():
+    b = make(zero_limit_g=1.0)
+    steady(b, "B", 1.8, 0)
+    assert b.count("B") == 0
+    alerts = b.poll()
+    assert codes(alerts) == ["sensor-fault"] and "zero" in alerts[0]["text"]
+
+
+def test_driver_fault_makes_counts_uncertain_and_is_reported_once():
+    b = make()
+    t = steady(b, "B", W180_B, 0)
+    b.fault("B", t, "no conversion")
+    b.fault("B", t + 500, "no conversion")
+    assert b.count("B") is None
+    assert codes(b.poll()) == ["sensor-fault"]
+    t = steady(b, "B", W180_B, t + 1000)
+    assert b.count("B") == 180
