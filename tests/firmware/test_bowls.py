@@ -122,7 +122,8 @@ def test_half_a_stone_off_is_uncertain_never_a_count():
 def test_too_noisy_a_scale_is_uncertain():
     # Settled (range under 3/4 stone) but each reading +-2 g: not precise enough to be sure.
     b = make(window=4)
-    steady(b, "B", W180_B - STONE_B, 0, n=4, noise=6.0)
+    for t, off in ((0, 2.1), (100, -2.1), (200, -2.1), (300, 2.1)):
+        b.feed("B", W180_B - STONE_B + off, t)
     assert b.bowls[0].settled and b.count("B") is None
     steady(b, "B", W180_B - STONE_B, 400, n=4, noise=1.0)
     assert b.count("B") == 179

@@ -243,6 +243,7 @@ class Bowls:
         p = (first + second) // n
         if (
             bowl.settled
+            and bowl.count >= 0
             and bowl.last_eval is not None
             and now_ms - bowl.last_eval < _EVAL_MS
             and -(stone // 4) <= p - bowl.plateau <= stone // 4
