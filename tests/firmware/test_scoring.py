@@ -449,3 +449,4 @@ def test_bad_input_is_refused_with_a_clear_message():
     raises(ValueError, sc.handicap_compensation, 2, 99)
     raises(ValueError, sc.handicap_compensation, -1, sc.HANDICAP_EACH)
     raises(ValueError, sc.ing_fill_in, b, 8, dead=["Z9"])
+    raises(ValueError, sc.area_score, b, 7.5, dead=[0])  # a padding cell, not a point

@@ -120,6 +120,8 @@ def _without_dead(board, dead):
     removed = [0, 0, 0]
     for point in dead:
         p = board.parse(point) if isinstance(point, str) else point
+        if not isinstance(p, int) or p < 0 or p >= len(b.cells) or b.cells[p] == EDGE:
+            raise ValueError("dead stones must be points of the board, not %r" % (point,))
         color = b.get(p)
         if color == EMPTY:
             if board.get(p) == EMPTY:
