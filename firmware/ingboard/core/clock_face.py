@@ -1,0 +1,248 @@
+"""One player's clock face, 128x64 monochrome (an SSD1306 per side), drawn from the clock.
+
+`draw(fb, clock, color, now_ms)` paints onto any framebuf-like object that has `fill(c)` and
+`fill_rect(x, y, w, h, c)`: MicroPython's `framebuf.FrameBuffer`, the micropython-lib `ssd1306`
+driver (a FrameBuffer subclass: call its `show()` afterwards), or the CPython stand-in
+host_tools/cpython_shims/framebuf.py. Every pixel is drawn by `fill_rect` from the two bitmap
+fonts below (not framebuf's own `text()`), so a face is identical on the board, under
+MicroPython on a PC and in the host's PNGs (tests compare them byte for byte).
+
+Layout (y): 0-8 header bar (colour disc, BLACK/WHITE, time system; inverted while this side's
+clock runs), 13-33 the time in big digits (basic time, or the current period's time once in
+overtime; whole seconds rounded up, H:MM:SS from one hour), 40 status (period, byo-yomi periods
+left, Canadian stones, paused, lost on time), 49 the penalty points of both players and the net
+(Ing PP, Ing 1991 Art. 7 (1)), 58 moves made.
+"""
+
+from micropython import const
+
+WIDTH = const(128)
+HEIGHT = const(64)
+_BIG = const(3)  # scale of the 5x7 digits
+_HEADER_H = const(9)
+_TIME_Y = const(13)
+_STATUS_Y = const(40)
+_PENALTY_Y = const(49)
+_MOVES_Y = const(58)
+
+# 3x5 font: 15 bits per glyph, rows top to bottom, 3 bits each, high bit = left column.
+_SMALL = {
+    " ": 0,
+    "0": 0b111101101101111,
+    "1": 0b010110010010111,
+    "2": 0b111001111100111,
+    "3": 0b111001111001111,
+    "4": 0b101101111001001,
+    "5": 0b111100111001111,
+    "6": 0b111100111101111,
+    "7": 0b111001001010010,
+    "8": 0b111101111101111,
+    "9": 0b111101111001111,
+    "A": 0b010101111101101,
+    "B": 0b110101110101110,
+    "C": 0b011100100100011,
+    "D": 0b110101101101110,
+    "E": 0b111100110100111,
+    "F": 0b111100110100100,
+    "G": 0b011100101101011,
+    "H": 0b101101111101101,
+    "I": 0b111010010010111,
+    "J": 0b001001001101010,
+    "K": 0b101101110101101,
+    "L": 0b100100100100111,
+    "M": 0b101111101101101,
+    "N": 0b110101101101101,
+    "O": 0b010101101101010,
+    "P": 0b110101110100100,
+    "Q": 0b010101101110011,
+    "R": 0b110101110101101,
+    "S": 0b011100010001110,
+    "T": 0b111010010010010,
+    "U": 0b101101101101111,
+    "V": 0b101101101101010,
+    "W": 0b101101101111101,
+    "X": 0b101101010101101,
+    "Y": 0b101101010010010,
+    "Z": 0b111001010100111,
+    ":": 0b000010000010000,
+    "/": 0b001001010100100,
+    "+": 0b000010111010000,
+    "-": 0b000000111000000,
+    ".": 0b000000000000010,
+    "x": 0b000101010101000,
+}
+
+# 5x7 digits (and "-"): 7 rows of 5 bits each, high bit = left column.
+_DIGITS = (
+    b"\x0e\x11\x11\x11\x11\x11\x0e"  # 0
+    b"\x04\x0c\x04\x04\x04\x04\x0e"  # 1
+    b"\x0e\x11\x01\x02\x04\x08\x1f"  # 2
+    b"\x1f\x02\x04\x02\x01\x11\x0e"  # 3
+    b"\x02\x06\x0a\x12\x1f\x02\x02"  # 4
+    b"\x1f\x10\x1e\x01\x01\x11\x0e"  # 5
+    b"\x06\x08\x10\x1e\x11\x11\x0e"  # 6
+    b"\x1f\x01\x02\x04\x08\x08\x08"  # 7
+    b"\x0e\x11\x11\x0e\x11\x11\x0e"  # 8
+    b"\x0e\x11\x11\x0f\x01\x02\x0c"  # 9
+    b"\x00\x00\x00\x1f\x00\x00\x00"  # -
+)
+_DASH = const(10)
+
+# 7x7 discs marking the player's colour: Black filled, White an outline.
+_STONE_B = b"\x1c\x3e\x7f\x7f\x7f\x3e\x1c"
+_STONE_W = b"\x1c\x22\x41\x41\x41\x22\x1c"
+
+_LABELS = {
+    "none": "NO CLOCK",
+    "absolute": "ABSOLUTE",
+    "ing-pp": "ING PP",
+    "byoyomi": "BYO-YOMI",
+    "canadian": "CANADIAN",
+    "fischer": "FISCHER",
+}
+
+
+def _row(fb, x, y, bits, width, scale, c):
+    # One glyph row: each run of set bits is one fill_rect.
+    col = 0
+    while col < width:
+        if bits & (1 << (width - 1 - col)):
+            start = col
+            while col < width and bits & (1 << (width - 1 - col)):
+                col += 1
+            fb.fill_rect(x + start * scale, y, (col - start) * scale, scale, c)
+        else:
+            col += 1
+
+
+def text_width(s):
+    """Width in pixels of s in the small font (4 px per character, no trailing gap)."""
+    return len(s) * 4 - 1 if s else 0
+
+
+def text(fb, x, y, s, c=1):
+    """Draw s in the 3x5 font with its top-left corner at (x, y); ValueError on a glyph it
+    does not have."""
+    for ch in s:
+        g = _SMALL.get(ch)
+        if g is None:
+            raise ValueError("no glyph for %r" % (ch,))
+        for r in range(5):
+            bits = (g >> (3 * (4 - r))) & 7
+            if bits:
+                _row(fb, x, y + r, bits, 3, 1, c)
+        x += 4
+
+
+def big_width(s):
+    w = 0
+    for ch in s:
+        w += 3 * _BIG if ch == ":" else 6 * _BIG
+    return w - _BIG
+
+
+def big(fb, x, y, s, c=1):
+    """Draw digits, ':' and '-' in the 5x7 font scaled 3x (21 px high)."""
+    for ch in s:
+        if ch == ":":
+            fb.fill_rect(x, y + 2 * _BIG, _BIG, _BIG, c)
+            fb.fill_rect(x, y + 4 * _BIG, _BIG, _BIG, c)
+            x += 3 * _BIG
+            continue
+        if ch == "-":
+            i = _DASH
+        elif "0" <= ch <= "9":
+            i = ord(ch) - 48
+        else:
+            raise ValueError("no big glyph for %r" % (ch,))
+        for r in range(7):
+            bits = _DIGITS[i * 7 + r]
+            if bits:
+                _row(fb, x, y + r * _BIG, bits, 5, _BIG, c)
+        x += 6 * _BIG
+
+
+def clock_text(ms):
+    """Time left as the face shows it: whole seconds rounded up; H:MM:SS from one hour."""
+    s = (ms + 999) // 1000 if ms > 0 else 0
+    h = s // 3600
+    m = (s // 60) % 60
+    if h:
+        return "%d:%02d:%02d" % (h, m, s % 60)
+    return "%d:%02d" % (m, s % 60)
+
+
+def _short(ms):
+    # A period length for the status line: "30S", "10:00".
+    s = (ms + 999) // 1000
+    if s < 60:
+        return "%dS" % s
+    return clock_text(ms)
+
+
+def lines(clock, color, now_ms):
+    """(header label, big time, status, penalty line, moves line) of color's face."""
+    opp = 3 - color
+    main, period, left, stones, points, forfeit = clock.player(color, now_ms)
+    opp_points = clock.player(opp, now_ms)[4]
+    system = clock.system
+    if system == "none":
+        time = "-:--"
+    else:
+        time = clock_text(left if period else main)
+    if forfeit:
+        status = "LOST ON TIME"
+    elif clock.loser:
+        status = "OPPONENT OUT OF TIME"
+    elif not clock.started:
+        status = "READY"
+    elif clock.paused:
+        status = "PAUSED"
+    elif system == "ing-pp":
+        status = "PERIOD %d OF %d" % (period, clock.periods) if period else "BASIC TIME"
+    elif system == "byoyomi":
+        if period:
+            status = "BYO-YOMI %d LEFT" % (clock.periods - period + 1)
+        else:
+            status = "BASIC  THEN %dx%s" % (clock.periods, _short(clock.period_ms))
+    elif system == "canadian":
+        if period:
+            status = "%d OF %d STONES LEFT" % (stones, clock.stones)
+        else:
+            status = "BASIC  THEN %d/%s" % (clock.stones, _short(clock.period_ms))
+    elif system == "fischer":
+        status = "+%s PER MOVE" % _short(clock.increment_ms)
+    elif system == "absolute":
+        status = "SUDDEN DEATH"
+    else:
+        status = "NO TIME LIMIT"
+    penalty = ""
+    if system == "ing-pp":
+        b, w = (points, opp_points) if color == 1 else (opp_points, points)
+        # Ing 1991 Art. 7 (1): "opposing penalty points cancel" (as at now_ms, like b and w).
+        net_text = "NET 0" if b == w else "NET %s%d" % ("B" if b > w else "W", abs(b - w))
+        penalty = "PENALTY B%d W%d  %s" % (b, w, net_text)
+    moves = "MOVES %d" % clock.moves(color)
+    return _LABELS[system], time, status, penalty, moves
+
+
+def draw(fb, clock, color, now_ms):
+    """Paint color's face (1 = BLACK, 2 = WHITE) of clock at now_ms onto fb (128x64)."""
+    label, time, status, penalty, moves = lines(clock, color, now_ms)
+    fb.fill(0)
+    on = clock.running() and clock.turn == color
+    ink = 0 if on else 1
+    if on:
+        fb.fill_rect(0, 0, WIDTH, _HEADER_H, 1)
+    else:
+        fb.fill_rect(0, _HEADER_H - 1, WIDTH, 1, 1)
+    stone = _STONE_B if color == 1 else _STONE_W
+    for r in range(7):
+        _row(fb, 2, 1 + r, stone[r], 7, 1, ink)
+    text(fb, 12, 2, "BLACK" if color == 1 else "WHITE", ink)
+    text(fb, WIDTH - 2 - text_width(label), 2, label, ink)
+    big(fb, (WIDTH - big_width(time)) // 2, _TIME_Y, time)
+    text(fb, 2, _STATUS_Y, status)
+    if penalty:
+        text(fb, 2, _PENALTY_Y, penalty)
+    text(fb, 2, _MOVES_Y, moves)
