@@ -13,7 +13,8 @@ Model (all weights are integer milligrams inside; `grams` only at the edges)
   recent settled reading before the first move, the players having verified 180 with the frame).
   The mean stone is m = W180 / 180 exactly, so a full bowl is known to the scale's error alone.
 - Stability: a reading counts only when the last `window` readings are settled: their range is
-  at most 3/4 stone and the means of the two halves differ by at most 1/4 stone. The plateau is
+  at most 3/4 stone and the means of the two halves differ by at most 1/4 stone (to stay
+  settled on the same plateau: a whole stone and 1/3 stone). The plateau is
   the window mean; its standard error is estimated from the range (range / (3 sqrt n)).
 - Counting, two estimates per plateau, in stones:
   absolute  n = 180 - (W180 - P) / m. Its spread term is the unknown per-stone spread s (default
@@ -237,10 +238,17 @@ class Bowls:
                 j = 0
         stone = bowl.stone_mg()
         trend = second // (n - half) - first // half
-        if hi - lo > (stone * 3) // 4 or trend > stone // 4 or trend < -(stone // 4):
+        p = (first + second) // n
+        # Hysteresis: a settled bowl stays settled through one noisy window (range up to a
+        # stone) as long as its mean stays within 1/4 stone of the plateau.
+        limit = (stone * 3) // 4
+        slope = stone // 4
+        if bowl.settled and -(stone // 4) <= p - bowl.plateau <= stone // 4:
+            limit = stone
+            slope = stone // 3
+        if hi - lo > limit or trend > slope or trend < -slope:
             bowl.settled = False
             return
-        p = (first + second) // n
         if (
             bowl.settled
             and bowl.count >= 0
