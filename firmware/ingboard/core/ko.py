@@ -1,0 +1,237 @@
+"""Ko policies: simple ko, positional and situational superko, and the Ing ko rule.
+
+Every policy is asked about a board play *after* the board has made it (captures and
+self-removal done), so it sees the resulting position; the game undoes the play when a policy
+returns a reason. Reasons are the `ingboard replay` reasons: "ko", "superko", "recycle".
+
+A hash match never decides alone: a repetition is confirmed by comparing the positions
+(`history.position(i)` rebuilds the board as it was after ply i).
+
+The Ing ko rule, as implemented here
+====================================
+The Ing texts (1991 Art. 3; 1996 Rule 5 and terms 501-517; Kim/Simon/Straus part 6) describe
+the rule by examples whose diagrams are lost, and experts call the texts ambiguous. ingboard
+reads them operationally, following Bill Spight's "Ing-Spight" formulation where the texts are
+silent, in two parts:
+
+1. Fighting ko - hot stones (1991 Art. 3: "Hot stones cannot be removed until after an
+   interval of one board play or pass play").
+   * A *ko capture* is a board play that removes n >= 1 opposing stones, and after which the
+     playing stone's chain has exactly n stones and exactly one liberty, on a point it just
+     emptied: the opponent could at once take back exactly what was taken (the "tiger's
+     mouth"; 1996 term 504-506). A single stone taking a single stone is the basic ko
+     ("single hot stone", 1991 Art. 3); two connected stones that took two stones are the
+     "double hot stones" of the eternal-life position (1991 Art. 3, Kim/Simon/Straus 6A
+     "The two connected stones become double hot stones"). A snapback is not a ko capture
+     (the capturing chain is larger than what it took), nor is a capture of two stones by one.
+   * The *current run* is the sequence of consecutive ko captures in one ko configuration:
+     each ko capture is linked to the run when the chains around its stones and the points it
+     emptied share a chain with those around the run's earlier ko captures (so three kos
+     around the same groups, a triple ko, form one run; kos in different corners do not).
+     Any other move - a board play that is not a ko capture, a pass play, or a ko capture
+     elsewhere - starts afresh.
+   * Hot stones are the stones placed by the ko captures of the current run. A play that would
+     remove a hot stone is illegal (reason "ko"). This gives the single hot stone, the double
+     hot stones, and the *twin hot stones* of triple ko (1991 Art. 3 "In a triple ko, besides
+     the single hot stone there is another single or double ko stone; these are also regarded
+     as hot stones"; Kim/Simon/Straus: "once one twin captures and becomes hot, so does the
+     other"). Interpretation: the texts make the other ko stone hot at once; here it is hot
+     when it was itself placed by a ko capture of the current run, which is what happens in
+     every cycle of a triple ko after its first capture.
+   * "Ko removal after passing": a pass play is an intervening play (1991 term 10; 1996 305).
+
+2. Disturbing ko - the disturber may not recycle (1991 Art. 3 "After one cycle, the
+   disturber is never allowed to continue disturbing"; Kim/Simon/Straus 5: "A cyclic sequence
+   may be initiated by a player once and only once during the game").
+   * A *cycle* is completed when a play recreates an earlier whole-board position with the
+     same player to move, and the plays in between removed stones ("cyclic removal"; cycles of
+     pass plays alone are the pause/end mechanism, not ko).
+   * Its *disturber* is the player of the cycle's first move; that move, from that position
+     with that player to move, is recorded (the completing play itself is legal: "each side is
+     allowed to initiate a cyclic sequence, even one that involves the whole board, once").
+   * Making a recorded move again, from the same position, is illegal (reason "recycle").
+   In the seed's "two unbalanced double kos" (Kim/Simon/Straus 6B) Black captures at A, the
+   players take B, C, D, B, A, D; White may capture at C (completing the cycle, which superko
+   would forbid), and Black is then prohibited from capturing at A again.
+"""
+
+from micropython import const
+
+from ingboard.core.board import EMPTY, WHITE_TO_PLAY_KEY
+from ingboard.core.rulesets import KO_ING, KO_POSITIONAL, KO_SIMPLE, KO_SITUATIONAL
+
+PASS = const(-1)
+
+
+def situation_key(board_hash, to_play):
+    """Hash of the position together with the player to move (situational superko)."""
+    return board_hash ^ WHITE_TO_PLAY_KEY if to_play == 2 else board_hash
+
+
+class KoRule:
+    """The ko policy of one game. `history` is the game (see game.py), providing:
+    `board`, `plies` (list of Ply), `keys` (situation key before ply 0 and after each ply),
+    `hashes` (board hash likewise) and `position(i)` (cells after i plies)."""
+
+    def __init__(self, policy, history):
+        self.policy = policy
+        self.history = history
+        # Ing: the current run of ko captures (points placed) and the points of the opposing
+        # chains around it; the recorded cycle starts: (ply index, point, colour).
+        self.run = []
+        self.run_surround = []
+        self.cycle_starts = []
+
+    # -- asked before a play is accepted
+
+    def check(self, color, p):
+        """Reason the play just made on `history.board` is forbidden, or None."""
+        policy = self.policy
+        board = self.history.board
+        if policy == KO_SIMPLE:
+            return self._simple_ko(board)
+        if policy == KO_POSITIONAL:
+            return self._repeats(board.hash, self.history.hashes)
+        if policy == KO_SITUATIONAL:
+            key = situation_key(board.hash, 3 - color)
+            return self._repeats(key, self.history.keys)
+        if policy == KO_ING:
+            if self.run:
+                captured = board.captured
+                for q in self.run:
+                    if q in captured:
+                        return "ko"
+            if self.cycle_starts:
+                n = len(self.history.plies)
+                for start, point, who in self.cycle_starts:
+                    if who == color and point == p:
+                        history = self.history
+                        if history.keys[start] == history.keys[n] and (
+                            history.position(start) == history.position(n)
+                        ):
+                            return "recycle"
+        return None
+
+    def _simple_ko(self, board):
+        # Basic ko: a play taking one stone may not recreate the position before the
+        # opponent's last play.
+        history = self.history
+        n = len(history.plies)
+        if n < 1 or len(board.captured) != 1 or board.self_removed:
+            return None
+        if history.plies[n - 1].point == PASS:
+            return None
+        if history.hashes[n - 1] != board.hash:
+            return None
+        return "ko" if bytes(board.cells) == history.position(n - 1) else None
+
+    def _repeats(self, value, values):
+        # Superko: confirmed by comparing whole positions after a hash match.
+        board = self.history.board
+        current = None
+        for i in range(len(values)):
+            if values[i] == value:
+                if current is None:
+                    current = bytes(board.cells)
+                if self.history.position(i) == current:
+                    return "superko"
+        return None
+
+    # -- told after a move is accepted
+
+    def played(self, color, p, captured, self_removed):
+        """Update the Ing bookkeeping after an accepted board play (p) or pass (PASS)."""
+        if self.policy != KO_ING:
+            return
+        board = self.history.board
+        if p == PASS or not captured or self_removed:
+            self.run = []
+            self.run_surround = []
+        else:
+            chain = board.chain(p)
+            if (
+                len(chain) == len(captured)
+                and board.liberties(p) == 1
+                and self._liberty_in(chain, captured, board)
+            ):
+                surround = self._surrounding(chain, captured, board)
+                linked = False
+                for q in surround:
+                    if q in self.run_surround:
+                        linked = True
+                        break
+                if not linked:
+                    self.run = []
+                    self.run_surround = []
+                for q in chain:
+                    self.run.append(q)
+                for q in surround:
+                    if q not in self.run_surround:
+                        self.run_surround.append(q)
+            else:
+                self.run = []
+                self.run_surround = []
+        self._note_cycle(captured)
+
+    def _liberty_in(self, chain, captured, board):
+        cells = board.cells
+        for q in chain:
+            for n in board.neighbours(q):
+                if cells[n] == EMPTY:
+                    return n in captured
+        return False
+
+    def _surrounding(self, chain, captured, board):
+        # Points of the chains (either colour) touching the ko stones or the points they
+        # emptied: the groups the ko is fought between, which link the kos of one run.
+        cells = board.cells
+        points = []
+        for group in (chain, captured):
+            for q in group:
+                for n in board.neighbours(q):
+                    c = cells[n]
+                    if (c == 1 or c == 2) and n not in chain and n not in points:
+                        for s in board.chain(n):
+                            if s not in points:
+                                points.append(s)
+        return points
+
+    def _note_cycle(self, captured):
+        # A cycle is complete when the new situation repeats an earlier one and stones were
+        # removed on the way; its first move is recorded against its player.
+        history = self.history
+        keys = history.keys
+        n = len(history.plies)
+        key = keys[n]
+        current = None
+        for i in range(n - 1, -1, -1):
+            if keys[i] != key:
+                continue
+            if current is None:
+                current = bytes(history.board.cells)
+            if history.position(i) != current:
+                continue
+            removed = False
+            for ply in history.plies[i:n]:
+                if ply.captured or ply.self_removed:
+                    removed = True
+                    break
+            if not removed:
+                return
+            first = history.plies[i]
+            if first.point == PASS:
+                return
+            entry = (i, first.point, first.color)
+            if entry not in self.cycle_starts:
+                self.cycle_starts.append(entry)
+            return
+
+    # -- persistence (undo, journal)
+
+    def snapshot(self):
+        return (list(self.run), list(self.run_surround), list(self.cycle_starts))
+
+    def restore(self, state):
+        self.run = list(state[0])
+        self.run_surround = list(state[1])
+        self.cycle_starts = list(state[2])

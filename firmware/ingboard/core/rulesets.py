@@ -1,0 +1,282 @@
+"""ONE table of the rule systems ingboard knows. Each ruleset is data; code asks questions
+(`rules.suicide`, `rules.ko`, `rules.passes_to_pause`), never `if name == "aga"`.
+
+Sources (the project's rule texts; paragraph named on every field below):
+  ing1991        Ing's SST Laws of Wei-Ch'i 1991 (tr. Davies)
+  ing1996        Ing's Goe Rules 1996 (tr. Yuan)
+  simplified-ing Simplified Ing Rules (EGF)
+  aga            AGA Rules of Go 1991, area counting (Rule 12 "area")
+  aga-territory  AGA Rules of Go 1991, territory counting (Rule 12 default)
+  chinese, japanese, nz, tromp-taylor: the common modern texts of those systems.
+"""
+
+from micropython import const
+
+from ingboard.core.board import (
+    BLACK,
+    SUICIDE_ALLOWED,
+    SUICIDE_FORBIDDEN,
+    SUICIDE_GROUPS_ONLY,
+)
+
+# Ko policies (ko.py implements them).
+KO_SIMPLE = const(0)  # only the immediate retake of a single stone is forbidden
+KO_POSITIONAL = const(1)  # no board play may recreate any earlier board position
+KO_SITUATIONAL = const(2)  # ... with the same player to move
+KO_ING = const(3)  # Ing: hot stones (fighting ko) + the disturber may not recycle
+
+# Scoring methods (scoring.py implements them).
+AREA = "area"
+TERRITORY = "territory"
+ING_FILL_IN = "ing-fill-in"
+
+# What happens when a player completes an illegal move (press after an illegal stone).
+ILLEGAL_REJECT = "reject"  # retract it without penalty (Ing 1991, Kim/Simon/Straus item 6)
+ILLEGAL_AS_PASS = "pass"  # AGA Rule 8: retract, treated as a pass, a pass stone handed over
+ILLEGAL_FORFEIT_KO = "forfeit-ko"  # Ing 1996 Rule "Penalized mistakes": ko retake / 2 moves
+
+# Handicap styles (session-log config `handicap_style`).
+HANDICAP_ING_PLAYS = "ing-plays"
+HANDICAP_FIXED = "fixed"
+HANDICAP_FREE = "free"
+
+
+class Ruleset:
+    """One rule system. All fields are plain data; see RULESETS for the sources."""
+
+    def __init__(
+        self,
+        name,
+        title,
+        suicide,
+        ko,
+        scoring,
+        komi,
+        komi_handicap,
+        passes_to_pause=2,
+        ends_at_pause=False,
+        passes_to_end=4,
+        pause_again_after_dispute=True,
+        pass_stones=False,
+        white_passes_last=False,
+        handicap_style=HANDICAP_FREE,
+        ing_handicap_extra_play=0,
+        handicap_area_bonus=False,
+        illegal=ILLEGAL_REJECT,
+        draw_winner=0,
+        fill_in=False,
+    ):
+        self.name = name
+        self.title = title
+        self.suicide = suicide
+        self.ko = ko
+        self.scoring = scoring
+        self.komi = komi
+        self.komi_handicap = komi_handicap
+        self.passes_to_pause = passes_to_pause
+        self.ends_at_pause = ends_at_pause
+        self.passes_to_end = passes_to_end
+        self.pause_again_after_dispute = pause_again_after_dispute
+        self.pass_stones = pass_stones
+        self.white_passes_last = white_passes_last
+        self.handicap_style = handicap_style
+        self.ing_handicap_extra_play = ing_handicap_extra_play
+        self.handicap_area_bonus = handicap_area_bonus
+        self.illegal = illegal
+        self.draw_winner = draw_winner
+        self.fill_in = fill_in
+
+    def __repr__(self):
+        return "Ruleset(%s)" % self.name
+
+
+RULESETS = {
+    # Ing 1991 Art. 1 "Self-removal of a single stone ... prohibited ...; self removal of a
+    # group of stones does not cause invariation so it is not prohibited"; Art. 3 ko; Art. 1
+    # "both players pass and play pauses ... both players pass again and play ends"; Art. 4
+    # fill-in counting; Art. 6 "eight points ... For draws, a practical rule is to award the
+    # game to black"; Art. 6 handicap plays "The size of the handicap is one less than the
+    # number (N) of initial board plays by Black" (so Black makes handicap+1 plays).
+    "ing1991": Ruleset(
+        "ing1991",
+        "Ing SST Laws 1991",
+        SUICIDE_GROUPS_ONLY,
+        KO_ING,
+        ING_FILL_IN,
+        komi=8,
+        komi_handicap=0,
+        passes_to_pause=2,
+        passes_to_end=4,
+        handicap_style=HANDICAP_ING_PLAYS,
+        ing_handicap_extra_play=1,
+        illegal=ILLEGAL_REJECT,
+        draw_winner=BLACK,
+        fill_in=True,
+    ),
+    # Ing 1996: as 1991; Rule 8 "Fixed compensation: Mandatory eight points handicap, black
+    # wins in case of drawn games"; 313 "White passes mandatorily ... and allows black to play
+    # the number of moves equal to the (number of) handicap"; "Penalized mistakes: ...
+    # recapturing a ko stone without an intervening play violates the ko rule. ... the game is
+    # forfeited."
+    "ing1996": Ruleset(
+        "ing1996",
+        "Ing's Goe Rules 1996",
+        SUICIDE_GROUPS_ONLY,
+        KO_ING,
+        ING_FILL_IN,
+        komi=8,
+        komi_handicap=0,
+        passes_to_pause=2,
+        passes_to_end=4,
+        handicap_style=HANDICAP_ING_PLAYS,
+        ing_handicap_extra_play=0,
+        illegal=ILLEGAL_FORFEIT_KO,
+        draw_winner=BLACK,
+        fill_in=True,
+    ),
+    # Simplified Ing (EGF): "area scoring, positional superko, allowed suicide, two successive
+    # passes, an agreement phase for removals, an optional playing out continuation"; after a
+    # disagreement "immediately after the next two successive passes, they determine the
+    # scores"; komi is set by extra tournament rules ("4 white stones can represent a komi of
+    # 7.5 or 8"): 7.5 by default here.
+    "simplified-ing": Ruleset(
+        "simplified-ing",
+        "Simplified Ing Rules (EGF)",
+        SUICIDE_ALLOWED,
+        KO_POSITIONAL,
+        AREA,
+        komi=7.5,
+        komi_handicap=0,
+        pause_again_after_dispute=False,
+        handicap_style=HANDICAP_FREE,
+    ),
+    # AGA 1991: Rule 3 komi 5 1/2 even, 1/2 handicap; Rule 4 fixed star-point order and, under
+    # area counting, "White receives an additional point of compensation for each Black
+    # handicap stone after the first"; Rule 5 "self-capture is illegal"; Rule 6 situational
+    # superko; Rule 7 pass stones; Rule 8 illegal move = pass; Rules 9-10 agreement, dispute,
+    # then "if both players pass twice in succession" the game is over; Rule 11 White last.
+    "aga": Ruleset(
+        "aga",
+        "AGA Rules 1991 (area counting)",
+        SUICIDE_FORBIDDEN,
+        KO_SITUATIONAL,
+        AREA,
+        komi=5.5,
+        komi_handicap=0.5,
+        pause_again_after_dispute=False,
+        pass_stones=True,
+        white_passes_last=True,
+        handicap_style=HANDICAP_FIXED,
+        handicap_area_bonus=True,
+        illegal=ILLEGAL_AS_PASS,
+    ),
+    "aga-territory": Ruleset(
+        "aga-territory",
+        "AGA Rules 1991 (territory counting)",
+        SUICIDE_FORBIDDEN,
+        KO_SITUATIONAL,
+        TERRITORY,
+        komi=5.5,
+        komi_handicap=0.5,
+        pause_again_after_dispute=False,
+        pass_stones=True,
+        white_passes_last=True,
+        handicap_style=HANDICAP_FIXED,
+        illegal=ILLEGAL_AS_PASS,
+    ),
+    # Chinese (1988/2002): area counting, no suicide, basic ko, komi 7.5.
+    "chinese": Ruleset(
+        "chinese",
+        "Chinese rules",
+        SUICIDE_FORBIDDEN,
+        KO_SIMPLE,
+        AREA,
+        komi=7.5,
+        komi_handicap=0,
+        pause_again_after_dispute=False,
+        handicap_style=HANDICAP_FIXED,
+    ),
+    # Japanese 1989: territory counting, no suicide, basic ko, komi 6.5.
+    "japanese": Ruleset(
+        "japanese",
+        "Japanese rules 1989",
+        SUICIDE_FORBIDDEN,
+        KO_SIMPLE,
+        TERRITORY,
+        komi=6.5,
+        komi_handicap=0.5,
+        pause_again_after_dispute=False,
+        handicap_style=HANDICAP_FIXED,
+    ),
+    # New Zealand: area counting, suicide of any chain allowed, situational superko, komi 7.
+    "nz": Ruleset(
+        "nz",
+        "New Zealand rules",
+        SUICIDE_ALLOWED,
+        KO_SITUATIONAL,
+        AREA,
+        komi=7,
+        komi_handicap=0,
+        pause_again_after_dispute=False,
+        handicap_style=HANDICAP_FREE,
+    ),
+    # Tromp-Taylor: area counting, suicide allowed, positional superko, the game ends at two
+    # consecutive passes with every stone on the board counted alive.
+    "tromp-taylor": Ruleset(
+        "tromp-taylor",
+        "Tromp-Taylor rules",
+        SUICIDE_ALLOWED,
+        KO_POSITIONAL,
+        AREA,
+        komi=7.5,
+        komi_handicap=0,
+        ends_at_pause=True,
+        handicap_style=HANDICAP_FREE,
+    ),
+}
+
+NAMES = tuple(sorted(RULESETS))
+
+
+def get(name):
+    """The ruleset called `name`; ValueError naming the known ones otherwise."""
+    rules = RULESETS.get(name)
+    if rules is None:
+        raise ValueError("unknown rules %r (known: %s)" % (name, ", ".join(NAMES)))
+    return rules
+
+
+# AGA Rule 4: star points in the traditional order (1st..9th), as (col, row) from the edges:
+# upper right, lower left, lower right, upper left, right, left, top, bottom, centre.
+_STAR_ORDER = ((2, 2), (0, 0), (2, 0), (0, 2), (2, 1), (0, 1), (1, 2), (1, 0), (1, 1))
+# Which of those points each handicap uses (AGA Rule 4 table).
+_HANDICAP_STARS = {
+    2: (0, 1),
+    3: (0, 1, 2),
+    4: (0, 1, 2, 3),
+    5: (0, 1, 2, 3, 8),
+    6: (0, 1, 2, 3, 4, 5),
+    7: (0, 1, 2, 3, 4, 5, 8),
+    8: (0, 1, 2, 3, 4, 5, 6, 7),
+    9: (0, 1, 2, 3, 4, 5, 6, 7, 8),
+}
+
+
+def fixed_handicap_points(size, handicap):
+    """(col, row) of the fixed handicap stones (AGA Rule 4), 0-based from the bottom left.
+
+    The 4-4 points on 13x13 and larger, the 3-3 points below; side and centre points exist
+    only on odd sizes. ValueError when the handicap cannot be placed on this board.
+    """
+    if handicap < 2 or handicap > 9:
+        raise ValueError("fixed handicap must be 2..9 stones, not %r" % (handicap,))
+    edge = 3 if size >= 13 else 2
+    if size < 7:
+        raise ValueError("no fixed handicap points on a %dx%d board" % (size, size))
+    lines = (edge, size // 2, size - 1 - edge)
+    uses = _HANDICAP_STARS[handicap]
+    if size % 2 == 0 and any(i >= 4 for i in uses):
+        raise ValueError("a %d-stone fixed handicap needs an odd board size" % handicap)
+    if size < 9 and handicap > 4:
+        raise ValueError("at most 4 fixed handicap stones on a %dx%d board" % (size, size))
+    return [(lines[_STAR_ORDER[i][0]], lines[_STAR_ORDER[i][1]]) for i in uses]
