@@ -4,6 +4,8 @@ Seeds: Ing 1991 Art. 7 (time limits), Art. 8 (lateness, forfeiture), Art. 4 (pen
 Ing 1996 Rule 9 (time limits), Rule 10 (tardiness); Kim/Simon/Straus sec. 7 (the clock).
 """
 
+import json
+
 from expect import raises
 from ingboard.core import cues
 from ingboard.core.board import BLACK, WHITE
@@ -532,3 +534,30 @@ def test_settings_errors_name_the_problem():
     raises(ValueError, Clock, {"system": "absolute", "basic_s": 86401})
     raises(ValueError, Clock, "ing-pp")
     assert Clock({"system": "absolute", "basic_s": 1.5}).basic_ms == 1500
+
+
+def test_snapshot_survives_the_journal_as_json_and_keeps_canadian_blocks():
+    c = Clock({"system": "canadian", "basic_s": 0, "stones": 3, "period_s": 60})
+    c.start(0, BLACK)
+    c.moved(1000, BLACK)
+    c.moved(2000, WHITE)
+    c.advance(5000)
+    snap = json.loads(json.dumps(c.snapshot()))
+    c.moved(5000, BLACK)
+    c.moved(6000, WHITE)
+    c.moved(7000, BLACK)  # Black's block complete: a new one
+    assert c.player(BLACK)[1] == 2
+    c.restore(snap, 100000)
+    assert c.player(BLACK) == (0, 1, 56000, 2, 0, 0)
+    assert c.moves(BLACK) == 1 and c.turn == BLACK
+    assert c.tick(101000) == [] and c.player(BLACK)[2] == 55000
+    raises(ValueError, c.restore, snap[:1] + [7] + snap[2:], 0)
+
+
+def test_late_forfeit_needs_basic_time_rule10():
+    # Ing 1996 Rule 10 measures lateness against 1/6 of the basic time.
+    raises(
+        ValueError,
+        Clock,
+        {"system": "byoyomi", "basic_s": 0, "periods": 1, "period_s": 30, "late_forfeit": True},
+    )

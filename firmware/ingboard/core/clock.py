@@ -53,7 +53,7 @@ API (colours are board.BLACK / board.WHITE, or "B" / "W"):
     clock = Clock(config["time"])
     clock.apply_lateness(color, round_start_ms, arrival_ms) -> events   # before start()
     clock.start(now_ms, color_to_move)
-    clock.advance(now_ms) -> events        # call often (every display refresh)
+    clock.advance(now_ms) -> events        # (alias tick) call often, e.g. every refresh
     clock.moved(now_ms, color) -> events   # the tracker accepted color's move or pass
     clock.pause(now_ms) / clock.resume(now_ms) -> events   # SET, two passes, counting
     snap = clock.snapshot(); clock.restore(snap, now_ms)   # undo, journal
@@ -235,6 +235,8 @@ class Clock:
         late = cfg.get("late_forfeit", False)
         if late is not True and late is not False:
             raise ValueError("time.late_forfeit must be true or false, not %r" % (late,))
+        if late and not self.basic_ms:
+            raise ValueError("time.late_forfeit needs basic time (1/6 of it is the limit)")
         self.late_forfeit = late
         self._players = (self._fresh(), self._fresh())
         self.turn = 0  # colour whose clock runs (or would run when resumed)
@@ -378,6 +380,8 @@ class Clock:
         self._since = now_ms
         return events
 
+    tick = advance
+
     def moved(self, now_ms, color):
         """color's move (board or pass play) was accepted: charge the time, switch the clock.
 
@@ -451,6 +455,8 @@ class Clock:
         for v in snap:
             if not isinstance(v, int) or isinstance(v, bool):
                 raise ValueError("not a clock snapshot: %r" % (snap,))
+        if snap[1] not in (0, BLACK, WHITE) or snap[3] not in (0, BLACK, WHITE):
+            raise ValueError("not a clock snapshot: %r" % (snap,))
         self.turn = snap[1]
         self.started = bool(snap[2] & 1)
         self.paused = bool(snap[2] & 2)
