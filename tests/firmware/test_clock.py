@@ -561,3 +561,35 @@ def test_late_forfeit_needs_basic_time_rule10():
         Clock,
         {"system": "byoyomi", "basic_s": 0, "periods": 1, "period_s": 30, "late_forfeit": True},
     )
+
+
+def test_stepping_to_each_next_event_gives_the_same_events_and_exact_states():
+    # The tracker's way to log `clock` events at their own instants (session-log `clock`).
+    for cfg in (
+        {"system": "ing-pp", "basic_s": 400},
+        {"system": "byoyomi", "basic_s": 301, "periods": 2, "period_s": 12},
+        {"system": "canadian", "basic_s": 5, "stones": 2, "period_s": 10},
+        {"system": "fischer", "basic_s": 3, "increment_s": 1},
+        {"system": "ing-pp", "basic_s": 1, "exceeded": "at"},
+    ):
+        whole = Clock(cfg)
+        whole.start(0, WHITE)
+        expected = whole.advance(HOUR)
+        steps = Clock(cfg)
+        steps.start(0, WHITE)
+        got = []
+        t = steps.next_event_ms()
+        while t is not None and t <= HOUR:
+            ev = steps.advance(t)
+            assert ev and all(e[0] == t for e in ev), (cfg, t, ev)
+            state = steps.state(t)["W"]
+            for e in ev:
+                if e[1] == EV_PENALTY:
+                    assert state["penalty"] == e[3]
+                if e[1] == EV_PERIOD:
+                    assert state["period"] == e[3]
+            got += ev
+            t = steps.next_event_ms()
+        assert got == expected, cfg
+        assert steps.loser == WHITE and steps.next_event_ms() is None
+    assert Clock().next_event_ms() is None

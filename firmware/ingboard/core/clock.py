@@ -58,17 +58,22 @@ API (colours are board.BLACK / board.WHITE, or "B" / "W"):
     clock.pause(now_ms) / clock.resume(now_ms) -> events   # SET, two passes, counting
     snap = clock.snapshot(); clock.restore(snap, now_ms)   # undo, journal
     clock.state(now_ms) -> the session log's `clock` event dict (no side effects)
+    clock.player(color, now_ms) -> (main_ms, period, period_ms, stones_left, penalty, forfeit)
+    clock.next_event_ms() -> instant of the next event, or None
     clock.penalty(color), clock.net_penalty(), clock.penalty_stones(), clock.moves(color)
     clock.loser -> colour that lost on time, or 0
 
-Events are tuples (at_ms, kind, color, value), in time order; at_ms is the exact instant:
+Events are tuples (at_ms, kind, color, value), in time order; at_ms is the exact instant.
+(kind, color, value) is one of:
 - ("period", color, k): color entered overtime period k (Canadian: started block k)
 - ("penalty", color, points): color was charged; points = color's total so far
 - ("forfeit", color, 0): color lost on time; the clock stops (the game records the end)
 - ("late", color, deducted_ms): lateness deducted from color's basic time
 - ("pause", 0, 0) / ("resume", 0, 0): the clock stopped / started again
 - ("cue", color, (cue_id, n)): a cue of cues.py (beep / voice)
-The tracker emits a session-log `clock` event (`state(at_ms)`) after every event but "cue".
+The tracker logs a session-log `clock` event after every event but "cue". `state(now_ms)` needs
+now_ms >= the last time given; to log the state at each event's own instant, step the clock with
+`advance(next_event_ms())` while that is <= the log line's time (see test_clock.py).
 
 Undo of an accepted retraction: before `moved(now, c)` take `advance(now)` then `snapshot()`;
 `restore(snapshot, now_ms)` puts both players' time, periods and penalties back to that instant
@@ -329,6 +334,26 @@ class Clock:
             p = list(self._players[c - 1])
             self.restore(keep, since)
         return p[_MAIN], p[_PERIOD], p[_LEFT], p[_STONES], p[_POINTS], p[_FORFEIT]
+
+    def next_event_ms(self):
+        """The instant of the next event advance() will report (a period, penalty, forfeit or
+        cue of the running player), or None when no clock runs. The tracker can step the clock
+        to each such instant to log the exact `state()` there; the app can sleep until it."""
+        if not self.running():
+            return None
+        p = self._players[self.turn - 1]
+        t = self._since
+        extra = 0 if self._at else 1
+        if p[_PERIOD] == 0:
+            r = p[_MAIN]
+            if not p[_WARNED] and r > _FIVE_MINUTES_MS:
+                return t + r - _FIVE_MINUTES_MS
+            return t + r + extra
+        r = p[_LEFT]
+        if self._sys == _BYOYOMI and r > 1000:
+            edge = min(r - 1, _COUNTDOWN_S * 1000) // 1000 * 1000
+            return t + r - edge
+        return t + r + extra
 
     # -- control -------------------------------------------------------------------------------
 
