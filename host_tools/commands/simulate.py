@@ -1,0 +1,80 @@
+"""`ingboard simulate GAME.sgf [--noise LEVEL] [--seed N] --log F`: a game as a session log."""
+
+import os
+import sys
+import tempfile
+
+from host_tools import simulate as sim
+from host_tools.errors import InputError
+
+HELP = "turn a game record into a realistic session log (hands, late captures, flicker, bowls)"
+
+
+def add_arguments(parser):
+    parser.add_argument("sgf", metavar="GAME.sgf", help="the game record (main line is played)")
+    parser.add_argument(
+        "--noise",
+        choices=sim.NOISE_LEVELS,
+        default="typical",
+        help="how messy the people and sensors are (default: typical)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
+    parser.add_argument(
+        "--mistake",
+        action="append",
+        default=[],
+        metavar="KIND:N",
+        help="inject a mistake at move N, taken back afterwards; KIND one of "
+        + ", ".join(sim.MISTAKES)
+        + " (repeatable)",
+    )
+    parser.add_argument("--log", required=True, metavar="F", help="session log to write")
+
+
+def _parse_mistake(text):
+    kind, sep, n = text.rpartition(":")
+    if not sep or not n.isdigit():
+        raise InputError("--mistake must be KIND:N (e.g. ko:42), not %r" % (text,))
+    return kind, int(n)
+
+
+def write_atomically(path, text):
+    """Write `text` to `path` through a temporary file and a rename: all or nothing."""
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".simulate-", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise InputError("cannot write %s: %s" % (path, exc.strerror or exc)) from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def run(args):
+    mistakes = [_parse_mistake(m) for m in args.mistake]
+    game = sim.read_game(args.sgf)
+    try:
+        result = sim.simulate(game, args.noise, args.seed, mistakes)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    for note in game.notes:
+        print("ingboard simulate: note: %s" % note, file=sys.stderr)
+    write_atomically(args.log, result.text())
+    plays = sum(1 for m in result.moves if m["point"] is not None)
+    print(
+        "%s: %d plays, %d passes, %d lines, %.1f s (noise %s, seed %d)"
+        % (
+            args.log,
+            plays,
+            len(result.moves) - plays,
+            len(result.lines),
+            result.duration_ms / 1000.0,
+            args.noise,
+            args.seed,
+        )
+    )
+    return 0
