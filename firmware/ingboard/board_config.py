@@ -149,6 +149,7 @@ def build(name=None):
 
     from ingboard.drivers.buzzer import Buzzer
     from ingboard.drivers.grid import GridScanner
+    from ingboard.drivers.hx711 import HX711
     from ingboard.drivers.keys import Keys
 
     cfg = variant(name)
@@ -172,10 +173,9 @@ def build(name=None):
         machine.I2C(b["id"], sda=machine.Pin(b["sda"]), scl=machine.Pin(b["scl"]), freq=b["freq"])
         for b in cfg["i2c"]
     ]
-    # The HX711 and SSD1306 drivers belong to the bowls and display modules; their pins are
-    # handed over as built objects so those drivers stay hardware-free at import.
-    hw["hx711_pins"] = {
-        c: (machine.Pin(v["dout"], in_pin), machine.Pin(v["sck"], out_pin, value=0))
+    hw["hx711"] = {
+        c: HX711(machine.Pin(v["sck"], out_pin, value=0), machine.Pin(v["dout"], in_pin))
         for c, v in cfg["bowls"].items()
     }
+    # The SSD1306 displays are built by the display module from hw["i2c"] and cfg["displays"].
     return hw
