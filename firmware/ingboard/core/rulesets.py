@@ -65,6 +65,7 @@ class Ruleset:
         illegal=ILLEGAL_REJECT,
         draw_winner=0,
         fill_in=False,
+        seki_territory=True,
     ):
         self.name = name
         self.title = title
@@ -85,6 +86,9 @@ class Ruleset:
         self.illegal = illegal
         self.draw_winner = draw_winner
         self.fill_in = fill_in
+        # Territory counting: do empty points surrounded in seki count? (AGA yes; Japanese 1989
+        # Art. 8: no)
+        self.seki_territory = seki_territory
 
     def __repr__(self):
         return "Ruleset(%s)" % self.name
@@ -207,6 +211,7 @@ RULESETS = {
         komi_handicap=0.5,
         pause_again_after_dispute=False,
         handicap_style=HANDICAP_FIXED,
+        seki_territory=False,
     ),
     # New Zealand: area counting, suicide of any chain allowed, situational superko, komi 7.
     "nz": Ruleset(

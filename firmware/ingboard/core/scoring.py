@@ -114,7 +114,7 @@ def ing_draw_winner(komi, handicap=0):
 # -- regions -----------------------------------------------------------------------------------
 
 
-def _without_dead(board, dead):
+def without_dead(board, dead):
     """A copy of the board without the chains at `dead`; also the dead stones per colour."""
     b = board.copy()
     removed = [0, 0, 0]
@@ -285,7 +285,7 @@ def area_score(
     intersections."
     """
     paid2 = _compensation2(komi, handicap, handicap_style, penalty_b, penalty_w)
-    b = _without_dead(board, dead)[0]
+    b = without_dead(board, dead)[0]
     black, white, neutral = area(b)
     return Score(black, white, neutral, 2 * (black - white) - paid2, draw_winner)
 
@@ -314,7 +314,7 @@ def territory_score(
     paid2 = _compensation2(komi, 0, HANDICAP_NONE, penalty_b, penalty_w)
     caught_b = _count(prisoners_b, "Black's prisoners") + _count(passes_w, "White's passes")
     caught_w = _count(prisoners_w, "White's prisoners") + _count(passes_b, "Black's passes")
-    b, dead_b, dead_w = _without_dead(board, dead)
+    b, dead_b, dead_w = without_dead(board, dead)
     tb, tw = territory(b, seki_eyes)
     black = tb + caught_b + dead_w
     white = tw + caught_w + dead_b
@@ -390,7 +390,7 @@ def ing_fill_in(
     refund2 = 2 * paid - total2  # 0, or the half point given back to Black in the result
     net = pw - pb  # penalty points in Black's favour
 
-    b, dead_b, dead_w = _without_dead(board, dead)
+    b, dead_b, dead_w = without_dead(board, dead)
     size = b.size
     full = stones_per_colour(size)
     bowl = [0, full - b.count[BLACK], full - b.count[WHITE]]

@@ -1,0 +1,65 @@
+"""The end-of-game count of a Game under its own ruleset: area, territory or Ing fill-in.
+
+Turns the ruleset's data (scoring method, komi, handicap compensation, draw rule, seki) into
+one call to scoring.py and returns the session log's `count` event.
+"""
+
+from ingboard.core import rulesets as rs
+from ingboard.core import scoring
+from ingboard.core.board import BLACK, WHITE
+
+
+def count_game(game, dead=(), penalty_b=0, penalty_w=0):
+    """The `count` event for the game's final position; `dead` names chains still on the
+    board that count as captured (those removed during the pause are already off the board).
+    Penalty points are the clock's (Ing 1991 Art. 7)."""
+    rules = game.rules
+    board = game.board
+    penalty = {"B": penalty_b, "W": penalty_w}
+    if rules.scoring == rs.ING_FILL_IN:
+        count, _plan = scoring.ing_fill_in(
+            board,
+            komi=game.komi,
+            penalty_b=penalty_b,
+            penalty_w=penalty_w,
+            handicap=game.handicap,
+            dead=dead,
+        )
+        return count
+    if rules.scoring == rs.AREA:
+        style = scoring.HANDICAP_NONE
+        if rules.handicap_area_bonus and game.handicap_style != rs.HANDICAP_ING_PLAYS:
+            style = scoring.HANDICAP_AFTER_FIRST  # AGA Rule 4
+        score = scoring.area_score(
+            board,
+            komi=game.komi,
+            handicap=game.handicap,
+            handicap_style=style,
+            penalty_b=penalty_b,
+            penalty_w=penalty_w,
+            dead=dead,
+            draw_winner=rules.draw_winner,
+        )
+    else:
+        # Territory: prisoners include AGA pass stones (game.prisoners counts them).
+        score = scoring.territory_score(
+            board,
+            komi=game.komi,
+            prisoners_b=game.prisoners[BLACK],
+            prisoners_w=game.prisoners[WHITE],
+            penalty_b=penalty_b,
+            penalty_w=penalty_w,
+            dead=dead,
+            seki_eyes=rules.seki_territory,
+            draw_winner=rules.draw_winner,
+        )
+    return {
+        "type": "count",
+        "black": score.black,
+        "white": score.white,
+        "shared": score.neutral,
+        "komi": game.komi,
+        "penalty": penalty,
+        "difference": score.difference(),
+        "result": score.result,
+    }
