@@ -1,0 +1,167 @@
+"""The game state machine under each ruleset: passes, pause, end, AGA pass stones and White's
+last move, handicap, illegal-move consequences, resignation, retraction."""
+
+from expect import raises
+from ingboard.core import rulesets as rs
+from ingboard.core.board import BLACK, WHITE
+from ingboard.core.game import MANDATORY_PASS, Game, IllegalMove
+from positions import play_all
+
+
+def test_ing_two_passes_pause_four_end():
+    # Ing 1991 terms 18-19: "Play pauses when each side passes once ... Play ends when each
+    # side passes twice, making four consecutive pass plays."
+    g = Game(9, "ing1991")
+    play_all(g, "B:E5 W:C3 B:pass W:pass")
+    assert g.phase == "paused"
+    chain = g.remove_dead(g.board.parse("C3"))
+    assert [g.board.name(q) for q in chain] == ["C3"]
+    play_all(g, "B:pass W:pass")
+    assert g.phase == "ended" and g.end_reason == "count"
+    raises(IllegalMove, g.pass_move, BLACK)
+
+
+def test_dispute_restores_the_removed_stones_and_resumes():
+    # Ing 1991 term 18 "If there is disagreement about life and death, play can resume";
+    # Simplified Ing "continued alternate moving starts from the position ... between the
+    # previous two successive passes and with the opponent of the last passing player".
+    for rules in ("ing1991", "simplified-ing", "aga"):
+        g = Game(9, rules)
+        play_all(g, "B:E5 W:C3 B:pass W:pass")
+        assert g.phase == "paused", rules
+        g.remove_dead(g.board.parse("C3"))
+        g.dispute()
+        assert g.phase == "play" and g.to_play == BLACK
+        assert g.board.get(g.board.parse("C3")) == WHITE
+
+
+def test_after_a_dispute_two_passes_end_the_game_simplified_ing_and_aga():
+    # Simplified Ing: "immediately after the next two successive passes, they determine the
+    # scores"; AGA Rule 10 "if both players pass twice in succession".
+    g = Game(9, "simplified-ing")
+    play_all(g, "B:E5 W:C3 B:pass W:pass")
+    g.dispute()
+    play_all(g, "B:pass W:pass")
+    assert g.phase == "ended"
+    # Ing pauses again instead (the game ends only with four passes or agreement).
+    g = Game(9, "ing1991")
+    play_all(g, "B:E5 W:C3 B:pass W:pass")
+    g.dispute()
+    play_all(g, "B:pass W:pass")
+    assert g.phase == "paused"
+    g.agree()
+    assert g.phase == "ended"
+
+
+def test_tromp_taylor_ends_at_two_passes():
+    g = Game(9, "tromp-taylor")
+    play_all(g, "B:E5 W:pass B:pass")
+    assert g.phase == "ended"
+
+
+def test_aga_pass_stones_and_white_passes_last():
+    # AGA Rule 7: a pass hands the opponent a pass stone; Rule 11: White makes the last move.
+    g = Game(9, "aga")
+    play_all(g, "B:E5 W:pass B:pass")
+    assert g.prisoners[BLACK] == 1 and g.prisoners[WHITE] == 1
+    assert g.phase == "play"  # Black passed last: White must pass once more
+    play_all(g, "W:pass")
+    assert g.phase == "paused"
+    assert g.prisoners[BLACK] == 2
+
+
+def test_aga_illegal_move_is_a_pass_with_a_pass_stone():
+    # AGA Rule 8: "the player must take back his or her move ..., it shall be treated as a
+    # pass, and a pass stone exchanged."
+    g = Game(9, "aga")
+    play_all(g, "B:E5")
+    assert g.legality(WHITE, g.board.parse("E5")) == "occupied"
+    assert g.commit_illegal(WHITE, "occupied") == "pass"
+    assert g.plies[-1].point == -1 and g.to_play == BLACK and g.prisoners[BLACK] == 1
+
+
+def test_ing1996_ko_recapture_forfeits_ing1991_retracts():
+    # Ing 1996 "Penalized mistakes: ... recapturing a ko stone without an intervening play
+    # violates the ko rule. In either case, the game is forfeited."; Kim/Simon/Straus 6
+    # "Unintentional illegal moves are retracted without penalty" (1991).
+    g = Game(9, "ing1996")
+    assert g.commit_illegal(WHITE, "ko") == "forfeit"
+    assert g.phase == "ended" and g.result == "B+F" and g.end_reason == "forfeit"
+    g = Game(9, "ing1991")
+    assert g.commit_illegal(WHITE, "ko") == "retracted" and g.phase == "play"
+
+
+def test_ing_handicap_plays_with_mandatory_passes():
+    # Ing 1991 Art. 6: "In a one-play handicap ... Black makes a board play anywhere, White
+    # makes a mandatory pass play, then Black makes another board play anywhere."
+    g = Game(9, "ing1991", handicap=1)
+    play_all(g, "B:C3")
+    assert g.plies[-1].kind == MANDATORY_PASS and g.to_play == BLACK
+    play_all(g, "B:G7")
+    assert g.to_play == WHITE and len(g.plies) == 3
+    # 1996 term 313: Black plays "the number of moves equal to the handicap": one fewer pass.
+    g = Game(9, "ing1996", handicap=2)
+    play_all(g, "B:C3")
+    assert g.plies[-1].kind == MANDATORY_PASS
+    play_all(g, "B:G7")
+    assert g.to_play == WHITE
+    # Undo takes back Black's play together with White's mandatory pass.
+    g.undo()
+    assert len(g.plies) == 2 and g.to_play == BLACK
+
+
+def test_aga_fixed_handicap_star_points_and_komi():
+    # AGA Rule 4: 2 stones on the 1st and 2nd star points (Q16, D4); Rule 3: 1/2 point komi.
+    g = Game(19, "aga", handicap=2)
+    assert sorted(g.board.name(p) for p, _c in g.setup) == ["D4", "Q16"]
+    assert g.to_play == WHITE and g.komi == 0.5
+    g = Game(19, "aga", handicap=5)
+    assert sorted(g.board.name(p) for p, _c in g.setup) == ["D16", "D4", "K10", "Q16", "Q4"]
+    assert sorted(
+        g.board.name(g.board.index(c, r)) for c, r in rs.fixed_handicap_points(9, 4)
+    ) == [
+        "C3",
+        "C7",
+        "G3",
+        "G7",
+    ]
+    raises(ValueError, rs.fixed_handicap_points, 19, 10)
+
+
+def test_free_handicap_placement():
+    g = Game(9, "nz", handicap=3)
+    assert g.to_play == BLACK and g.free_stones_left == 3
+    for name in ("C3", "G7", "E5"):
+        g.place_handicap_stone(g.board.parse(name))
+    assert g.to_play == WHITE and g.board.count[BLACK] == 3
+    raises(IllegalMove, g.place_handicap_stone, g.board.parse("A1"))
+
+
+def test_komi_defaults_per_ruleset():
+    # Ing 1991 Art. 6 "black gives white eight points"; AGA Rule 3 "5 1/2 points".
+    assert Game(9, "ing1991").komi == 8
+    assert Game(9, "aga").komi == 5.5
+    assert Game(9, "aga", handicap=3).komi == 0.5
+    assert Game(9, "chinese", komi=6).komi == 6
+    raises(ValueError, Game, 9, "chinese", 0.3)
+    raises(ValueError, Game, 9, "korean")
+    raises(ValueError, Game, 21, "chinese")
+
+
+def test_wrong_player_and_resignation():
+    g = Game(9, "ing1991")
+    e = raises(IllegalMove, g.play, WHITE, g.board.parse("E5"))
+    assert e.reason == "not-your-turn" and not g.plies
+    g.resign(WHITE)
+    assert g.result == "B+R" and g.end_reason == "resign"
+    assert raises(IllegalMove, g.play, BLACK, g.board.parse("E5")).reason == "game-over"
+
+
+def test_undo_restores_captures_and_turn():
+    g = Game(5, "chinese")
+    play_all(g, "B:B2 W:A2 B:A3 W:E5 B:A1")
+    assert g.plies[-1].captured == (g.board.parse("A2"),) and g.prisoners[BLACK] == 1
+    g.undo()
+    assert g.board.get(g.board.parse("A2")) == WHITE and g.to_play == BLACK
+    assert g.prisoners[BLACK] == 0 and len(g.plies) == 4
+    raises(IllegalMove, Game(9).undo)
