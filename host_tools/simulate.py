@@ -573,7 +573,7 @@ class _Simulator:
                 press = max(press, e_gone + self._u((100, 300)))
             elif was_early:
                 # This move was itself played early: its press follows the opponent's.
-                press = max(press, clock + self._u((150, 900)))
+                press = max(press, clock + self._u((150, 900)), t + self._u((150, 900)))
             self._press(press, color)
             self.moves_out.append(_move_record(board, move, visible, press))
             end = press
@@ -618,7 +618,9 @@ class _Simulator:
             return False
         if removed or nxt.captured or nxt.self_removed or nxt.color == move.color:
             return False
-        if self.mistakes.get(nxt.n) or self.pending[nxt.color] or self._is_pending(nxt.point):
+        if self.mistakes.get(move.n) or self.mistakes.get(nxt.n):
+            return False
+        if self.pending[nxt.color] or self._is_pending(nxt.point):
             return False
         return self.rng.random() < self.level.early
 

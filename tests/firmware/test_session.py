@@ -1,5 +1,7 @@
 """Session log format 1: reader, writer, round trips and malformed logs (CPython + MicroPython)."""
 
+import io
+
 from expect import raises
 from ingboard.core import session as sl
 from ingboard.core.board import BLACK, WHITE, Board
@@ -335,3 +337,10 @@ def test_records_generator_reads_a_file_like_iterable():
 
     e = raises(SessionLogError, consume)
     assert e.line == 5 and seen == ["config", "press", "press"]
+
+
+def test_records_stream_from_a_file_object():
+    # On the board the log is a file in flash: read it line by line, never whole.
+    f = io.StringIO(GOOD)
+    kinds = [rec.kind for rec in records(f)]
+    assert kinds[0] == "config" and kinds[-1] == "button" and len(kinds) == 9
