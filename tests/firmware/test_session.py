@@ -3,6 +3,7 @@
 import io
 
 from expect import raises
+from ingboard.core import clock, rulesets
 from ingboard.core import session as sl
 from ingboard.core.board import BLACK, WHITE, Board
 from ingboard.core.session import (
@@ -175,6 +176,9 @@ def test_writer_refuses_misuse_and_writes_nothing_for_it():
 
 
 def test_all_rules_buttons_and_time_systems_are_accepted():
+    # One table each: the log accepts exactly what the rules core and the clock know.
+    assert sorted(sl.RULES) == sorted(rulesets.NAMES)
+    assert sorted(sl.TIME_SYSTEMS) == sorted(clock.SYSTEMS)
     for rules in (
         "ing1991",
         "ing1996",

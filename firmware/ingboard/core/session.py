@@ -22,6 +22,7 @@ Payloads come out parsed: config → dict, scan → list of `size` row strings (
 import json
 
 from ingboard.core.board import BLACK, MAX_SIZE, MIN_SIZE, WHITE
+from ingboard.core.rulesets import HANDICAP_FIXED, HANDICAP_FREE, HANDICAP_ING_PLAYS, NAMES
 
 HEADER = "ingboard-session 1"
 _HEADER_WORD = "ingboard-session"
@@ -36,20 +37,11 @@ KINDS = (CONFIG, SCAN, PRESS, BUTTON, BOWL, LID)
 
 BUTTONS = ("pause", "resume", "agree", "dispute", "resign-B", "resign-W", "undo", "new-game")
 
-# The rule systems a config may name (the same names as rulesets.py's table).
-RULES = (
-    "ing1991",
-    "ing1996",
-    "simplified-ing",
-    "aga",
-    "aga-territory",
-    "chinese",
-    "japanese",
-    "nz",
-    "tromp-taylor",
-)
-HANDICAP_STYLES = ("ing-plays", "fixed", "free")
-# Time systems and the keys each needs besides "system" (spec: basic_s for all but none).
+# The rule systems and handicap styles a config may name come from rulesets.py's one table.
+RULES = NAMES
+HANDICAP_STYLES = (HANDICAP_ING_PLAYS, HANDICAP_FIXED, HANDICAP_FREE)
+# Time systems and the keys each needs besides "system" (spec: basic_s for all but none);
+# the same systems as clock.py's SYSTEMS (a test checks).
 TIME_SYSTEMS = {
     "none": (),
     "absolute": ("basic_s",),
