@@ -486,3 +486,18 @@ def test_cli_bad_input_exits_2_with_one_line_and_writes_nothing(tmp_path):
         assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
         assert not log.exists()
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith(".sgf")) == []
+
+
+def test_hands_hide_more_of_the_board_when_harsh():
+    moves = random_game(9, 40, seed=12)
+    game = sim.load_game(make_sgf(9, moves))
+
+    def hidden_point_ms(noise):
+        seen = Seen(sim.simulate(game, noise, 4).text(), 9)
+        total = 0
+        for (t, rows), (t2, _next) in zip(seen.scans, seen.scans[1:]):
+            total += (t2 - t) * sum(row.count("?") for row in rows)
+        return total
+
+    none, typical, harsh = (hidden_point_ms(n) for n in sim.NOISE_LEVELS)
+    assert none == 0 < typical < harsh
