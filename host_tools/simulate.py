@@ -13,10 +13,11 @@ log. What the simulated people and sensors do:
 - now and then the opponent plays before the press (an early next move);
 - single points flicker for one scan at a rate set by the noise level;
 - the grid is scanned at 20-50 Hz but only changed scans are written (the format allows it);
-- each bowl's load cell is read at 1 Hz, 10 Hz around a take or put (host_tools/bowl_model.py).
+- each bowl's load cell is read at 2 Hz, 10 Hz around a take or put (host_tools/bowl_model.py).
 
-Noise levels: `none` (no hands, no flicker, captures lifted promptly in order), `typical`,
-`harsh` (bigger hands held longer, more flicker, later lifts). Mistakes can be injected for
+Noise levels: `none` (no hands, no flicker, captures lifted promptly in order, ideal bowls
+that read exactly and settle at once), `typical`, `harsh` (bigger hands held longer, more
+flicker, later lifts, noisier and creeping load cells). Mistakes can be injected for
 tracker tests: `wrong-colour`, `ko`, `nudge`, `knock-off` at a move number; each is taken back
 by the player, and `Simulation.injected` says when and which alert it should raise.
 Everything is deterministic for a given seed.
@@ -87,6 +88,7 @@ _LEVELS = {
         late=0.0,
         after_press=0.0,
         early=0.0,
+        bowl={"noise_g": 0.0, "creep_g": 0.0, "drift_g": 0.0, "settle": False},
     ),
     "typical": _Level(
         occlusion=True,
@@ -102,6 +104,7 @@ _LEVELS = {
         late=0.2,
         after_press=0.3,
         early=0.03,
+        bowl={},  # the bowl model's own realistic defaults
     ),
     "harsh": _Level(
         occlusion=True,
@@ -117,6 +120,7 @@ _LEVELS = {
         late=0.45,
         after_press=0.35,
         early=0.08,
+        bowl={"noise_g": 0.6, "creep_g": 4.0, "drift_g": 0.5},
     ),
 }
 
@@ -787,19 +791,21 @@ class _Simulator:
             yield tick, _rows(size, stride, state, occ, flick)
 
     def _bowl_readings(self, end):
-        """Each bowl read at 1 Hz, and at 10 Hz from just before a take or put to 2 s after."""
+        """Each bowl read at 2 Hz, and at 10 Hz from just before a take or put to 4 s after
+        (long enough for the firmware's window of readings to settle); every reading is a line,
+        as the board's logger writes them (only scans are written on change)."""
         game = self.game
         stones = stones_per_colour(game.size)
         rng = self.rng
         out = []
         for color in (BLACK, WHITE):
-            bowl = _new_bowl(rng.randint(0, 2**31), stones)
+            bowl = _new_bowl(rng.randint(0, 2**31), stones, self.level.bowl)
             mine = sorted(
                 (e for e in self.bowl_events if e[2] == color), key=lambda e: (e[0], e[1])
             )
-            times = set(range(rng.randint(0, 999), end, 1000))
+            times = set(range(rng.randint(0, 499), end, 500))
             for t, _s, _c, _a, _n in mine:
-                times.update(range(max(0, t - 100), min(end, t + 2000), 100))
+                times.update(range(max(0, t - 200), min(end, t + 4000), 100))
             j = 0
             for t in sorted(times):
                 while j < len(mine) and mine[j][0] <= t:
@@ -819,9 +825,9 @@ class _Simulator:
         return out
 
 
-def _new_bowl(seed, stones):
+def _new_bowl(seed, stones, options):
     """The simulated bowl on its load cell (host_tools/bowl_model.py)."""
-    return BowlModel(seed, stones=stones)
+    return BowlModel(seed, stones=stones, **options)
 
 
 def _rows(size, stride, state, occ, flick):

@@ -501,3 +501,21 @@ def test_hands_hide_more_of_the_board_when_harsh():
 
     none, typical, harsh = (hidden_point_ms(n) for n in sim.NOISE_LEVELS)
     assert none == 0 < typical < harsh
+
+
+def test_bowls_see_hands_in_typical_play_and_read_exactly_with_no_noise():
+    moves = KO_GAME.split(",")
+    game = sim.load_game(make_sgf(9, moves))
+    for noise in ("none", "typical"):
+        seen = Seen(sim.simulate(game, noise, 3).text(), 9)
+        black = [r.payload[1] for r in seen.records if r.kind == "bowl" and r.payload[0] == 1]
+        if noise == "none":
+            # Ideal cells: the reading changes only when a stone leaves or comes back. Black
+            # takes 10 stones and gets 1 back (E5, captured by D5 at move 18).
+            values = [w for i, w in enumerate(black) if i == 0 or w != black[i - 1]]
+            assert len(values) == 1 + 10 + 1
+            assert sum(1 for a, b in zip(values, values[1:]) if b > a) == 1
+        else:
+            # A hand pressing into the stones weighs more than the full bowl for a moment.
+            assert max(black) > black[0] + 10
+            assert len(black) > 60
