@@ -13,7 +13,7 @@ import host_tools  # noqa: F401  (puts firmware/ on sys.path)
 from host_tools.errors import InputError
 
 # Commands that exist. A command is listed here only once it does real work.
-COMMANDS = ("simulate",)
+COMMANDS = ("replay", "score", "simulate")
 
 
 class _Parser(argparse.ArgumentParser):
