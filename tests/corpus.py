@@ -21,12 +21,18 @@ import concurrent.futures
 import hashlib
 import os
 import random
+import shutil
 import subprocess
 import sys
 import threading
 import time
 
 from sgfmill import boards, sgf
+
+try:
+    import fcntl
+except ImportError:  # Windows: no lock, concurrent runs just both generate (atomically)
+    fcntl = None
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
@@ -185,15 +191,29 @@ def generate(folder=None, workers=WORKERS, log=None):
     folder = folder or os.path.join(CACHE, version_key(gnugo))
     os.makedirs(folder, exist_ok=True)
     specs = game_specs()
-    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(_write_game, folder, spec, gnugo) for spec in specs]
-        paths = []
-        for future in futures:
-            path = future.result()
-            if log:
-                log(path)
-            paths.append(path)
+    # Another test run in this tree may be generating the same corpus: wait for it rather than
+    # doing the work twice (the files it writes are then simply found).
+    with open(os.path.join(folder, ".lock"), "w") as lock:
+        if fcntl is not None:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(_write_game, folder, spec, gnugo) for spec in specs]
+            paths = []
+            for future in futures:
+                path = future.result()
+                if log:
+                    log(path)
+                paths.append(path)
+    if os.path.dirname(os.path.abspath(folder)) == CACHE:
+        _prune_old(os.path.basename(folder))
     return sorted(paths)
+
+
+def _prune_old(keep):
+    # Corpora of earlier generator versions are never used again.
+    for name in os.listdir(CACHE):
+        if name != keep and len(name) == 16 and os.path.isdir(os.path.join(CACHE, name)):
+            shutil.rmtree(os.path.join(CACHE, name), ignore_errors=True)
 
 
 _paths = None
