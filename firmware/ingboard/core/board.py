@@ -251,16 +251,29 @@ class Board:
         other = 3 - color
         s = self.stride
         captured = []
+        # Speed (bench: rules): a chain with an empty point next to the stone looked at has a
+        # liberty without a flood; a flood that finds no liberty has visited the whole chain.
         for n in (p - s, p - 1, p + 1, p + s):
             if cells[n] == other:
+                if (
+                    cells[n - s] == EMPTY
+                    or cells[n - 1] == EMPTY
+                    or cells[n + 1] == EMPTY
+                    or cells[n + s] == EMPTY
+                ):
+                    continue
                 stones, free = self._flood(n, True)
                 if not free:
-                    self._remove(self._flood(n, False)[0], other, captured)
+                    self._remove(stones, other, captured)
         removed = []
-        if not captured:
+        if not captured and not (
+            cells[p - s] == EMPTY
+            or cells[p - 1] == EMPTY
+            or cells[p + 1] == EMPTY
+            or cells[p + s] == EMPTY
+        ):
             stones, free = self._flood(p, True)
             if not free:
-                stones = self._flood(p, False)[0]
                 if suicide == SUICIDE_FORBIDDEN or (
                     suicide == SUICIDE_GROUPS_ONLY and len(stones) == 1
                 ):

@@ -127,6 +127,8 @@ class KoRule:
 
     def _repeats(self, value, values):
         # Superko: confirmed by comparing whole positions after a hash match.
+        if value not in values:  # in C: the usual case needs no Python loop (bench: rules)
+            return None
         board = self.history.board
         current = None
         for i in range(len(values)):
@@ -145,8 +147,9 @@ class KoRule:
             return
         board = self.history.board
         if p == PASS or not captured or self_removed:
-            self.run = []
-            self.run_surround = []
+            if self.run or self.run_surround:  # no new lists on every quiet move (bench: rules)
+                self.run = []
+                self.run_surround = []
         else:
             chain = board.chain(p)
             if (
@@ -203,19 +206,29 @@ class KoRule:
         keys = history.keys
         n = len(history.plies)
         key = keys[n]
+        # Speed (bench: rules): list.count runs in C, so the usual case (no earlier equal key)
+        # costs no Python loop; keys[n] itself is the one match then.
+        earlier = keys.count(key) - 1
+        if earlier <= 0:
+            return
         current = None
         for i in range(n - 1, -1, -1):
             if keys[i] != key:
                 continue
-            if current is None:
-                current = bytes(history.board.cells)
-            if history.position(i) != current:
-                continue
+            earlier -= 1
             removed = False
             for ply in history.plies[i:n]:
                 if ply.captured or ply.self_removed:
                     removed = True
                     break
+            if not removed and not earlier:
+                # Nothing is recorded whether or not the positions are equal, and no earlier
+                # match is left to try: skip rebuilding the position (two passes end here).
+                return
+            if current is None:
+                current = bytes(history.board.cells)
+            if history.position(i) != current:
+                continue
             if not removed:
                 return
             first = history.plies[i]
