@@ -355,6 +355,13 @@ class Bowls:
                 now_ms,
             )
 
+    def settled(self):
+        """True when both bowls have a settled reading (a check can be made now)."""
+        for bowl in self.bowls:
+            if not bowl.settled or bowl.faulty:
+                return False
+        return True
+
     def count(self, color):
         """The bowl's current count if settled and confident, else None."""
         bowl = self.bowls[_index(color)]

@@ -1,0 +1,624 @@
+"""From classified snapshots of the physical board to an exact game record.
+
+The tracker keeps two things apart (ARCHITECTURE "The physical board is not the game"): the
+*game* (game.py: what the rules say the position is) and the *board* (the last scan: what the
+sensors see). It commits a move only when the difference is explained, raises an alert when it
+is not, and never adopts the physical board as the game.
+
+Inputs, each with the board time `t` in ms (never decreasing): `scan(t, rows)` (rows top line
+first, '.', 'B', 'W', '?'), `press(t, color)`, `button(t, name)`, `bowl(t, color, grams)`,
+`tick(t)`. Each returns a list of events (dicts with "t" and "type", the schema of
+`ingboard track`, session-log spec). `next_deadline()` tells when something will happen with
+no new input (a stone becoming stable, a clock period), so a replay or the device loop can call
+`tick()` exactly then.
+
+How a scan is read (per point; '?' points are unknown and change nothing):
+- a stone where the game has none: a *new stone*. When the player to move has exactly one new
+  stone, stable for `settle_ms` (default 100 ms of board time, not a count of scans), at a legal
+  point, it is committed as that player's move. A single flicker (one scan) never lasts that
+  long. At an illegal point it raises the rule's alert (occupied, suicide, ko, superko,
+  recycle) and the game is unchanged until the stone is taken back.
+- a new stone of the player not to move: `wrong-colour`; two or more of the player to move:
+  `two-stones` (Ing 1991 Art. 9: two stones on the board signal resignation; the player
+  resigns with the button, the tracker never decides it).
+- a stone missing where the game has one: a stone *captured but not yet lifted* is expected to
+  go (lifted one by one, in any order, over seconds, even after the opponent's next stone:
+  `remove-captured` reminds when the next move comes while some remain); any other missing
+  stone is `stone-missing`, or `stone-moved` when a new stone of the same colour stands on a
+  neighbouring point. During the pause after two passes, missing stones are dead stones being
+  taken away (a whole chain gone = removed in the game).
+- the clock press: completes or confirms the presser's move; with no new stone and no unknown
+  points it is a pass (per the ruleset's pass semantics); with unknown points it waits (up to
+  `press_wait_ms`) for the board to become readable.
+Alerts are raised when a condition has held for `alert_ms` and once per condition; they are
+resolved when the board is put right. Nothing is ever resynchronised silently.
+"""
+
+from micropython import const
+
+from ingboard.core import clock_sgf
+from ingboard.core.alerts import alert_text
+from ingboard.core.board import BLACK, EMPTY, WHITE, color_name
+from ingboard.core.bowls import Bowls
+from ingboard.core.clock import Clock
+from ingboard.core.counting import count_game
+from ingboard.core.game import ENDED, MANDATORY_PASS, PAUSED, Game, IllegalMove
+
+UNKNOWN = const(4)
+_CODES = {ord("."): EMPTY, ord("B"): BLACK, ord("W"): WHITE, ord("?"): UNKNOWN}
+
+SETTLE_MS = const(100)
+ALERT_MS = const(400)
+PRESS_WAIT_MS = const(1500)
+_FAR = const(0x3FFFFFFF)
+
+
+class Tracker:
+    """Tracks one game from its session-log config (see session-log.md `config`)."""
+
+    def __init__(self, config, settle_ms=SETTLE_MS, alert_ms=ALERT_MS):
+        self.config = config
+        size = config["size"]
+        self.game = Game(
+            size,
+            config["rules"],
+            komi=config.get("komi"),
+            handicap=config.get("handicap", 0),
+            handicap_style=config.get("handicap_style"),
+        )
+        self.clock = Clock(config.get("time"))
+        self.bowls = Bowls(config.get("bowls"), size)
+        self.settle_ms = settle_ms
+        self.alert_ms = alert_ms
+        board = self.game.board
+        n = len(board.cells)
+        # What the sensors see (EMPTY/BLACK/WHITE/UNKNOWN per padded index) and since when.
+        self.seen = bytearray(n)
+        self.since = [0] * n
+        # Captured (or retracted) stones still allowed on the board until lifted: point -> colour
+        self.leaving = {}
+        # Scan position -> padded board index, top line first.
+        order = []
+        for i in range(size):
+            row = size - 1 - i
+            for col in range(size):
+                order.append(board.index(col, row))
+        self.order = order
+        self.started = False
+        self.awaiting_press = 0  # colour whose committed move has not been pressed yet
+        # A colour whose move the tracker confirmed itself (the opponent played before the
+        # press): that player's late press is then expected and changes nothing.
+        self.press_owed = [False, False, False]
+        self.press_pending = 0  # colour whose press waits for a readable board
+        self.press_time = 0
+        self.active = {}  # alert key -> True while its condition holds
+        self.clock_before = []  # clock snapshots before each switch (for undo)
+        self.ply_props = []  # SGF properties of each ply (BL/WL...), aligned with game.plies
+        self.counted = None
+        self.checked_before = False
+        self.last_t = 0
+
+    # -- inputs ---------------------------------------------------------------------------------
+
+    def scan(self, t, rows):
+        events = self._start(t)
+        seen = self.seen
+        since = self.since
+        order = self.order
+        k = 0
+        for row in rows:
+            for ch in row:
+                v = _CODES.get(ord(ch), UNKNOWN)
+                p = order[k]
+                k += 1
+                if seen[p] != v:
+                    seen[p] = v
+                    since[p] = t
+        return events + self._evaluate(t)
+
+    def tick(self, t):
+        return self._start(t) + self._evaluate(t)
+
+    def press(self, t, color):
+        events = self._start(t) + self._evaluate(t)
+        game = self.game
+        if game.phase == ENDED:
+            return events
+        if self.awaiting_press == color:
+            # The press that confirms the presser's committed move: the clock switches now.
+            self.awaiting_press = 0
+            return events + self._clock_moved(t, color)
+        if self.press_owed[color]:
+            self.press_owed[color] = False
+            return events
+        if color != game.to_play:
+            return events  # a second press, or the opponent's key: nothing to do
+        if self._unknown_points():
+            self.press_pending = color
+            self.press_time = t
+            return events
+        return events + self._press_now(t, color)
+
+    def button(self, t, name):
+        events = self._start(t) + self._evaluate(t)
+        game = self.game
+        try:
+            if name == "resign-B" or name == "resign-W":
+                game.resign(BLACK if name == "resign-B" else WHITE)
+                return events + self._ended(t)
+            if name == "agree":
+                game.agree()
+                return events + self._ended(t)
+            if name == "dispute":
+                game.dispute()
+                return events + self._resumed(t)
+            if name == "pause":
+                return events + self._clock_events(t, self.clock.pause(t)) + [self._ev(t, "pause")]
+            if name == "resume":
+                return events + self._resumed(t)
+            if name == "undo":
+                return events + self._undo(t)
+        except IllegalMove as exc:
+            return events + [self._alert_event(t, "not-your-turn", [], str(exc))]
+        return events  # new-game: handled by the app, which starts a new Tracker
+
+    def bowl(self, t, color, grams):
+        events = self._start(t)
+        self.bowls.feed(color, grams, t)
+        if not self.checked_before and not self.game.plies and self.bowls.settled():
+            # Ing 1991 Art. 9 custom 1: verify 180 each before the first move.
+            self.checked_before = True
+            events.append(self._bowls_event(t, "before"))
+        return events + self._bowl_alerts(t)
+
+    def next_deadline(self):
+        """Board time at which tick() may produce something, or None."""
+        best = _FAR
+        if self.press_pending:
+            best = self.press_time + PRESS_WAIT_MS
+        seen = self.seen
+        cells = self.game.board.cells
+        since = self.since
+        for p in self.order:
+            v = seen[p]
+            if v != UNKNOWN and v != cells[p]:
+                due = since[p] + self.settle_ms
+                if due > self.last_t and due < best:
+                    best = due
+                due = since[p] + self.alert_ms
+                if due > self.last_t and due < best:
+                    best = due
+        clock_next = self.clock.next_event_ms()
+        if clock_next is not None and clock_next < best:
+            best = clock_next
+        return None if best == _FAR else best
+
+    # -- the core: explain the difference between board and game --------------------------------
+
+    def _start(self, t):
+        if t < self.last_t:
+            raise ValueError("time went backwards: %d after %d" % (t, self.last_t))
+        self.last_t = t
+        events = []
+        if not self.started:
+            self.started = True
+            self.clock.start(t, self.game.to_play)
+        for ev in self.clock.advance(t):
+            events += self._clock_event(ev)
+        return events
+
+    def _unknown_points(self):
+        seen = self.seen
+        for p in self.order:
+            if seen[p] == UNKNOWN:
+                return True
+        return False
+
+    def _evaluate(self, t):
+        events = []
+        game = self.game
+        if game.phase == ENDED:
+            return events + self._after_end(t)
+        settle = self.settle_ms
+        # Keep committing while the board explains a move (an early next move follows at once).
+        while True:
+            new, missing, lifted = self._differences(t)
+            for p in lifted:
+                del self.leaving[p]
+            if game.phase == PAUSED:
+                events += self._dead_stones(t, missing)
+            color = game.to_play
+            mine = [p for p in new if self.seen[p] == color]
+            theirs = [p for p in new if self.seen[p] != color]
+            committed = False
+            if len(mine) == 1 and not self._moved_stone(mine[0], missing):
+                p = mine[0]
+                stable = t - self.since[p] >= settle
+                forced = self.press_pending == color
+                if stable or forced:
+                    reason = game.legality(color, p)
+                    if reason is None:
+                        events += self._commit(t, color, p)
+                        committed = True
+                    elif t - self.since[p] >= settle:
+                        events += self._alert(t, reason, [p])
+            if not committed:
+                break
+        events += self._alerts(t, new, missing, color, mine, theirs)
+        if self.press_pending and not self._unknown_points():
+            who = self.press_pending
+            events += self._press_now(t, who)
+        elif self.press_pending and t - self.press_time >= PRESS_WAIT_MS:
+            events += self._press_now(t, self.press_pending)
+        return events
+
+    def _differences(self, t):
+        seen = self.seen
+        cells = self.game.board.cells
+        leaving = self.leaving
+        new = []
+        missing = []
+        lifted = []
+        for p in self.order:
+            v = seen[p]
+            if v == UNKNOWN:
+                continue
+            c = cells[p]
+            if p in leaving:
+                if v == EMPTY:
+                    lifted.append(p)
+                continue
+            if v == c:
+                continue
+            if c == EMPTY:
+                new.append(p)
+            elif v == EMPTY:
+                missing.append(p)
+            else:
+                new.append(p)  # a stone of the other colour where the game has one
+        return new, missing, lifted
+
+    def _moved_stone(self, p, missing):
+        # A stone nudged to a neighbouring point: the same colour is missing next to it.
+        color = self.seen[p]
+        cells = self.game.board.cells
+        for q in self.game.board.neighbours(p):
+            if q in missing and cells[q] == color:
+                return True
+        return False
+
+    def _commit(self, t, color, p):
+        game = self.game
+        events = []
+        if self.awaiting_press and self.awaiting_press != color:
+            # The opponent played before pressing: their move is confirmed now.
+            events += self._clock_moved(t, self.awaiting_press)
+            self.press_owed[self.awaiting_press] = True
+            self.awaiting_press = 0
+        left_over = [q for q in self.leaving if self.game.board.get(q) == EMPTY]
+        ply = game.play(color, p)
+        for q in ply.captured:
+            self.leaving[q] = 3 - color
+        for q in ply.self_removed:
+            self.leaving[q] = color
+        board = game.board
+        events.append(
+            {
+                "t": t,
+                "type": "move",
+                "n": len([x for x in game.plies if x.kind != MANDATORY_PASS]),
+                "color": color_name(color),
+                "point": board.name(p),
+                "captures": [board.name(q) for q in ply.captured],
+            }
+        )
+        if ply.self_removed:
+            events[-1]["self_removed"] = [board.name(q) for q in ply.self_removed]
+        if game.plies[-1].kind == MANDATORY_PASS:
+            events.append(self._pass_event(t, WHITE, mandatory=True))
+        if self.press_pending == color:
+            self.press_pending = 0
+            events += self._clock_moved(t, color)
+        else:
+            self.awaiting_press = color
+        if left_over:
+            events += self._alert(t, "remove-captured", left_over, force=True)
+        self.bowls.on_board(board.count[BLACK], board.count[WHITE], t, game.to_play)
+        if not self.checked_before:
+            # Ing 1991 Art. 9: 180 each before the game (the first stone is on the board now).
+            self.checked_before = True
+            events.append(self._bowls_event(t, "before"))
+        return events + self._bowl_alerts(t)
+
+    def _press_now(self, t, color):
+        # A press with no new stone of the presser: a pass play.
+        self.press_pending = 0
+        game = self.game
+        new, _missing, _lifted = self._differences(t)
+        mine = [p for p in new if self.seen[p] == color]
+        if len(mine) == 1:
+            reason = game.legality(color, mine[0])
+            if reason is None:
+                self.press_pending = color  # so that the commit switches the clock now
+                return self._commit(t, color, mine[0])
+            # The player completed an illegal move: the ruleset says what that means.
+            outcome = game.commit_illegal(color, reason)
+            if outcome == "forfeit":
+                return self._ended(t)
+            if outcome == "pass":
+                return self._passed(t, color)
+            return self._alert(t, reason, mine, force=True)
+        if game.phase == ENDED or color != game.to_play:
+            return []
+        try:
+            game.pass_move(color)
+        except IllegalMove as exc:
+            return [self._alert_event(t, "not-your-turn", [], str(exc))]
+        return self._passed(t, color)
+
+    def _passed(self, t, color):
+        game = self.game
+        events = [self._pass_event(t, color)]
+        events += self._clock_moved(t, color)
+        if game.phase == PAUSED:
+            events += self._clock_events(t, self.clock.pause(t))
+            events.append(self._ev(t, "pause"))
+        elif game.phase == ENDED:
+            events += self._ended(t)
+        return events
+
+    def _pass_event(self, t, color, mandatory=False):
+        n = len([x for x in self.game.plies if x.kind != MANDATORY_PASS or mandatory])
+        ev = {"t": t, "type": "pass", "n": n, "color": color_name(color)}
+        if mandatory:
+            ev["mandatory"] = True
+        return ev
+
+    def _dead_stones(self, t, missing):
+        # During the pause: a chain whose stones are all gone from the board is dead.
+        events = []
+        board = self.game.board
+        done = []
+        for p in missing:
+            if p in done or board.get(p) == EMPTY:
+                continue
+            chain = board.chain(p)
+            gone = True
+            for q in chain:
+                if q not in missing or t - self.since[q] < self.settle_ms:
+                    gone = False
+            for q in chain:
+                done.append(q)
+            if gone:
+                color = board.get(p)
+                self.game.remove_dead(p)
+                events.append(
+                    {
+                        "t": t,
+                        "type": "removal",
+                        "color": color_name(color),
+                        "points": [board.name(q) for q in chain],
+                    }
+                )
+        return events
+
+    def _resumed(self, t):
+        events = self._clock_events(t, self.clock.resume(t))
+        events.append(self._ev(t, "resume"))
+        return events
+
+    def _undo(self, t):
+        game = self.game
+        if not game.plies:
+            return []
+        last = game.plies[-1]
+        if last.kind == MANDATORY_PASS and len(game.plies) > 1:
+            last = game.plies[-2]
+        game.undo()
+        del self.ply_props[len(game.plies) :]
+        if last.point >= 0:
+            self.leaving[last.point] = last.color  # the retracted stone goes back to the bowl
+        for q in last.captured:
+            self.leaving.pop(q, None)
+        self.awaiting_press = 0
+        if self.clock_before:
+            self.clock.restore(self.clock_before.pop(), t)
+        board = game.board
+        self.bowls.on_board(board.count[BLACK], board.count[WHITE], t, game.to_play)
+        return [{"t": t, "type": "undo", "to_play": color_name(game.to_play)}]
+
+    # -- end of the game -----------------------------------------------------------------------
+
+    def _ended(self, t):
+        game = self.game
+        events = self._clock_events(t, self.clock.pause(t)) if self.clock.running() else []
+        if game.end_reason == "count":
+            pb = self.clock.penalty(BLACK)
+            pw = self.clock.penalty(WHITE)
+            count = count_game(game, penalty_b=pb, penalty_w=pw)
+            count["t"] = t
+            game.result = count["result"]
+            self.counted = count
+            events.append(count)
+        events.append({"t": t, "type": "end", "result": game.result, "reason": game.end_reason})
+        return events
+
+    def _after_end(self, t):
+        # After the count: the bowls are checked once the board is cleared (put away).
+        board_empty = True
+        seen = self.seen
+        for p in self.order:
+            if seen[p] != EMPTY:
+                board_empty = False
+                break
+        if board_empty and not self.active.get("put-away"):
+            self.active["put-away"] = True
+            return [self._bowls_event(t, "put-away")]
+        return []
+
+    # -- alerts --------------------------------------------------------------------------------
+
+    def _alerts(self, t, new, missing, color, mine, theirs):
+        events = []
+        wanted = {}
+        since = self.since
+        alert_ms = self.alert_ms
+        board = self.game.board
+        cells = board.cells
+        paused = self.game.phase == PAUSED
+        for p in theirs:
+            if t - since[p] < alert_ms:
+                continue
+            if cells[p] != EMPTY:
+                wanted[("stone-extra", p)] = [p]
+            elif not self._moved_stone(p, missing):
+                wanted[("wrong-colour", p)] = [p]
+        if len(mine) > 1:
+            settled = [p for p in mine if t - since[p] >= alert_ms]
+            if len(settled) > 1:
+                wanted[("two-stones", settled[0])] = settled
+        for p in missing:
+            if paused or t - since[p] < alert_ms:
+                continue
+            moved_to = None
+            for q in board.neighbours(p):
+                if q in new and self.seen[q] == cells[p]:
+                    moved_to = q
+            if moved_to is not None:
+                wanted[("stone-moved", p)] = [p, moved_to]
+            else:
+                wanted[("stone-missing", p)] = [p]
+        for key, points in wanted.items():
+            if key not in self.active:
+                self.active[key] = True
+                events.append(self._alert_event(t, key[0], points))
+        for key in list(self.active):
+            if not isinstance(key, tuple) or key in wanted:
+                continue
+            if key[0] in _BOARD_ALERTS or (key[0] in _RULE_ALERTS and key[1] not in new):
+                del self.active[key]  # the board was put right / the stone taken back
+        return events
+
+    def _alert(self, t, code, points, force=False):
+        key = (code, points[0] if points else -1)
+        if key in self.active and not force:
+            return []
+        self.active[key] = True
+        return [self._alert_event(t, code, points)]
+
+    def _alert_event(self, t, code, points, text=None):
+        board = self.game.board
+        return {
+            "t": t,
+            "type": "alert",
+            "code": code,
+            "points": [board.name(p) for p in points],
+            "text": text or alert_text(code),
+        }
+
+    def _bowl_alerts(self, t):
+        events = []
+        for alert in self.bowls.poll():
+            alert["t"] = t
+            events.append(alert)
+        return events
+
+    def _bowls_event(self, t, phase):
+        event = self.bowls.check(phase, t)
+        event["t"] = t
+        return event
+
+    # -- clock ---------------------------------------------------------------------------------
+
+    def _clock_moved(self, t, color):
+        self.clock.advance(t)
+        self.clock_before.append(self.clock.snapshot())
+        events = self._clock_events(t, self.clock.moved(t, color))
+        # BL/WL of the presser's last ply (SGF: time left after the move).
+        plies = self.game.plies
+        for i in range(len(plies) - 1, -1, -1):
+            if plies[i].color == color and plies[i].kind != MANDATORY_PASS:
+                while len(self.ply_props) < len(plies):
+                    self.ply_props.append(None)
+                self.ply_props[i] = clock_sgf.move_props(self.clock, color)
+                break
+        return events
+
+    def sgf(self):
+        """The game as SGF: rules, clock (TM/OT, BL/WL), players, result."""
+        from ingboard.core.sgf import game_sgf
+
+        root = clock_sgf.root_props(self.clock)
+        players = self.config.get("players") or {}
+        if players.get("B"):
+            root.append(("PB", players["B"]))
+        if players.get("W"):
+            root.append(("PW", players["W"]))
+        if self.game.result:
+            root.append(("RE", self.game.result))
+        root += clock_sgf.penalty_props(self.clock)
+        return game_sgf(self.game, root, self.ply_props)
+
+    def _clock_events(self, t, clock_events):
+        events = []
+        for ev in clock_events:
+            events += self._clock_event(ev)
+        return events
+
+    def _clock_event(self, ev):
+        at, kind, color, _value = ev
+        if kind == "cue":
+            return []
+        events = [dict(self.clock.state(at), t=at, type="clock")]
+        if kind == "forfeit" and self.game.phase != ENDED:
+            self.game.lose_on_time(color)
+            events += self._ended(at)
+        return events
+
+    def _ev(self, t, kind):
+        return {"t": t, "type": kind}
+
+
+# Alerts about the physical board, withdrawn when the board is put right.
+_BOARD_ALERTS = ("wrong-colour", "two-stones", "stone-moved", "stone-missing", "stone-extra")
+# Alerts about an illegal stone, withdrawn when the stone is taken back.
+_RULE_ALERTS = ("occupied", "suicide", "ko", "superko", "recycle", "not-your-turn")
+
+
+def track(records, on_event, settle_ms=SETTLE_MS):
+    """Replay session-log records (session.records) through a Tracker; on_event(event) for
+    every event. Time between records is stepped exactly to the tracker's deadlines."""
+    tracker = None
+    for record in records:
+        kind = record.kind
+        if kind == "config":
+            tracker = Tracker(record.payload, settle_ms=settle_ms)
+            continue
+        t = record.t_ms
+        while True:
+            due = tracker.next_deadline()
+            if due is None or due >= t:
+                break
+            for event in tracker.tick(due):
+                on_event(event)
+        if kind == "scan":
+            events = tracker.scan(t, record.payload)
+        elif kind == "press":
+            events = tracker.press(t, record.payload)
+        elif kind == "button":
+            events = tracker.button(t, record.payload)
+        elif kind == "bowl":
+            events = tracker.bowl(t, record.payload[0], record.payload[1])
+        else:
+            events = []  # lid readings: prisoners are allowed for from the board's counts
+        for event in events:
+            on_event(event)
+    if tracker is not None:
+        # Let the last scan settle.
+        for _ in range(8):
+            due = tracker.next_deadline()
+            if due is None:
+                break
+            for event in tracker.tick(due):
+                on_event(event)
+    return tracker
