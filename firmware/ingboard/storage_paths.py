@@ -1,0 +1,64 @@
+"""Where the board keeps its files: one table shared by the firmware and the host tools.
+
+The device app writes here; `ingboard pull` copies from here, `ingboard calibrate` writes the
+calibration files and `ingboard flash` installs the firmware. Paths are absolute on the
+board's file system (MicroPython's `/` is the flash file system).
+
+- `GAMES_DIR/*.sgf`: finished games, one SGF per game (core/sgf.py).
+- `SESSIONS_DIR/*.log`: finished session logs (format 1, the spec's session-log.md).
+- A file still being written ends in `PART_SUFFIX` (e.g. `/sessions/0007.log.part`) and is
+  renamed when complete, so `ingboard pull` never copies half a game.
+- `JOURNAL_DIR`: the crash-safe journal of the game in progress (core/journal.py); the host
+  tools never touch it.
+- `CALIBRATION`: the grid calibration (format in core/classifier.py, `parse_calibration`).
+- `BOWL_CALIBRATION`: the bowls' HX711 zero and scale, one line of JSON:
+  `{"format": 1, "B": {"offset": -81234, "scale": 412.7}, "W": {...}}` (offset: raw code of
+  the empty bowl; scale: raw counts per gram), read by `parse_bowl_calibration`.
+- `FIRMWARE_DIR`: the installed firmware package (`/ingboard/*.mpy`, written by flash).
+"""
+
+GAMES_DIR = "/games"
+GAME_SUFFIX = ".sgf"
+SESSIONS_DIR = "/sessions"
+SESSION_SUFFIX = ".log"
+PART_SUFFIX = ".part"
+JOURNAL_DIR = "/journal"
+CALIBRATION = "/calib.bin"
+BOWL_CALIBRATION = "/bowls.json"
+FIRMWARE_DIR = "/ingboard"
+BOWL_CALIBRATION_FORMAT = 1
+
+
+def bowl_calibration_text(offsets, scales):
+    """The bowl calibration file's text from {colour: raw offset} and {colour: counts/gram}."""
+    parts = []
+    for colour in ("B", "W"):
+        offset = int(offsets[colour])
+        scale = float(scales[colour])
+        if not scale:
+            raise ValueError("%s bowl: scale must not be 0" % colour)
+        parts.append('"%s": {"offset": %d, "scale": %r}' % (colour, offset, scale))
+    return '{"format": %d, %s}\n' % (BOWL_CALIBRATION_FORMAT, ", ".join(parts))
+
+
+def parse_bowl_calibration(text):
+    """{colour: (offset, scale)} from the bowl calibration file; ValueError if it is damaged."""
+    import json
+
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise ValueError("bowl calibration is not JSON")
+    if not isinstance(data, dict) or data.get("format") != BOWL_CALIBRATION_FORMAT:
+        raise ValueError("bowl calibration: unknown format")
+    out = {}
+    for colour in ("B", "W"):
+        entry = data.get(colour)
+        if not isinstance(entry, dict):
+            raise ValueError("bowl calibration: no entry for %s" % colour)
+        offset = entry.get("offset")
+        scale = entry.get("scale")
+        if not isinstance(offset, int) or not isinstance(scale, (int, float)) or not scale:
+            raise ValueError("bowl calibration: bad offset or scale for %s" % colour)
+        out[colour] = (offset, float(scale))
+    return out

