@@ -39,7 +39,7 @@ def run(args):
     black_area, white_area, neutral = scoring.area(final)
     black_terr, white_terr = scoring.territory(final, game.rules.seki_territory)
     fill_in, _plan = scoring.ing_fill_in(board, komi=game.komi, handicap=game.handicap, dead=dead)
-    count = count_game(game, dead=dead)
+    count = count_game(game, dead=dead)[0]
     out = {
         "rules": rules,
         "komi": game.komi,

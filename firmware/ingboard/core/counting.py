@@ -10,14 +10,15 @@ from ingboard.core.board import BLACK, WHITE
 
 
 def count_game(game, dead=(), penalty_b=0, penalty_w=0):
-    """The `count` event for the game's final position; `dead` names chains still on the
-    board that count as captured (those removed during the pause are already off the board).
+    """(count, plan): the `count` event for the game's final position, and for fill-in rules
+    the fill-in plan (scoring.ing_fill_in), else None. `dead` names chains still on the board
+    that count as captured (those removed during the pause are already off the board).
     Penalty points are the clock's (Ing 1991 Art. 7)."""
     rules = game.rules
     board = game.board
     penalty = {"B": penalty_b, "W": penalty_w}
     if rules.scoring == rs.ING_FILL_IN:
-        count, _plan = scoring.ing_fill_in(
+        return scoring.ing_fill_in(
             board,
             komi=game.komi,
             penalty_b=penalty_b,
@@ -25,7 +26,6 @@ def count_game(game, dead=(), penalty_b=0, penalty_w=0):
             handicap=game.handicap,
             dead=dead,
         )
-        return count
     if rules.scoring == rs.AREA:
         style = scoring.HANDICAP_NONE
         if rules.handicap_area_bonus and game.handicap_style != rs.HANDICAP_ING_PLAYS:
@@ -53,7 +53,7 @@ def count_game(game, dead=(), penalty_b=0, penalty_w=0):
             seki_eyes=rules.seki_territory,
             draw_winner=rules.draw_winner,
         )
-    return {
+    count = {
         "type": "count",
         "black": score.black,
         "white": score.white,
@@ -63,3 +63,4 @@ def count_game(game, dead=(), penalty_b=0, penalty_w=0):
         "difference": score.difference(),
         "result": score.result,
     }
+    return count, None

@@ -89,12 +89,17 @@ class Tracker:
         # A colour whose move the tracker confirmed itself (the opponent played before the
         # press): that player's late press is then expected and changes nothing.
         self.press_owed = [False, False, False]
+        self.moved = {}  # point a stone was nudged to -> the point it came from
         self.press_pending = 0  # colour whose press waits for a readable board
         self.press_time = 0
         self.active = {}  # alert key -> True while its condition holds
         self.clock_before = []  # clock snapshots before each switch (for undo)
         self.ply_props = []  # SGF properties of each ply (BL/WL...), aligned with game.plies
         self.counted = None
+        self.plan = None  # the fill-in plan of the count (Ing rules)
+        self.fill_target = None  # stones per colour on the board once filled in
+        self.filled = False
+        self.put_away = False
         self.checked_before = False
         self.last_t = 0
 
@@ -231,7 +236,11 @@ class Tracker:
             mine = [p for p in new if self.seen[p] == color]
             theirs = [p for p in new if self.seen[p] != color]
             committed = False
-            if len(mine) == 1 and not self._moved_stone(mine[0], missing):
+            if (
+                len(mine) == 1
+                and not self._moved_stone(mine[0], missing)
+                and not self._hidden_neighbour(mine[0])
+            ):
                 p = mine[0]
                 stable = t - self.since[p] >= settle
                 forced = self.press_pending == color
@@ -279,11 +288,29 @@ class Tracker:
         return new, missing, lifted
 
     def _moved_stone(self, p, missing):
-        # A stone nudged to a neighbouring point: the same colour is missing next to it.
+        # A stone nudged to a neighbouring point: the same colour is missing next to it - or
+        # was, when the nudge was seen, and its point has not been seen holding it again since
+        # (a hand putting it back hides both points for a while).
         color = self.seen[p]
         cells = self.game.board.cells
+        origin = self.moved.get(p)
+        if origin is not None:
+            if self.seen[origin] != cells[origin]:
+                return True
+            del self.moved[p]
         for q in self.game.board.neighbours(p):
             if q in missing and cells[q] == color:
+                return True
+        return False
+
+    def _hidden_neighbour(self, p):
+        # A neighbour of the same colour under the hand: the stone at p may be that stone,
+        # nudged, rather than a new one. Wait until the board around it is readable.
+        color = self.seen[p]
+        cells = self.game.board.cells
+        seen = self.seen
+        for q in self.game.board.neighbours(p):
+            if cells[q] == color and seen[q] == UNKNOWN:
                 return True
         return False
 
@@ -435,26 +462,50 @@ class Tracker:
         if game.end_reason == "count":
             pb = self.clock.penalty(BLACK)
             pw = self.clock.penalty(WHITE)
-            count = count_game(game, penalty_b=pb, penalty_w=pw)
+            count, plan = count_game(game, penalty_b=pb, penalty_w=pw)
             count["t"] = t
             game.result = count["result"]
             self.counted = count
+            self.plan = plan
+            board = game.board
+            if plan is not None:
+                # Ing 1991 Art. 4 "All stones are filled in to count": the board will hold
+                # the plan's final position once both players have filled in.
+                final = "".join(plan["final"])
+                self.fill_target = (final.count("B"), final.count("W"))
+            else:
+                self.fill_target = (board.count[BLACK], board.count[WHITE])
             events.append(count)
         events.append({"t": t, "type": "end", "result": game.result, "reason": game.end_reason})
         return events
 
     def _after_end(self, t):
-        # After the count: the bowls are checked once the board is cleared (put away).
-        board_empty = True
+        # After the count: the bowls are checked when the fill-in is complete (Ing 1991 Art. 9
+        # "to confirm that the game was counted correctly") and once the stones are put away.
+        if self.fill_target is None:
+            return []
+        counts = [0, 0, 0, 0, 0]
         seen = self.seen
+        since = self.since
+        latest = 0
         for p in self.order:
-            if seen[p] != EMPTY:
-                board_empty = False
-                break
-        if board_empty and not self.active.get("put-away"):
-            self.active["put-away"] = True
-            return [self._bowls_event(t, "put-away")]
-        return []
+            counts[seen[p]] += 1
+            if since[p] > latest:
+                latest = since[p]
+        if counts[UNKNOWN] or t - latest < self.settle_ms:
+            return []
+        events = []
+        if not self.filled and (counts[BLACK], counts[WHITE]) == self.fill_target:
+            self.filled = True
+            event = self.bowls.check("after-count", t, counts[BLACK], counts[WHITE])
+            event["t"] = t
+            events.append(event)
+            events += self._bowl_alerts(t)
+        if not counts[BLACK] and not counts[WHITE] and not self.put_away:
+            self.put_away = True
+            events.append(self._bowls_event(t, "put-away"))
+            events += self._bowl_alerts(t)
+        return events
 
     # -- alerts --------------------------------------------------------------------------------
 
@@ -486,6 +537,7 @@ class Tracker:
                     moved_to = q
             if moved_to is not None:
                 wanted[("stone-moved", p)] = [p, moved_to]
+                self.moved[moved_to] = p
             else:
                 wanted[("stone-missing", p)] = [p]
         for key, points in wanted.items():
@@ -518,7 +570,10 @@ class Tracker:
 
     def _bowl_alerts(self, t):
         events = []
+        counting = self.game.phase == ENDED and not self.filled
         for alert in self.bowls.poll():
+            if counting and alert.get("code") == "bowl-mismatch":
+                continue  # stones are on their way to the board; the after-count check rules
             alert["t"] = t
             events.append(alert)
         return events

@@ -1,0 +1,216 @@
+"""The tracker on hand-made scan sequences: commits, flicker, captures lifted late, passes,
+alerts for every kind of mistake, the pause, dead stones, the count (CPython and MicroPython)."""
+
+from ingboard.core.board import BLACK, WHITE
+from ingboard.core.tracker import Tracker
+
+
+class Table:
+    """A physical 9x9 board the test changes point by point; scans it into a Tracker."""
+
+    def __init__(self, rules="ing1991", size=9, **config):
+        config.update({"size": size, "rules": rules})
+        self.tracker = Tracker(config)
+        self.size = size
+        self.rows = [["."] * size for _ in range(size)]
+        self.t = 0
+        self.events = []
+
+    def at(self, name):
+        col = "ABCDEFGHJKLMNOPQRST".index(name[0])
+        return self.size - int(name[1:]), col
+
+    def put(self, name, ch):
+        r, c = self.at(name)
+        self.rows[r][c] = ch
+
+    def scan(self, dt=50):
+        self.t += dt
+        rows = ["".join(r) for r in self.rows]
+        self.events += self.tracker.scan(self.t, rows)
+
+    def wait(self, ms, step=50):
+        end = self.t + ms
+        while self.t + step <= end:
+            self.scan(step)
+
+    def press(self, color, dt=20):
+        self.t += dt
+        self.events += self.tracker.press(self.t, color)
+
+    def button(self, name, dt=20):
+        self.t += dt
+        self.events += self.tracker.button(self.t, name)
+
+    def play(self, name, ch, lift=()):
+        self.put(name, ch)
+        self.wait(200)
+        for q in lift:
+            self.put(q, ".")
+        self.wait(100)
+        self.press(BLACK if ch == "B" else WHITE)
+
+    def of(self, kind):
+        return [e for e in self.events if e["type"] == kind]
+
+    def alerts(self):
+        return [(e["code"], e["points"]) for e in self.of("alert")]
+
+
+def test_a_stone_is_committed_after_it_is_stable_100_ms_of_board_time():
+    table = Table()
+    table.put("E5", "B")
+    table.scan(10)
+    table.scan(60)  # 60 ms stable: not yet
+    assert not table.of("move")
+    table.scan(50)  # 110 ms: committed
+    moves = table.of("move")
+    assert [(m["color"], m["point"], m["n"]) for m in moves] == [("B", "E5", 1)]
+    assert moves[0]["t"] == table.t == 120
+
+
+def test_single_scan_flicker_is_never_a_move_nor_an_alert():
+    table = Table()
+    table.put("C3", "W")
+    table.scan(40)
+    table.put("C3", ".")
+    table.wait(1000)
+    assert not table.of("move") and not table.of("alert")
+
+
+def test_occlusion_then_stone_then_press_and_a_pass():
+    table = Table()
+    for name in ("D4", "D5", "E4", "E5", "F5"):
+        table.put(name, "?")
+    table.wait(300)
+    for name in ("D4", "D5", "E4", "F5"):
+        table.put(name, ".")
+    table.put("E5", "B")
+    table.wait(300)
+    table.press(BLACK)
+    table.press(WHITE)  # no new stone: White passes
+    assert [(e["type"], e["color"]) for e in table.events if e["type"] in ("move", "pass")] == [
+        ("move", "B"),
+        ("pass", "W"),
+    ]
+    assert table.tracker.game.to_play == BLACK
+
+
+def test_captured_stones_lifted_late_and_the_next_move_before_they_are_gone():
+    table = Table("chinese")
+    table.play("B2", "B")
+    table.play("A2", "W")
+    table.play("A3", "B")
+    table.play("J9", "W")
+    table.put("A1", "B")  # captures A2, still on the board
+    table.wait(300)
+    table.press(BLACK)
+    assert table.of("move")[-1]["captures"] == ["A2"]
+    table.play("J8", "W")  # White plays before A2 is lifted: accepted, and a reminder
+    assert table.of("move")[-1]["point"] == "J8"
+    assert ("remove-captured", ["A2"]) in table.alerts()
+    table.put("A2", ".")
+    table.wait(500)
+    assert [m["point"] for m in table.of("move")] == ["B2", "A2", "A3", "J9", "A1", "J8"]
+
+
+def test_wrong_colour_alert_game_unchanged_until_taken_back():
+    table = Table()
+    table.put("E5", "W")  # Black is to play
+    table.wait(600)
+    assert table.alerts() == [("wrong-colour", ["E5"])]
+    assert not table.tracker.game.plies
+    table.put("E5", ".")
+    table.wait(200)
+    table.play("E5", "B")
+    assert [m["point"] for m in table.of("move")] == ["E5"]
+
+
+def test_illegal_ko_retake_alerts_with_the_rules_reason():
+    # Ing 1991 Art. 3: the hot stone may not be taken at once.
+    table = Table("ing1991")
+    for name, ch in (("B5", "B"), ("C5", "W"), ("A4", "B"), ("D4", "W"), ("B3", "B")):
+        table.play(name, ch)
+    table.play("C3", "W")
+    table.play("J9", "B")
+    table.play("B4", "W")  # White B4 ... sets up the ko shape
+    table.play("C4", "B", lift=("B4",))  # Black takes B4
+    assert table.of("move")[-1]["captures"] == ["B4"]
+    table.put("B4", "W")
+    table.put("C4", ".")  # White retakes at once (lifting the hot stone)
+    table.wait(600)
+    # The retake is refused (rule alert) and the lifted hot stone is missing from the board.
+    assert table.alerts() == [("ko", ["B4"]), ("stone-missing", ["C4"])]
+    assert table.of("move")[-1]["point"] == "C4"
+    table.put("B4", ".")
+    table.put("C4", "B")
+    table.wait(300)
+    table.play("J1", "W")
+    assert table.of("move")[-1]["point"] == "J1"
+
+
+def test_nudged_stone_and_knocked_off_stone():
+    table = Table()
+    table.play("E5", "B")
+    table.play("C3", "W")
+    table.put("E5", ".")
+    table.put("E6", "B")  # nudged to a neighbouring point
+    table.wait(600)
+    assert ("stone-moved", ["E5", "E6"]) in table.alerts()
+    table.put("E6", ".")
+    table.put("E5", "B")
+    table.wait(300)
+    table.put("C3", ".")  # knocked off
+    table.wait(600)
+    assert ("stone-missing", ["C3"]) in table.alerts()
+    assert len(table.tracker.game.plies) == 2  # the game never changed
+    table.put("C3", "W")
+    table.play("G7", "B")
+    assert table.of("move")[-1]["point"] == "G7"
+
+
+def test_two_new_stones_are_not_a_move():
+    table = Table()
+    table.put("E5", "B")
+    table.put("D4", "B")
+    table.wait(600)
+    assert not table.of("move")
+    assert table.alerts() == [("two-stones", ["E5", "D4"])]
+
+
+def test_pause_dead_stones_four_passes_and_the_count():
+    # Ing 1991 terms 18-19: two passes pause, the dead stones are taken away, two more passes end
+    # play; Art. 4: the count (fill-in) decides.
+    table = Table("ing1991", size=5, komi=0)
+    for name, ch in (("C1", "B"), ("D1", "W"), ("C2", "B"), ("D2", "W"), ("C3", "B"), ("D3", "W")):
+        table.play(name, ch)
+    for name, ch in (("C4", "B"), ("D4", "W"), ("C5", "B"), ("D5", "W"), ("A1", "B"), ("B1", "W")):
+        table.play(name, ch)
+    table.press(BLACK)
+    table.press(WHITE)
+    assert table.of("pause")
+    table.put("B1", ".")  # White's B1 is dead: Black takes it off
+    table.wait(400)
+    removal = table.of("removal")
+    assert removal and removal[0]["points"] == ["B1"]
+    table.press(BLACK)
+    table.press(WHITE)
+    ends = table.of("end")
+    assert ends and ends[0]["reason"] == "count"
+    count = table.of("count")[0]
+    assert count["black"] == 15 and count["white"] == 10 and count["result"] == "B+5"
+
+
+def test_resignation_button_and_undo():
+    table = Table()
+    table.play("E5", "B")
+    table.play("C3", "W")
+    table.button("undo")
+    assert len(table.tracker.game.plies) == 1 and table.tracker.game.to_play == WHITE
+    table.put("C3", ".")
+    table.wait(300)
+    table.play("D4", "W")
+    assert table.of("move")[-1]["point"] == "D4"
+    table.button("resign-B")
+    end = table.of("end")[-1]
+    assert end["result"] == "W+R" and end["reason"] == "resign"
