@@ -8,10 +8,9 @@ ALERTS = {
     # rules (the game is unchanged; resolved when the stone is taken back)
     "occupied": "That point is already occupied.",
     "suicide": "Suicide is not allowed under these rules: take the stone back.",
-    "ko": "Ko: that stone may not retake yet. Play elsewhere first.",
+    "ko": "Ko: those stones are hot and may not be taken yet. Play elsewhere (or pass) first.",
     "superko": "That play would repeat an earlier position (superko).",
-    "hot-stone": "Ing ko: those stones are hot; they cannot be taken before another play or pass.",
-    "disturbing-ko": "Ing ko: you have already started this cycle once; play elsewhere.",
+    "recycle": "Ing ko: you have already started this cycle once; play elsewhere.",
     "not-your-turn": "It is the other player's turn.",
     "wrong-colour": "A stone of the wrong colour was placed: take it back.",
     # the physical board differs from the game
