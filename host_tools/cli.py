@@ -13,7 +13,17 @@ import host_tools  # noqa: F401  (puts firmware/ on sys.path)
 from host_tools.errors import InputError
 
 # Commands that exist. A command is listed here only once it does real work.
-COMMANDS = ("replay", "score", "simulate", "track", "flash", "pull", "monitor", "calibrate")
+COMMANDS = (
+    "replay",
+    "score",
+    "simulate",
+    "track",
+    "flash",
+    "pull",
+    "monitor",
+    "calibrate",
+    "relay",
+)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1,0 +1,127 @@
+"""`ingboard relay --broker HOST:PORT [--event NAME] ...`: the club relay, or its exports."""
+
+import os
+import signal
+import sys
+import threading
+import time
+
+from host_tools.errors import InputError
+
+HELP = "club relay: archive boards' moves from MQTT, check them, serve the live page, export"
+
+
+def add_arguments(parser):
+    parser.add_argument("--broker", metavar="HOST:PORT", help="the venue's MQTT broker")
+    parser.add_argument("--event", help="only this event (default: every event on the broker)")
+    parser.add_argument(
+        "--db", default="relay.sqlite", help="SQLite archive (default %(default)s)"
+    )
+    parser.add_argument(
+        "--http", default="127.0.0.1:8080", metavar="HOST:PORT", help="live page (port 0: any)"
+    )
+    parser.add_argument("--delay", type=float, default=0.0, help="broadcast delay in seconds")
+    parser.add_argument("--user", default="relay", help="MQTT user name (default %(default)s)")
+    parser.add_argument("--password-file", help="file holding the MQTT password")
+    parser.add_argument("--client-id", default="relay", help="MQTT client id (persistent session)")
+    parser.add_argument(
+        "--offline-after", type=float, default=20.0, help="seconds of silence = offline"
+    )
+    parser.add_argument("--duration", type=float, help="stop after this many seconds")
+    parser.add_argument("--export-sgf", metavar="DIR", help="write one SGF per game and exit")
+    parser.add_argument("--export-egd", metavar="FILE", help="write the EGD results and exit")
+    parser.add_argument("--export-aga", metavar="FILE", help="write the AGA results and exit")
+    parser.add_argument("--round", type=int, help="exports: only this round")
+
+
+def _address(text, what):
+    host, sep, port = (text or "").rpartition(":")
+    if not sep or not host or not port.isdigit() or int(port) > 65535:
+        raise InputError("%s must be HOST:PORT, not %r" % (what, text))
+    return host, int(port)
+
+
+def _exports(args):
+    from host_tools.relay import exports
+    from host_tools.relay.store import Store
+
+    if not os.path.exists(args.db):
+        raise InputError("no archive at %s" % args.db)
+    store = Store(args.db)
+    try:
+        if args.export_sgf:
+            paths = exports.write_sgf(store, args.export_sgf, args.event)
+            print("%d games written to %s" % (len(paths), args.export_sgf))
+        games = exports.finished_games(store, args.event, args.round)
+        name = args.event or ""
+        if args.export_egd:
+            with open(args.export_egd, "w", encoding="utf-8") as f:
+                f.write(exports.egd(games, name))
+            print("EGD results of %d games written to %s" % (len(games), args.export_egd))
+        if args.export_aga:
+            with open(args.export_aga, "w", encoding="utf-8") as f:
+                f.write(exports.aga(games, name))
+            print("AGA results of %d games written to %s" % (len(games), args.export_aga))
+    finally:
+        store.close()
+    return 0
+
+
+def run(args):
+    if args.export_sgf or args.export_egd or args.export_aga:
+        return _exports(args)
+    if not args.broker:
+        raise InputError("--broker HOST:PORT is required (or an --export-... option)")
+    host, port = _address(args.broker, "--broker")
+    http_host, http_port = _address(args.http, "--http")
+    from ingboard.relay_link import valid_name
+
+    if args.event is not None and not valid_name(args.event):
+        raise InputError("--event: 1-32 of A-Z a-z 0-9 - _")
+    password = None
+    if args.password_file:
+        try:
+            with open(args.password_file) as f:
+                password = f.read().strip()
+        except OSError as exc:
+            raise InputError("--password-file: %s" % exc) from None
+
+    from host_tools.relay.service import MqttRelay, Relay
+    from host_tools.relay.store import Store
+    from host_tools.relay.web import Broadcaster, LiveServer
+
+    store = Store(args.db)
+    broadcaster = Broadcaster(args.delay)
+    relay = Relay(
+        store, args.event, on_event=broadcaster.push, offline_ms=args.offline_after * 1000
+    )
+    relay.restore()
+    for v in relay.views():
+        broadcaster.push("board", v)
+    try:
+        server = LiveServer((http_host, http_port), broadcaster)
+    except OSError as exc:
+        raise InputError("--http %s: %s" % (args.http, exc)) from None
+    mqtt = MqttRelay(relay, host, port, args.user, password, args.client_id)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    server.start()
+    mqtt.start()
+    print(
+        "relay: broker %s:%d, page http://%s:%d/, archive %s"
+        % (host, port, http_host, server.server_address[1], args.db),
+        flush=True,
+    )
+    deadline = None if args.duration is None else time.monotonic() + args.duration
+    try:
+        while not stop.is_set() and (deadline is None or time.monotonic() < deadline):
+            relay.tick(int(time.monotonic() * 1000))
+            stop.wait(0.5)
+    except KeyboardInterrupt:
+        pass
+    mqtt.stop()
+    server.stop()
+    store.close()
+    print("relay: stopped; %(moves)d moves stored, %(duplicates)d duplicates" % relay.stats)
+    sys.stdout.flush()
+    return 0

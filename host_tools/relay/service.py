@@ -1,0 +1,355 @@
+"""The relay: board messages from MQTT in; archive, rules check, acks and page events out.
+
+`Relay.handle(topic, payload, now_ms)` is the whole protocol (see firmware/ingboard/
+relay_link.py for the board's side) and needs no network, so tests drive it directly;
+`MqttRelay` connects it to a broker with paho-mqtt.
+
+Per game the relay keeps the highest *unbroken* ply it has stored (`have`). A move n == have+1
+is checked with the rules core and stored; a later one waits in memory until the gap is filled
+(the board resends it); an earlier one is a duplicate (acknowledged again) or, if it differs
+from the stored ply, a rewrite flagged for the tournament director. An illegal move is stored
+(the archive keeps what the board sent), flagged, and holds the game: neither it nor any later
+move of that game is broadcast. Every message is answered with an ack of `have`.
+"""
+
+import json
+import threading
+
+from ingboard.relay_link import split_topic, topic, valid_name
+
+from host_tools.relay import checker
+
+MAX_AHEAD = 2000  # moves buffered past a gap, per game
+OFFLINE_AFTER_MS = 20000  # a board silent this long shows offline (its clock speaks at 1 Hz)
+
+
+def _gid_order(gid):
+    """Game ids are "{boot}-{k}": order them by boot, then by game number."""
+    try:
+        return tuple(int(x) for x in gid.split("-"))
+    except ValueError:
+        return (-1,)
+
+
+class _GameState:
+    def __init__(self, info, check):
+        self.info = info
+        self.check = check
+        self.have = 0
+        self.held = False
+        self.result = None
+        self.result_n = None
+        self.last = None  # (n, color, point) of the last broadcast move
+        self.pending = {}
+
+
+class Relay:
+    def __init__(self, store, event=None, publish=None, on_event=None, offline_ms=None):
+        self.store = store
+        self.event = event
+        self.publish = publish or (lambda t, payload, qos, retain: None)
+        self.on_event = on_event or (lambda kind, data: None)
+        self.offline_ms = OFFLINE_AFTER_MS if offline_ms is None else offline_ms
+        self.lock = threading.RLock()
+        self.games = {}  # (event, board, gid) -> _GameState
+        self.boards = {}  # (event, board) -> view dict (what the page shows)
+        self.ignored = 0
+        self.stats = {"moves": 0, "duplicates": 0, "acks": 0}
+
+    # -- start-up --------------------------------------------------------------------------
+
+    def restore(self):
+        """Rebuild games and board views from the archive (after a relay restart)."""
+        with self.lock:
+            for ev, board, gid, info, result, reason in self.store.games(self.event):
+                g = self._load(ev, board, gid, info, result, reason)
+                if g is not None:
+                    self._view_game(ev, board, gid, g, emit=False)
+
+    def _load(self, ev, board, gid, info, result, reason):
+        try:
+            check = checker.GameCheck(info)
+        except checker.BadGame:
+            return None
+        g = _GameState(info, check)
+        for n, color, point, status, _reason, _t in self.store.moves(ev, board, gid):
+            g.have = n
+            if status == "legal":
+                check.play(color, point)
+                g.last = (n, color, point)
+            else:
+                g.held = True
+        stored = self.store.game(ev, board, gid)
+        g.result, g.reason, g.result_n = stored["result"], stored["reason"], stored["result_n"]
+        self.games[(ev, board, gid)] = g
+        return g
+
+    def _state(self, ev, board, gid):
+        key = (ev, board, gid)
+        g = self.games.get(key)
+        if g is None:
+            stored = self.store.game(ev, board, gid)
+            if stored is not None:
+                g = self._load(ev, board, gid, stored["info"], stored["result"], stored["reason"])
+        return g
+
+    # -- messages ----------------------------------------------------------------------------
+
+    def handle(self, topic_name, payload, now_ms):
+        """One MQTT message. Returns what it was taken as (for tests), or None if ignored."""
+        parts = split_topic(topic_name)
+        if parts is None or (self.event is not None and parts[0] != self.event):
+            self.ignored += 1
+            return None
+        ev, board, kind = parts
+        if not valid_name(ev) or not valid_name(board) or kind == "ack":
+            self.ignored += 1
+            return None
+        try:
+            if isinstance(payload, (bytes, bytearray)):
+                payload = payload.decode()
+            msg = json.loads(payload) if payload else None
+        except (ValueError, UnicodeError):
+            self.ignored += 1
+            return None
+        if not isinstance(msg, dict):
+            self.ignored += 1
+            return None
+        with self.lock:
+            self._seen(ev, board, now_ms)
+            handler = getattr(self, "_on_" + kind)
+            return handler(ev, board, msg, now_ms)
+
+    def _view(self, ev, board):
+        key = (ev, board)
+        v = self.boards.get(key)
+        if v is None:
+            v = {"event": ev, "board": board, "online": False, "boot": None, "seen_ms": 0}
+            self.boards[key] = v
+        return v
+
+    def _seen(self, ev, board, now_ms):
+        v = self._view(ev, board)
+        v["seen_ms"] = now_ms
+
+    def _emit_board(self, v):
+        out = dict(v)
+        out.pop("seen_ms", None)
+        self.on_event("board", out)
+
+    def _on_status(self, ev, board, msg, now_ms):
+        v = self._view(ev, board)
+        online = msg.get("state") == "online"
+        if online != v["online"] or msg.get("boot") != v["boot"]:
+            v["online"] = online
+            if online:
+                v["boot"] = msg.get("boot")
+            self._emit_board(v)
+        return "status"
+
+    def _on_game(self, ev, board, msg, now_ms):
+        gid = msg.get("g")
+        if not isinstance(gid, str) or not valid_name(gid):
+            self.ignored += 1
+            return None
+        g = self._state(ev, board, gid)
+        if g is None:
+            try:
+                checker.GameCheck(msg)
+            except checker.BadGame as exc:
+                self.store.flag(ev, board, gid, None, "bad-game", str(exc), now_ms)
+                return None
+            self.store.add_game(ev, board, gid, msg, now_ms)
+            g = self._state(ev, board, gid)
+            self._view_game(ev, board, gid, g)
+        elif json.dumps(msg, sort_keys=True) != json.dumps(g.info, sort_keys=True):
+            self.store.flag(ev, board, gid, None, "game-rewrite", json.dumps(msg), now_ms)
+        self._advance(ev, board, gid, g, now_ms)
+        return "game"
+
+    def _view_game(self, ev, board, gid, g, emit=True):
+        v = self._view(ev, board)
+        if v.get("g") is not None and _gid_order(gid) < _gid_order(v["g"]):
+            return  # an older game finishing its resends: the page shows the newest
+        v["g"] = gid
+        v["info"] = g.info
+        v["n"] = g.last[0] if g.last else 0
+        v["last"] = {"c": g.last[1], "p": g.last[2]} if g.last else None
+        v["rows"] = g.check.rows()
+        v["captures"] = g.check.captures()
+        v["result"] = g.result
+        v["reason"] = g.reason if g.result else None
+        v["held"] = g.held
+        v.setdefault("clock", None)
+        if emit:
+            self._emit_board(v)
+
+    def _on_move(self, ev, board, msg, now_ms):
+        gid, n, color, point = msg.get("g"), msg.get("n"), msg.get("c"), msg.get("p")
+        t_ms = msg.get("t")
+        if (
+            not isinstance(gid, str)
+            or not isinstance(n, int)
+            or n < 1
+            or color not in ("B", "W")
+            or not isinstance(point, str)
+            or len(point) > 8
+            or not (t_ms is None or isinstance(t_ms, int))
+        ):
+            self.ignored += 1
+            return None
+        g = self._state(ev, board, gid)
+        if g is None:
+            return "unknown-game"  # no ack: the board resends the settings, then the move
+        if n <= g.have:
+            stored = self.store.move(ev, board, gid, n)
+            if stored is not None and (stored[0], stored[1]) != (color, point):
+                self.store.flag(
+                    ev,
+                    board,
+                    gid,
+                    n,
+                    "rewrite",
+                    "ply %d stored as %s %s, now sent as %s %s"
+                    % (n, stored[0], stored[1], color, point),
+                    now_ms,
+                )
+                self._ack(ev, board, gid, g)
+                return "rewrite"
+            self.stats["duplicates"] += 1
+            self._ack(ev, board, gid, g)
+            return "duplicate"
+        if n - g.have <= MAX_AHEAD:
+            g.pending[n] = (color, point, t_ms)
+        self._advance(ev, board, gid, g, now_ms)
+        return "move"
+
+    def _advance(self, ev, board, gid, g, now_ms):
+        moved = False
+        while g.have + 1 in g.pending:
+            n = g.have + 1
+            color, point, t_ms = g.pending.pop(n)
+            if g.held:
+                status, reason = "held", None
+            else:
+                reason = g.check.play(color, point)
+                status = "legal" if reason is None else "illegal"
+            self.store.add_move(ev, board, gid, n, color, point, t_ms, now_ms, status, reason)
+            g.have = n
+            self.stats["moves"] += 1
+            if status == "legal":
+                g.last = (n, color, point)
+                moved = True
+            elif status == "illegal":
+                g.held = True
+                detail = "%s %s is illegal (%s)" % (color, point, reason)
+                self.store.flag(ev, board, gid, n, "illegal", detail, now_ms)
+                moved = True
+        if moved:
+            self._view_game(ev, board, gid, g)
+        self._ack(ev, board, gid, g)
+
+    def _on_result(self, ev, board, msg, now_ms):
+        gid, n, result, reason = msg.get("g"), msg.get("n"), msg.get("result"), msg.get("reason")
+        if not isinstance(gid, str) or not isinstance(n, int) or not isinstance(result, str):
+            self.ignored += 1
+            return None
+        g = self._state(ev, board, gid)
+        if g is None:
+            return "unknown-game"
+        if g.result is None:
+            g.result, g.reason, g.result_n = result[:16], str(reason)[:16], n
+            self.store.set_result(ev, board, gid, g.result, g.reason, n)
+            self._view_game(ev, board, gid, g)
+        elif (g.result, g.result_n) != (result, n):
+            detail = "result stored as %s after %d plies, now %s after %d" % (
+                g.result,
+                g.result_n,
+                result,
+                n,
+            )
+            self.store.flag(ev, board, gid, n, "result-rewrite", detail, now_ms)
+        self._ack(ev, board, gid, g)
+        return "result"
+
+    def _on_clock(self, ev, board, msg, now_ms):
+        v = self._view(ev, board)
+        if msg.get("g") != v.get("g"):
+            return "clock"  # an old game's clock, or one the relay does not know yet
+        clock = {"run": msg.get("run"), "B": msg.get("B"), "W": msg.get("W"), "n": msg.get("n")}
+        v["clock"] = clock
+        self.on_event("clock", {"event": ev, "board": board, "g": v["g"], "clock": clock})
+        return "clock"
+
+    def _ack(self, ev, board, gid, g):
+        end = g.result is not None and g.result_n is not None and g.have >= g.result_n
+        payload = json.dumps({"g": gid, "n": g.have, "end": end}, separators=(",", ":"))
+        self.stats["acks"] += 1
+        self.publish(topic(ev, board, "ack"), payload, 1, True)
+
+    # -- time ----------------------------------------------------------------------------
+
+    def tick(self, now_ms):
+        """Boards silent for `offline_ms` show offline (a board whose network froze)."""
+        with self.lock:
+            for v in self.boards.values():
+                if v["online"] and now_ms - v["seen_ms"] > self.offline_ms:
+                    v["online"] = False
+                    self._emit_board(v)
+
+    def views(self):
+        with self.lock:
+            out = []
+            for key in sorted(self.boards):
+                v = dict(self.boards[key])
+                v.pop("seen_ms", None)
+                out.append(v)
+            return out
+
+
+class MqttRelay:
+    """Runs a Relay on a broker with paho-mqtt (network thread; reconnects by itself)."""
+
+    def __init__(self, relay, host, port, username=None, password=None, client_id="relay"):
+        import paho.mqtt.client as mqtt
+
+        self.relay = relay
+        self.connected = threading.Event()
+        self.client = mqtt.Client(
+            mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=False
+        )
+        if username:
+            self.client.username_pw_set(username, password)
+        self.client.max_queued_messages_set(0)
+        self.client.reconnect_delay_set(0.2, 2)
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_message = self._on_message
+        relay.publish = self._publish
+        self.host, self.port = host, port
+
+    def start(self):
+        self.client.connect_async(self.host, self.port, keepalive=10)
+        self.client.loop_start()
+
+    def stop(self):
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def _publish(self, t, payload, qos, retain):
+        self.client.publish(t, payload, qos=qos, retain=retain)
+
+    def _on_connect(self, client, userdata, flags, reason_code, properties):
+        if reason_code.is_failure:
+            return
+        ev = self.relay.event or "+"
+        client.subscribe("go/v1/%s/+/+" % ev, qos=1)
+        self.connected.set()
+
+    def _on_disconnect(self, client, userdata, flags, reason_code, properties):
+        self.connected.clear()
+
+    def _on_message(self, client, userdata, msg):
+        import time
+
+        self.relay.handle(msg.topic, msg.payload, int(time.monotonic() * 1000))

@@ -1,0 +1,151 @@
+"""The relay's SQLite archive: every (board, game, ply) once, in order, plus flags for the TD.
+
+One connection, used under one lock (paho's network thread writes, the web threads read).
+WAL mode with synchronous=NORMAL: a committed row survives the relay being killed (only an OS
+crash could lose the last commits, and the boards resend anything not acknowledged). The relay
+acknowledges a ply only after the commit that stores it.
+"""
+
+import json
+import sqlite3
+import threading
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    event TEXT NOT NULL, board TEXT NOT NULL, gid TEXT NOT NULL, info TEXT NOT NULL,
+    received_ms INTEGER NOT NULL, result TEXT, reason TEXT, result_n INTEGER,
+    PRIMARY KEY (event, board, gid));
+CREATE TABLE IF NOT EXISTS moves (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    event TEXT NOT NULL, board TEXT NOT NULL, gid TEXT NOT NULL, n INTEGER NOT NULL,
+    color TEXT NOT NULL, point TEXT NOT NULL, t_ms INTEGER, received_ms INTEGER NOT NULL,
+    status TEXT NOT NULL,  -- legal, illegal, held (after an illegal move: not checked)
+    reason TEXT,
+    UNIQUE (event, board, gid, n));
+CREATE TABLE IF NOT EXISTS flags (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    event TEXT NOT NULL, board TEXT NOT NULL, gid TEXT, n INTEGER, kind TEXT NOT NULL,
+    detail TEXT NOT NULL, received_ms INTEGER NOT NULL,
+    UNIQUE (event, board, gid, n, kind, detail));
+"""
+
+
+class Store:
+    def __init__(self, path):
+        self.path = path
+        self.lock = threading.RLock()
+        self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.executescript(SCHEMA)
+
+    def close(self):
+        with self.lock:
+            self.db.close()
+
+    # -- games ---------------------------------------------------------------------------
+
+    def game(self, event, board, gid):
+        """{"info", "result", "reason", "result_n"} or None."""
+        with self.lock:
+            row = self.db.execute(
+                "SELECT info, result, reason, result_n FROM games"
+                " WHERE event=? AND board=? AND gid=?",
+                (event, board, gid),
+            ).fetchone()
+        if row is None:
+            return None
+        return {"info": json.loads(row[0]), "result": row[1], "reason": row[2], "result_n": row[3]}
+
+    def add_game(self, event, board, gid, info, now_ms):
+        """Store a game's settings once; returns True if new."""
+        with self.lock:
+            cur = self.db.execute(
+                "INSERT OR IGNORE INTO games (event, board, gid, info, received_ms)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (event, board, gid, json.dumps(info, sort_keys=True), now_ms),
+            )
+            return cur.rowcount == 1
+
+    def set_result(self, event, board, gid, result, reason, n):
+        with self.lock:
+            self.db.execute(
+                "UPDATE games SET result=?, reason=?, result_n=? WHERE event=? AND board=?"
+                " AND gid=?",
+                (result, reason, n, event, board, gid),
+            )
+
+    def games(self, event=None):
+        """[(event, board, gid, info, result, reason)] in the order they were first seen."""
+        sql = "SELECT event, board, gid, info, result, reason FROM games"
+        args = ()
+        if event is not None:
+            sql += " WHERE event=?"
+            args = (event,)
+        with self.lock:
+            rows = self.db.execute(sql + " ORDER BY received_ms, board, gid", args).fetchall()
+        return [(e, b, g, json.loads(i), r, why) for e, b, g, i, r, why in rows]
+
+    # -- moves ---------------------------------------------------------------------------
+
+    def last_ply(self, event, board, gid):
+        """The highest stored ply (stored plies are always 1..n without a gap)."""
+        with self.lock:
+            row = self.db.execute(
+                "SELECT MAX(n) FROM moves WHERE event=? AND board=? AND gid=?",
+                (event, board, gid),
+            ).fetchone()
+        return row[0] or 0
+
+    def move(self, event, board, gid, n):
+        """(color, point, status) of a stored ply, or None."""
+        with self.lock:
+            return self.db.execute(
+                "SELECT color, point, status FROM moves WHERE event=? AND board=? AND gid=?"
+                " AND n=?",
+                (event, board, gid, n),
+            ).fetchone()
+
+    def add_move(self, event, board, gid, n, color, point, t_ms, now_ms, status, reason=None):
+        """Store ply n; the caller guarantees n == last_ply + 1. Returns its sequence number."""
+        with self.lock:
+            cur = self.db.execute(
+                "INSERT INTO moves (event, board, gid, n, color, point, t_ms, received_ms,"
+                " status, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (event, board, gid, n, color, point, t_ms, now_ms, status, reason),
+            )
+            return cur.lastrowid
+
+    def moves(self, event, board, gid):
+        """[(n, color, point, status, reason, received_ms)] in ply order."""
+        with self.lock:
+            return self.db.execute(
+                "SELECT n, color, point, status, reason, received_ms FROM moves"
+                " WHERE event=? AND board=? AND gid=? ORDER BY n",
+                (event, board, gid),
+            ).fetchall()
+
+    def all_moves(self):
+        """[(seq, event, board, gid, n, color, point, status)] in arrival order."""
+        with self.lock:
+            return self.db.execute(
+                "SELECT seq, event, board, gid, n, color, point, status FROM moves ORDER BY seq"
+            ).fetchall()
+
+    # -- flags for the tournament director ---------------------------------------------------
+
+    def flag(self, event, board, gid, n, kind, detail, now_ms):
+        """Record a problem once (same board, game, ply, kind and detail); True if new."""
+        with self.lock:
+            cur = self.db.execute(
+                "INSERT OR IGNORE INTO flags (event, board, gid, n, kind, detail, received_ms)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (event, board, gid, n, kind, detail, now_ms),
+            )
+            return cur.rowcount == 1
+
+    def flags(self):
+        with self.lock:
+            return self.db.execute(
+                "SELECT event, board, gid, n, kind, detail FROM flags ORDER BY id"
+            ).fetchall()

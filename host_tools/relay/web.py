@@ -1,0 +1,207 @@
+"""The relay's live page: read-only, server-sent events that resume, optional broadcast delay.
+
+`Broadcaster` takes the relay's events (`push(kind, data, now)`), holds each for `delay_s`
+(a broadcast delay, so a player cannot be helped from the hall) and then publishes it: the
+public state per board changes and the event gets the next id `{epoch}:{seq}`. A page that
+reconnects sends `Last-Event-ID`; if its epoch is this relay run's and the events since are still
+in the ring, it gets exactly those, otherwise one `snapshot` of every board. Nothing the page
+sends can change anything: the server answers GET only.
+
+    GET /             the page (every board: position, last move, both clocks, penalty
+                      points, result, online or not)
+    GET /events       text/event-stream: `snapshot` {"boards": [...]}, `board` {...},
+                      `clock` {"event", "board", "g", "clock"}
+    GET /api/boards   the public state as JSON
+"""
+
+import collections
+import json
+import os
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlparse
+
+RING = 50000
+KEEPALIVE_S = 10
+
+
+class Broadcaster:
+    def __init__(self, delay_s=0.0, ring=RING, clock=time.monotonic):
+        self.delay_s = delay_s
+        self.clock = clock
+        self.epoch = "%x" % int(time.time() * 1000)
+        self.cond = threading.Condition()
+        self.seq = 0
+        self.ring = collections.deque(maxlen=ring)  # (seq, kind, json text)
+        self.waiting = collections.deque()  # (due, kind, data)
+        self.state = {}  # (event, board) -> public view
+        self.stamps = {}  # seq -> monotonic time published (for latency measurements)
+
+    def push(self, kind, data, now=None):
+        now = self.clock() if now is None else now
+        with self.cond:
+            if self.delay_s <= 0:
+                self._publish(kind, data, now)
+            else:
+                self.waiting.append((now + self.delay_s, kind, data))
+
+    def release(self, now=None):
+        now = self.clock() if now is None else now
+        with self.cond:
+            while self.waiting and self.waiting[0][0] <= now:
+                _due, kind, data = self.waiting.popleft()
+                self._publish(kind, data, now)
+
+    def _publish(self, kind, data, now):
+        key = (data["event"], data["board"])
+        if kind == "board":
+            view = dict(data)
+            old = self.state.get(key)
+            if old is not None and "clock" in old and view.get("g") == old.get("g"):
+                view["clock"] = old["clock"]
+            self.state[key] = view
+        elif kind == "clock":
+            view = self.state.setdefault(key, {"event": key[0], "board": key[1]})
+            if view.get("g") not in (None, data.get("g")):
+                return
+            view["clock"] = data["clock"]
+        self.seq += 1
+        self.ring.append((self.seq, kind, json.dumps(data, separators=(",", ":"))))
+        self.cond.notify_all()
+
+    def snapshot(self):
+        with self.cond:
+            return self.seq, [self.state[k] for k in sorted(self.state)]
+
+    def since(self, seq):
+        """Events after `seq`, or None when some of them have left the ring."""
+        with self.cond:
+            if seq > self.seq:
+                return None
+            if seq == self.seq:
+                return []
+            if not self.ring or self.ring[0][0] > seq + 1:
+                return None
+            return [e for e in self.ring if e[0] > seq]
+
+    def event_id(self, seq):
+        return "%s:%d" % (self.epoch, seq)
+
+    def parse_id(self, text):
+        """The seq of a Last-Event-ID of this run, or None."""
+        if not text or ":" not in text:
+            return None
+        epoch, _, seq = text.partition(":")
+        if epoch != self.epoch or not seq.isdigit():
+            return None
+        return int(seq)
+
+
+def _sse(event_id, kind, data_text):
+    return ("id: %s\nevent: %s\ndata: %s\n\n" % (event_id, kind, data_text)).encode()
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server_version = "ingboard-relay"
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, fmt, *args):
+        pass
+
+    def do_GET(self):
+        url = urlparse(self.path)
+        b = self.server.broadcaster
+        if url.path == "/":
+            self._send(200, "text/html; charset=utf-8", PAGE.encode())
+        elif url.path == "/api/boards":
+            _seq, boards = b.snapshot()
+            self._send(200, "application/json", json.dumps({"boards": boards}).encode())
+        elif url.path == "/events":
+            last = self.headers.get("Last-Event-ID")
+            if last is None:
+                last = (parse_qs(url.query).get("last") or [None])[0]
+            self._stream(b, b.parse_id(last))
+        else:
+            self._send(404, "text/plain", b"not found\n")
+
+    def _refuse(self):
+        self._send(405, "text/plain", b"read-only\n", allow="GET")
+
+    do_POST = do_PUT = do_DELETE = do_PATCH = _refuse
+
+    def _send(self, status, ctype, body, allow=None):
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        if allow:
+            self.send_header("Allow", allow)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _stream(self, b, seq):
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        out = self.wfile
+        try:
+            out.write(b"retry: 1000\n\n")
+            events = b.since(seq) if seq is not None else None
+            if events is None:
+                seq, boards = b.snapshot()
+                out.write(_sse(b.event_id(seq), "snapshot", json.dumps({"boards": boards})))
+                events = b.since(seq) or []
+            while not self.server.stopping:
+                for s, kind, text in events:
+                    out.write(_sse(b.event_id(s), kind, text))
+                    seq = s
+                out.flush()
+                with b.cond:
+                    if b.seq == seq:
+                        b.cond.wait(KEEPALIVE_S)
+                    if b.seq == seq:
+                        out.write(b": keepalive\n\n")
+                        out.flush()
+                events = b.since(seq)
+                if events is None:  # this page fell too far behind: start it again
+                    seq, boards = b.snapshot()
+                    out.write(_sse(b.event_id(seq), "snapshot", json.dumps({"boards": boards})))
+                    events = []
+        except (BrokenPipeError, ConnectionResetError, OSError):
+            pass
+
+
+class LiveServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, address, broadcaster):
+        self.broadcaster = broadcaster
+        self.stopping = False
+        super().__init__(address, _Handler)
+        self._ticker = threading.Thread(target=self._tick, daemon=True)
+
+    def start(self):
+        self._ticker.start()
+        threading.Thread(
+            target=self.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True
+        ).start()
+
+    def _tick(self):
+        while not self.stopping:
+            self.broadcaster.release()
+            time.sleep(0.05)
+
+    def stop(self):
+        self.stopping = True
+        with self.broadcaster.cond:
+            self.broadcaster.cond.notify_all()
+        self.shutdown()
+        self.server_close()
+
+
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "page.html")) as _f:
+    PAGE = _f.read()
