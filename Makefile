@@ -41,8 +41,12 @@ mp-test: setup
 test: setup lint
 	$(PY) -m pytest
 
+# Until `ingboard demo` lands: the newest end-to-end path (simulate a real game on the virtual
+# board, track it with the firmware, write the SGF and the events).
 demo: setup
-	$(INGBOARD) demo
+	mkdir -p out/demo
+	$(INGBOARD) simulate host_tools/data/demo_game.sgf --noise typical --seed 1 --log out/demo/session.log
+	$(INGBOARD) track out/demo/session.log --sgf out/demo/game.sgf --events out/demo/events.jsonl
 
 bench: setup
 	$(PY) -m bench

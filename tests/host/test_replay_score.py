@@ -78,6 +78,7 @@ def test_replay_not_your_turn(tmp_path):
         ("(;SZ[4];B[aa])", "out of range"),
         ("(;SZ[9];B[zz])", "move 1"),
         ("(;SZ[9];B[ee]W[dd])", "both a black and a white"),
+        ("(;SZ[9]PL[X];B[ee])", "PL"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(tmp_path, text, needle):
