@@ -1,0 +1,398 @@
+"""The journal: an append-only record on flash of everything a game needs to resume.
+
+Why: a board on a battery or a table socket loses power; the game in progress must come back
+exactly - board, turn, clock (within one second), penalty points, bowl enrolment, the SGF's
+BL/WL - and a half-written last record must never corrupt what came before it.
+
+Framing, per record (bytes):
+
+    4 hex digits  length n of the payload in bytes
+    8 hex digits  CRC-32 of the payload
+    n bytes       payload: one JSON array [t_ms, op, op, ...]
+    b"\\n"
+
+A record is whole or it is not there: a short header, a short payload, a missing newline, a bad
+CRC or a payload that is not a JSON array ends the readable journal at that record (a power cut
+tears only the last one; everything before it is kept). One tracker input gives at most one
+record, so every record boundary is a state the tracker really was in.
+
+Ops (each a JSON array; colours and points are the board's ints, points padded indices):
+
+    ["game", config]           settings (the session log's config), first op of the journal
+    ["ply", color, point, kind] an accepted move or pass (game.Ply; point -1 = pass)
+    ["dead", point]            during the pause: the chain at point taken away as dead
+    ["dispute"]                life and death disputed: removed stones back, play resumes
+    ["undo"]                   an accepted retraction
+    ["end", result, reason, count]  the game ended (count: the `count` event or null)
+    ["clock", snapshot]        the clock as of the record's t (clock.snapshot())
+    ["push", snapshot]         the clock before a switch (the tracker's undo stack)
+    ["props", i, props]        SGF properties of ply i (BL/WL...)
+    ["flags", awaiting, owedB, owedW, checked, started, leaving]  tracker bookkeeping
+    ["bowls", snapshot]        enrolment and zero of the bowls (bowls.snapshot())
+
+A record with no op is a time mark: the clock ran on until t without anything else happening
+(written at most every `mark_ms` while the clock runs, so the clock comes back within that).
+
+`JournalWriter(out).sync(tracker, t, events, button)` after every tracker call appends what
+changed (out: anything with write(bytes); the app flushes it). `read(data)` gives the records
+of a journal's bytes, `recover(data)` a Tracker that continues the game, `compact(data)` the
+same journal without superseded clock records and time marks (the app rewrites the file with
+it when it grows). Nothing here reads a clock or opens a file.
+"""
+
+import json
+from binascii import crc32
+
+from micropython import const
+
+from ingboard.core.board import EMPTY
+from ingboard.core.game import ENDED, MANDATORY_PASS
+from ingboard.core.ko import PASS
+from ingboard.core.tracker import Tracker
+
+_HEADER = const(12)
+MAX_PAYLOAD = const(0xFFFF)
+MARK_MS = const(1000)
+_HEX = b"0123456789abcdef"
+_STATE_OPS = ("clock", "flags", "bowls")
+_CHUNK = const(2048)
+
+
+class JournalError(ValueError):
+    """The journal cannot describe what the tracker did (a bug, not a torn record)."""
+
+
+def encode(t, ops):
+    """One framed record: [t] + ops as JSON, length and CRC in front, newline after."""
+    payload = json.dumps([t] + list(ops)).encode()
+    n = len(payload)
+    if n > MAX_PAYLOAD:
+        raise JournalError("journal record of %d bytes is too long" % n)
+    head = "%04x%08x" % (n, crc32(payload) & 0xFFFFFFFF)
+    return head.encode() + payload + b"\n"
+
+
+def _hex_value(data, start, end):
+    v = 0
+    for i in range(start, end):
+        d = _HEX.find(data[i : i + 1])
+        if d < 0:
+            return -1
+        v = v * 16 + d
+    return v
+
+
+def read(data, start=0):
+    """(records, end, dropped): the whole records from byte `start`, each [t, op...]; `end` is
+    the offset after the last whole record; `dropped` the bytes after it (a torn tail)."""
+    records = []
+    i = start
+    size = len(data)
+    last_t = 0
+    while i < size:
+        if size - i < _HEADER:
+            break
+        n = _hex_value(data, i, i + 4)
+        crc = _hex_value(data, i + 4, i + _HEADER)
+        stop = i + _HEADER + n
+        if n < 0 or crc < 0 or stop >= size or data[stop] != 10:  # 10: b"\n"
+            break
+        payload = bytes(data[i + _HEADER : stop])
+        if crc32(payload) & 0xFFFFFFFF != crc:
+            break
+        try:
+            record = json.loads(payload)
+        except ValueError:
+            break
+        if not isinstance(record, list) or not record or not isinstance(record[0], int):
+            break
+        if record[0] < last_t:
+            break
+        last_t = record[0]
+        records.append(record)
+        i = stop + 1
+    return records, i, size - i
+
+
+class JournalWriter:
+    """Appends the changes of one game's tracker to `out` (write(bytes)); see the docstring."""
+
+    def __init__(self, out, mark_ms=MARK_MS):
+        self.out = out
+        self.mark_ms = mark_ms
+        self.written = 0  # bytes
+        self.records = 0
+        self.plies = []  # (color, point, kind) as journaled, mandatory passes included
+        self.pushed = 0
+        self.props = []
+        self.flags = None
+        self.clock = None
+        self.bowls = None
+        self.last_t = -1
+
+    def start(self, tracker, t):
+        """The first record: the game's settings and the state it starts from."""
+        if self.records:
+            raise JournalError("the journal already has a game")
+        ops = [["game", tracker.config]]
+        self._state(tracker, ops, True)
+        self._append(t, ops)
+
+    def _append(self, t, ops):
+        data = encode(t, ops)
+        self.out.write(data)
+        self.written += len(data)
+        self.records += 1
+        self.last_t = t
+
+    def sync(self, tracker, t, events, button=None):
+        """Journal what the tracker call at t (its `events`) changed; True if a record was
+        written. JournalError if the tracker's game no longer matches the journal's."""
+        ops = []
+        game = tracker.game
+        plies = game.plies
+        mine = self.plies
+        count = None
+        for ev in events:
+            kind = ev["type"]
+            if kind == "move" or (kind == "pass" and not ev.get("mandatory")):
+                if len(mine) >= len(plies):
+                    raise JournalError("journal: a %s the game does not have" % kind)
+                self._ply(plies[len(mine)], ops)
+                while len(mine) < len(plies) and plies[len(mine)].kind == MANDATORY_PASS:
+                    self._ply(plies[len(mine)], ops)
+            elif kind == "removal":
+                ops.append(["dead", game.board.parse(ev["points"][0])])
+            elif kind == "resume" and button == "dispute":
+                ops.append(["dispute"])
+            elif kind == "undo":
+                ops.append(["undo"])
+                last = mine.pop() if mine else None
+                if last is not None and last[2] == MANDATORY_PASS and mine:
+                    mine.pop()
+                if self.pushed:
+                    self.pushed -= 1
+                del self.props[len(mine) :]
+            elif kind == "count":
+                count = ev
+            elif kind == "end":
+                ops.append(["end", ev["result"], ev["reason"], count])
+        if len(mine) != len(plies):
+            raise JournalError("journal has %d plies, the game %d" % (len(mine), len(plies)))
+        for i in range(self.pushed, len(tracker.clock_before)):
+            ops.append(["push", tracker.clock_before[i]])
+        self.pushed = len(tracker.clock_before)
+        props = tracker.ply_props
+        for i in range(max(0, len(props) - 3), len(props)):
+            have = self.props[i] if i < len(self.props) else None
+            if props[i] is not None and props[i] != have:
+                while len(self.props) <= i:
+                    self.props.append(None)
+                self.props[i] = props[i]
+                ops.append(["props", i, props[i]])
+        self._state(tracker, ops, bool(events) or button is not None or bool(ops))
+        if ops:
+            self._append(t, ops)
+            return True
+        if tracker.clock.running() and t - self.last_t >= self.mark_ms:
+            self._append(t, ())
+            return True
+        return False
+
+    def _ply(self, ply, ops):
+        item = (ply.color, ply.point, ply.kind)
+        self.plies.append(item)
+        ops.append(["ply", ply.color, ply.point, ply.kind])
+
+    def _state(self, tracker, ops, clock_too):
+        flags = _flags(tracker)
+        if flags != self.flags:
+            self.flags = flags
+            ops.append(["flags"] + flags)
+        bowls = tracker.bowls.snapshot()
+        if bowls != self.bowls:
+            self.bowls = bowls
+            ops.append(["bowls", bowls])
+        if clock_too or ops:
+            snap = tracker.clock.snapshot()
+            if snap != self.clock:
+                self.clock = snap
+                ops.append(["clock", snap])
+
+
+def _flags(tracker):
+    leaving = []
+    for p in sorted(tracker.leaving):
+        leaving.append(p)
+        leaving.append(tracker.leaving[p])
+    owed = tracker.press_owed
+    return [
+        tracker.awaiting_press,
+        1 if owed[1] else 0,
+        1 if owed[2] else 0,
+        1 if tracker.checked_before else 0,
+        1 if tracker.started else 0,
+        leaving,
+    ]
+
+
+def recover(data, settle_ms=None):
+    """(tracker, info) from a journal's bytes: the game as of the last whole record, ready to
+    continue; info = {"records", "t", "dropped"}. (None, info) for a journal with no game.
+    ValueError if a whole record cannot be applied (a journal from other firmware)."""
+    records, _end, dropped = read(data)
+    info = {"records": len(records), "t": 0, "dropped": dropped}
+    if not records:
+        return None, info
+    first = records[0]
+    if len(first) < 2 or not isinstance(first[1], list) or first[1][:1] != ["game"]:
+        raise ValueError("journal does not start with a game")
+    replay = _Replay(first[1][1], settle_ms)
+    for record in records:
+        replay.apply(record)
+    info["t"] = replay.t
+    return replay.finish(), info
+
+
+class _Replay:
+    def __init__(self, config, settle_ms):
+        if settle_ms is None:
+            self.tracker = Tracker(config)
+        else:
+            self.tracker = Tracker(config, settle_ms=settle_ms)
+        self.t = 0
+        self.clock_t = None
+
+    def apply(self, record):
+        t = record[0]
+        self.t = t
+        tr = self.tracker
+        game = tr.game
+        for op in record[1:]:
+            name = op[0]
+            if name == "game":
+                continue
+            if name == "ply":
+                color, point, kind = op[1], op[2], op[3]
+                if kind == MANDATORY_PASS:
+                    continue  # game.play() makes White's handicap pass itself
+                if point == PASS:
+                    game.pass_move(color, kind)
+                else:
+                    game.play(color, point)
+            elif name == "dead":
+                game.remove_dead(op[1])
+            elif name == "dispute":
+                game.dispute()
+            elif name == "undo":
+                game.undo()
+                del tr.ply_props[len(game.plies) :]
+                if tr.clock_before:
+                    tr.clock.restore(tr.clock_before.pop(), t)
+            elif name == "end":
+                game.phase = ENDED
+                game.result = op[1]
+                game.end_reason = op[2]
+                tr.counted = op[3]
+            elif name == "clock":
+                tr.clock.restore(op[1], t)
+                self.clock_t = t
+            elif name == "push":
+                tr.clock_before.append(op[1])
+            elif name == "props":
+                i = op[1]
+                while len(tr.ply_props) <= i:
+                    tr.ply_props.append(None)
+                tr.ply_props[i] = [tuple(x) for x in op[2]]
+            elif name == "flags":
+                tr.awaiting_press = op[1]
+                tr.press_owed = [False, bool(op[2]), bool(op[3])]
+                tr.checked_before = bool(op[4])
+                tr.started = bool(op[5])
+                flat = op[6]
+                tr.leaving = {}
+                for k in range(0, len(flat), 2):
+                    tr.leaving[flat[k]] = flat[k + 1]
+            elif name == "bowls":
+                tr.bowls.restore(op[1])
+            else:
+                raise ValueError("unknown journal op %r" % (name,))
+
+    def finish(self):
+        tr = self.tracker
+        t = self.t
+        if self.clock_t is not None and t > self.clock_t:
+            tr.clock.advance(t)  # a time mark: nothing else happened in between
+        tr.last_t = t
+        # The sensors are taken to show the game (and the captured stones not yet lifted).
+        cells = tr.game.board.cells
+        seen = tr.seen
+        since = tr.since
+        for p in tr.order:
+            seen[p] = cells[p]
+            since[p] = t
+        for p in tr.leaving:
+            if cells[p] == EMPTY:
+                seen[p] = tr.leaving[p]
+        # The bowls' reconciliation: stones that left the board are prisoners (in a lid).
+        board = tr.game.board
+        black, white = board.count[1], board.count[2]
+        placed = [0, 0, 0]
+        for p, color in tr.game.setup:
+            placed[color] += 1
+        for ply in tr.game.plies:
+            if ply.point != PASS:
+                placed[ply.color] += 1
+        total = tr.bowls.total
+        tr.bowls.on_board(min(total, placed[1]), min(total, placed[2]), t)
+        tr.bowls.on_board(black, white, t, tr.game.to_play)
+        return tr
+
+
+def compact(data):
+    """The journal's whole records without superseded state: every game op in order, then one
+    record with the last clock, flags and bowls, and a time mark. Recovers the same game."""
+    records, _end, _dropped = read(data)
+    out = []
+    pending = []
+    size = 0
+    last = {}
+    last_t = 0
+    state_t = 0
+    pending_t = 0
+    for record in records:
+        t = record[0]
+        last_t = t
+        kept = []
+        for op in record[1:]:
+            if op[0] in _STATE_OPS:
+                last[op[0]] = op
+                state_t = t
+            else:
+                kept.append(op)
+        if kept:
+            pending_t = t
+            pending.append((t, kept))
+            size += len(json.dumps(kept))
+            if size > _CHUNK:
+                out.append(_merge(pending))
+                pending = []
+                size = 0
+    if pending:
+        out.append(_merge(pending))
+    state = [last[k] for k in _STATE_OPS if k in last]
+    if state:
+        # A clock op unchanged since state_t means the clock did not run: a later t is exact.
+        out.append(encode(max(state_t, pending_t), state))
+    if records and last_t > max(state_t, pending_t):
+        out.append(encode(last_t, ()))
+    return b"".join(out)
+
+
+def _merge(pending):
+    # Game ops of several records in one; each undo restores a clock that a later clock op
+    # replaces, so only the time of the last record matters.
+    ops = []
+    for _t, kept in pending:
+        ops += kept
+    return encode(pending[-1][0], ops)

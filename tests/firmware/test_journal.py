@@ -1,0 +1,167 @@
+"""core/journal.py: framing, torn records, recovery of a game as of its last whole record."""
+
+from ingboard.core import journal
+from ingboard.core.board import BLACK, WHITE
+from ingboard.core.session import Record
+from journal_cases import fingerprint, play
+
+CONFIG = {"size": 9, "rules": "ing1991", "komi": 8, "time": {"system": "ing-pp", "basic_s": 60}}
+
+
+def scan_rows(stones, size=9):
+    """Rows (top line first) with stones {"E5": "B", ...}."""
+    rows = []
+    for line in range(size, 0, -1):
+        row = ""
+        for col in "ABCDEFGHJ"[:size]:
+            row += stones.get(col + str(line), ".")
+        rows.append(row)
+    return rows
+
+
+def game_records(moves, buttons=(), config=CONFIG):
+    """Records of a calm game: each move is put down, pressed 500 ms later; passes are presses.
+    moves: point names or "pass"; captured stones are lifted with the press. buttons: (index,
+    name) pairs pressed after that many moves."""
+    from ingboard.core.game import Game
+
+    game = Game(config["size"], config["rules"], komi=config.get("komi"))
+    recs = [Record(0, "config", config), Record(0, "scan", scan_rows({}))]
+    t = 1000
+    stones = {}
+    for i, move in enumerate(moves):
+        color = game.to_play
+        name = "B" if color == BLACK else "W"
+        if move == "pass":
+            game.pass_move(color)
+        else:
+            p = game.board.parse(move)
+            ply = game.play(color, p)
+            stones[move] = name
+            recs.append(Record(t, "scan", scan_rows(stones)))
+            for q in ply.captured:
+                del stones[game.board.name(q)]
+        t += 500
+        recs.append(Record(t, "press", color))
+        recs.append(Record(t + 20, "scan", scan_rows(stones)))
+        t += 2500
+        for at, button in buttons:
+            if at == i + 1:
+                recs.append(Record(t, "button", button))
+                t += 500
+    return recs
+
+
+def journal_states(recs):
+    states = {}
+
+    def on_sync(tracker, t, size):
+        states[size] = (t, fingerprint(tracker, t))
+
+    tracker, data, events = play(recs, on_sync)
+    return tracker, data, states
+
+
+def test_record_round_trip_and_every_torn_tail():
+    data = journal.encode(0, [["game", CONFIG]]) + journal.encode(5, []) + journal.encode(9, [])
+    records, end, dropped = journal.read(data)
+    assert [r[0] for r in records] == [0, 5, 9] and end == len(data) and dropped == 0
+    first = len(journal.encode(0, [["game", CONFIG]]))
+    ends = [first, first + len(journal.encode(5, [])), len(data)]
+    for cut in range(len(data) + 1):
+        records, end, dropped = journal.read(data[:cut])
+        whole = len([e for e in ends if e <= cut])
+        assert len(records) == whole, cut
+        assert end == (ends[whole - 1] if whole else 0) and end + dropped == cut
+
+
+def test_damaged_record_ends_the_journal_nothing_before_lost():
+    a = journal.encode(0, [["game", CONFIG]])
+    b = journal.encode(7, [])
+    c = journal.encode(8, [])
+    bad = bytearray(b)
+    bad[15] ^= 1  # a flipped bit in the payload: CRC mismatch
+    records, end, dropped = journal.read(a + bytes(bad) + c)
+    assert len(records) == 1 and end == len(a) and dropped == len(b) + len(c)
+    records, end, _ = journal.read(a + b"\xff" * 40)  # erased flash after the last record
+    assert len(records) == 1 and end == len(a)
+
+
+def test_time_going_back_is_not_a_record():
+    a = journal.encode(10, [["game", CONFIG]])
+    records, end, _ = journal.read(a + journal.encode(4, []))
+    assert len(records) == 1 and end == len(a)
+
+
+def test_recovery_at_every_record_of_a_game_with_captures_and_passes():
+    moves = ["E5", "D5", "E4", "D4", "E6", "D6", "E3", "D3", "C5", "pass", "pass"]
+    moves = ["D5", "E5", "C4", "E4", "C6", "D4", "B5", "D6", "D7", "E6", "pass", "pass"]
+    tracker, data, states = journal_states(game_records(moves, ((12, "resign-W"),)))
+    assert tracker.game.phase == "ended" and tracker.game.result == "B+R"
+    for size in sorted(states):
+        t, want = states[size]
+        got, info = journal.recover(data[:size])
+        assert info["dropped"] == 0 and info["t"] == t
+        assert fingerprint(got, t) == want, size
+        # A torn next record changes nothing.
+        got, info = journal.recover(data[: size + 7])
+        if size + 7 < len(data) and (size + 7) not in states:
+            assert fingerprint(got, t) == want and info["dropped"] > 0
+
+
+def test_undo_and_dispute_are_journaled():
+    moves = ["E5", "D5", "E4", "pass", "pass", "F5", "pass", "pass"]
+    recs = game_records(moves, ((3, "undo"), (4, "dispute")))
+    tracker, data, states = journal_states(recs)
+    last = max(states)
+    got, _ = journal.recover(data)
+    assert fingerprint(got, states[last][0]) == states[last][1]
+    assert any(r[1:2] == [["undo"]] or ["undo"] in r[1:] for r in journal.read(data)[0])
+
+
+def test_compact_recovers_the_same_game():
+    moves = ["E5", "D5", "E4", "D4", "pass", "pass"]
+    tracker, data, states = journal_states(game_records(moves))
+    small = journal.compact(data)
+    assert len(small) < len(data)
+    t, want = states[max(states)]
+    got, _ = journal.recover(small)
+    assert fingerprint(got, t) == want
+
+
+def test_recovered_tracker_continues_the_game():
+    moves = ["E5", "D5", "E4", "D4", "E3", "D3"]
+    recs = game_records(moves)
+    # Cut after the 4th press (and its scan): resume with the rest of the records.
+    presses = [i for i, r in enumerate(recs) if r.kind == "press"]
+    cut = presses[3] + 2
+    _t, data, _s = journal_states(recs[:cut])
+    resumed, info = journal.recover(data)
+    original, _data, _s2 = journal_states(recs)
+    events = []
+    for r in recs[cut:]:
+        t = r.t_ms
+        due = resumed.next_deadline()
+        while due is not None and due < t:
+            events += resumed.tick(due)
+            due = resumed.next_deadline()
+        if r.kind == "scan":
+            events += resumed.scan(t, r.payload)
+        elif r.kind == "press":
+            events += resumed.press(t, r.payload)
+    events += resumed.tick(recs[-1].t_ms + 1000)
+    assert [e["point"] for e in events if e["type"] == "move"] == ["E3", "D3"]
+    assert resumed.sgf() == original.sgf()
+    assert resumed.game.to_play == BLACK and len(resumed.game.plies) == 6
+    assert WHITE == 2
+
+
+def test_recover_empty_and_foreign():
+    tracker, info = journal.recover(b"")
+    assert tracker is None and info["records"] == 0
+    try:
+        journal.recover(journal.encode(0, [["ply", 1, 20, 0]]))
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("a journal without a game must be refused")
