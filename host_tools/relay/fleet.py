@@ -170,6 +170,8 @@ class SimBoard:
         """The network goes silent (no DISCONNECT, no pings); the board plays on."""
         self.frozen = True
         self.client.loop_stop()
+        # paho writes from the caller's thread when it can: swallow the packets instead
+        self.client.publish = lambda *args, **kwargs: None
 
     def close(self):
         self.client.loop_stop()
@@ -305,7 +307,9 @@ def percentile(values, q):
     return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
 
 
-def start_relay(broker_port, db, password_file, event=None, offline_after=20.0, delay=0.0):
+def start_relay(
+    broker_port, db, password_file, event=None, offline_after=20.0, delay=0.0, http_port=0
+):
     """`ingboard relay` as a child process; returns (process, page URL)."""
     cmd = [
         sys.executable,
@@ -317,7 +321,7 @@ def start_relay(broker_port, db, password_file, event=None, offline_after=20.0, 
         "--db",
         db,
         "--http",
-        "127.0.0.1:0",
+        "127.0.0.1:%d" % http_port,
         "--password-file",
         password_file,
         "--offline-after",

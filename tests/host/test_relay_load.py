@@ -1,0 +1,223 @@
+"""The club relay against real mosquitto on loopback: ACL, 200 boards under faults, a bridge.
+
+The boards are the firmware's own relay code (ingboard.relay_link + drivers/mqtt_transport)
+with paho-mqtt clients, many per process (host_tools/relay/fleet.py). Every loop is bounded in
+count and time; only loopback addresses.
+"""
+
+import json
+import os
+import signal
+import time
+import urllib.request
+
+import paho.mqtt.client as mqtt
+import pytest
+
+from host_tools.relay import broker as brokers
+from host_tools.relay.fleet import Fleet, SseListener, start_relay
+from host_tools.relay.store import Store
+
+pytestmark = pytest.mark.skipif(
+    not (os.path.exists("/usr/sbin/mosquitto") or brokers.shutil.which("mosquitto")),
+    reason="mosquitto not installed (make setup)",
+)
+
+
+def _users(n, prefix="b"):
+    return {"%s%03d" % (prefix, i): "pw-%s%03d" % (prefix, i) for i in range(n)}
+
+
+def _pwfile(tmp_path, password="relay-pw"):
+    path = str(tmp_path / "relay.pw")
+    with open(path, "w") as f:
+        f.write(password)
+    return path
+
+
+def _stop(proc):
+    if proc.poll() is None:
+        proc.terminate()
+        proc.wait(15)
+
+
+def _check_archive(db, fleet, event):
+    """Every move of every game exactly once, in order; every result."""
+    store = Store(db)
+    try:
+        rows = store.all_moves()
+        expected = 0
+        for b in fleet.boards.values():
+            for gid, moves in b.truth.items():
+                expected += len(moves)
+                stored = store.moves(event, b.name, gid)
+                assert [(r[0], r[1], r[2]) for r in stored] == moves, (b.name, gid)
+                assert all(r[3] == "legal" for r in stored)
+                if gid in b.results:
+                    assert store.game(event, b.name, gid)["result"] == b.results[gid]
+        assert len(rows) == expected and expected > 0
+        last = {}
+        for _seq, _ev, board, gid, n, _c, _p, _status in rows:  # arrival order = ply order
+            assert n == last.get((board, gid), 0) + 1
+            last[(board, gid)] = n
+        assert store.flags() == []
+        return expected
+    finally:
+        store.close()
+
+
+def test_acl_keeps_each_board_to_its_own_topics(tmp_path):
+    users = dict(_users(2), relay="relay-pw")
+    with brokers.Broker(str(tmp_path / "broker"), users) as broker:
+        got = []
+        mon = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="mon")
+        mon.username_pw_set("relay", "relay-pw")
+        mon.on_message = lambda c, u, m: got.append((m.topic, m.payload))
+        mon.connect("127.0.0.1", broker.port)
+        mon.subscribe("go/v1/#", qos=1)
+        mon.loop_start()
+        b0 = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="b000")
+        b0.username_pw_set("b000", "pw-b000")
+        b0.connect("127.0.0.1", broker.port)
+        b0.loop_start()
+        time.sleep(0.5)
+        for topic in (
+            "go/v1/club/b001/move",  # another board's topic
+            "go/v1/club/b000/ack",  # forging its own acks
+            "go/v1/club/b000/move",  # its own: allowed
+            "elsewhere",
+        ):
+            b0.publish(topic, topic.encode(), qos=1).wait_for_publish(5)
+        intruder = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="x")
+        intruder.username_pw_set("b001", "wrong")
+        codes = []
+        intruder.on_connect = lambda c, u, f, rc, p: codes.append(rc)
+        intruder.connect("127.0.0.1", broker.port)
+        intruder.loop_start()
+        time.sleep(1.0)
+        for c in (mon, b0, intruder):
+            c.loop_stop()
+        assert [t for t, _p in got] == ["go/v1/club/b000/move"]
+        assert codes and codes[0].is_failure
+
+
+def _board_view(url, name):
+    with urllib.request.urlopen(url + "api/boards", timeout=5) as resp:
+        for v in json.loads(resp.read())["boards"]:
+            if v["board"] == name:
+                return v
+    return None
+
+
+def test_200_boards_broker_and_relay_restarts_reboots_dropped_acks(tmp_path):
+    names = _users(200)
+    broker = brokers.Broker(str(tmp_path / "broker"), dict(names, relay="relay-pw")).start()
+    db = str(tmp_path / "relay.sqlite")
+    pw = _pwfile(tmp_path)
+    http_port = brokers.free_port()
+    relay, url = start_relay(broker.port, db, pw, "club", offline_after=15, http_port=http_port)
+    fleet = Fleet(
+        "127.0.0.1",
+        broker.port,
+        "club",
+        names,
+        str(tmp_path / "boards"),
+        seed=11,
+        move_s=(0.4, 1.2),
+        plies=(20, 60),
+        resend_ms=2000,
+        keepalive=10,
+        ack_drop=0.1,
+    )
+    sse = SseListener(url + "events")
+    frozen = "b199"
+    offline_after_s = None
+    try:
+        fleet.play(True)
+        time.sleep(3)
+        broker.kill()  # mid-run, no clean shutdown
+        time.sleep(2)
+        broker.start()
+        time.sleep(2)
+        for name in ("b010", "b011", "b012", "b013", "b014"):
+            fleet.reboot(name)  # mid-game power cut
+        time.sleep(2)
+        relay.send_signal(signal.SIGKILL)
+        relay.wait(5)
+        time.sleep(2)
+        relay, url = start_relay(
+            broker.port, db, pw, "club", offline_after=15, http_port=http_port
+        )
+        time.sleep(2)
+        fleet.freeze(frozen)
+        frozen_at = time.monotonic()
+        deadline = frozen_at + 32
+        while time.monotonic() < deadline:
+            v = _board_view(url, frozen)
+            if v is not None and not v["online"]:
+                offline_after_s = time.monotonic() - frozen_at
+                break
+            if time.monotonic() - frozen_at > 10:
+                fleet.play(False)
+            time.sleep(0.5)
+        fleet.play(False)
+        fleet.reboot(frozen)  # it comes back and sends what it played meanwhile
+        assert fleet.drain(45), "%d moves never acknowledged" % fleet.pending()
+        time.sleep(1.0)
+        seen = dict(sse.seen)
+    finally:
+        fleet.close()
+        sse.close()
+        _stop(relay)
+        broker.stop()
+    assert offline_after_s is not None and offline_after_s < 30
+    assert fleet.acks_dropped > 0
+    assert all(fleet.boards[n].boots == 2 for n in ("b010", "b014", frozen))
+    played = _check_archive(db, fleet, "club")
+    assert played > 1000
+    # the live page (which reconnected across the relay restart) shows every board's last move
+    for b in fleet.boards.values():
+        gid = max(b.truth, key=lambda g: tuple(int(x) for x in g.split("-")))
+        if b.truth[gid]:
+            assert (b.name, gid, b.truth[gid][-1][0]) in seen, b.name
+
+
+def test_two_brokers_bridged(tmp_path):
+    boards = _users(20, prefix="c")
+    main = brokers.Broker(
+        str(tmp_path / "main"), {"relay": "relay-pw", "bridge": "bridge-pw"}
+    ).start()
+    second = brokers.Broker(
+        str(tmp_path / "second"),
+        boards,
+        template="bridge.conf",
+        remote_host="127.0.0.1",
+        remote_port=main.port,
+        bridge_password="bridge-pw",
+        name="second",
+    ).start()
+    db = str(tmp_path / "relay.sqlite")
+    relay, url = start_relay(main.port, db, _pwfile(tmp_path), "club")
+    fleet = Fleet(
+        "127.0.0.1",
+        second.port,
+        "club",
+        boards,
+        str(tmp_path / "boards"),
+        seed=5,
+        move_s=(0.2, 0.5),
+        plies=(10, 30),
+        resend_ms=2000,
+    )
+    try:
+        fleet.play(True)
+        time.sleep(6)
+        fleet.play(False)
+        assert fleet.drain(30), "%d moves never acknowledged" % fleet.pending()
+        assert _board_view(url, "c007")["online"] is True
+    finally:
+        fleet.close()
+        _stop(relay)
+        second.stop()
+        main.stop()
+    assert _check_archive(db, fleet, "club") > 100
