@@ -42,7 +42,7 @@ def add_arguments(parser):
         default=9,
         help="board lines covered per step (1-9; 9 lines = 171 stones, default)",
     )
-    parser.add_argument("--scans", type=int, default=32, help="scans averaged per step")
+    parser.add_argument("--scans", type=int, default=32, help="scans averaged per step (1-64)")
     parser.add_argument(
         "--weight-g", type=float, default=500.0, help="known mass for the bowls (grams)"
     )
@@ -221,8 +221,8 @@ def run(args):
 
     if not 1 <= args.lines_per_step <= 9:
         raise InputError("--lines-per-step must be 1-9 (a bowl holds 180 stones)")
-    if args.scans < 1:
-        raise InputError("--scans must be 1 or more")
+    if not 1 <= args.scans <= 64:
+        raise InputError("--scans must be 1-64 (the board averages at most 64 scans a request)")
     if not args.weight_g > 0:
         raise InputError("--weight-g must be a positive mass in grams")
     upload = load_upload(args.upload) if args.upload else None

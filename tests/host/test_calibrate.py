@@ -164,6 +164,8 @@ def test_upload_checks_the_file_first(board, tmp_path, capsys):
 def test_bad_options_and_ended_input(board, monkeypatch, capsys):
     status, _out, err = ingboard(capsys, "calibrate", "--port", "fake", "--lines-per-step", "10")
     assert status == 2 and "--lines-per-step" in err
+    status, _out, err = ingboard(capsys, "calibrate", "--port", "fake", "--scans", "65")
+    assert status == 2 and "--scans must be 1-64" in err
     status, _out, err = ingboard(capsys, "calibrate", "--port", "fake", "--weight-g", "0")
     assert status == 2 and "--weight-g" in err
 
