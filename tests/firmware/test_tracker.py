@@ -214,3 +214,22 @@ def test_resignation_button_and_undo():
     table.button("resign-B")
     end = table.of("end")[-1]
     assert end["result"] == "W+R" and end["reason"] == "resign"
+
+
+def test_ing_handicap_plays_white_passes_mandatorily():
+    # Ing 1991 Art. 6: "Black makes a board play anywhere, White makes a mandatory pass play,
+    # then Black makes another board play anywhere."
+    table = Table("ing1991", handicap=1, time={"system": "absolute", "basic_s": 600})
+    table.play("C3", "B")
+    passes = table.of("pass")
+    assert passes and passes[0]["color"] == "W" and passes[0]["mandatory"]
+    assert table.tracker.game.to_play == BLACK
+    table.play("G7", "B")
+    table.play("E5", "W")
+    assert [(m["color"], m["point"]) for m in table.of("move")] == [
+        ("B", "C3"),
+        ("B", "G7"),
+        ("W", "E5"),
+    ]
+    state = table.tracker.clock.state(table.t)
+    assert state["B"]["main_ms"] < 600000 and state["W"]["main_ms"] < 600000

@@ -589,6 +589,10 @@ class Tracker:
         self.clock.advance(t)
         self.clock_before.append(self.clock.snapshot())
         events = self._clock_events(t, self.clock.moved(t, color))
+        plies = self.game.plies
+        if plies and plies[-1].kind == MANDATORY_PASS and color == BLACK:
+            # Ing 1991 Art. 6: White's mandatory pass play follows at once; so does its clock.
+            events += self._clock_events(t, self.clock.moved(t, WHITE))
         # BL/WL of the presser's last ply (SGF: time left after the move).
         plies = self.game.plies
         for i in range(len(plies) - 1, -1, -1):
