@@ -21,10 +21,23 @@ flicker, later lifts, noisier and creeping load cells). Mistakes can be injected
 tracker tests: `wrong-colour`, `ko`, `nudge`, `knock-off` at a move number; each is taken back
 by the player, and `Simulation.injected` says when and which alert it should raise.
 Everything is deterministic for a given seed.
+
+`simulate(..., finish=True)` plays a game that reaches the end past the two passes that pause
+it (`Simulation.ending` says what happened): the players take the dead stones off (the record's
+dead-stone list, `dead_stones()`), then make two more passes (Ing: four consecutive passes end
+play) or press `agree` (rules without passes to end), then under fill-in rules fill the board
+until it shows the count plan (scoring.ing_fill_in of the final position, `final` rows: each
+player takes their stones from the bowl in a few handfuls, then places them one by one), then
+put every stone back into its bowl, a handful at a time. The bowls are read throughout.
+
+Dead stones in a record: a private root property `DS` holding the dead points in SGF
+coordinates (`DS[cc][dd]`), or else the game comment's `dead: C7 D6` (GTP vertices, as GNU Go's
+`final_status_list dead` prints them; how host_tools/data/make_demo_games.py writes them).
 """
 
 import math
 import random
+import re
 
 from ingboard.core import session
 from ingboard.core.board import (
@@ -143,7 +156,9 @@ class Move:
 class Game:
     """What the simulation needs from a record: settings, setup stones and the moves."""
 
-    def __init__(self, size, rules, komi, handicap, setup, moves, players, basic_s, notes):
+    def __init__(
+        self, size, rules, komi, handicap, setup, moves, players, basic_s, notes, dead=None
+    ):
         self.size = size
         self.rules = rules
         self.komi = komi
@@ -153,6 +168,7 @@ class Game:
         self.players = players
         self.basic_s = basic_s
         self.notes = notes  # things the reader could not honour exactly (for the user)
+        self.dead = dead or []  # points of the stones dead in the final position
 
     def config(self):
         config = {"size": self.size, "rules": self.rules}
@@ -268,7 +284,53 @@ def _read_record(record):
     while len(moves) < 2 or moves[-1].point is not None or moves[-2].point is not None:
         last = moves[-1].color if moves else WHITE
         moves.append(Move(len(moves) + 1, opponent(last), None, [], [], appended=True))
-    return Game(size, rules, komi, handicap, setup, moves, players, basic_s, notes)
+    dead = _dead_points(root, board, size)
+    return Game(size, rules, komi, handicap, setup, moves, players, basic_s, notes, dead)
+
+
+def _dead_points(root, board, size):
+    """The record's dead stones (see the module docstring), checked against the final board."""
+    from host_tools.gtp import parse_vertex
+
+    points = []
+    if root.has_property("DS"):
+        for text in root.get_raw_list("DS"):
+            text = text.decode("ascii", "replace")
+            if len(text) != 2 or not all("a" <= ch < chr(ord("a") + size) for ch in text):
+                raise ValueError("DS holds a point that is not on the board: %r" % text)
+            col = ord(text[0]) - ord("a")
+            row = size - 1 - (ord(text[1]) - ord("a"))
+            points.append(board.index(col, row))
+    else:
+        comment = _text(root, "GC") or ""
+        found = re.search(r"dead:([A-Za-z0-9 ,]*)", comment)
+        for word in (found.group(1) if found else "").replace(",", " ").split():
+            try:
+                row, col = parse_vertex(word, size)
+            except (ValueError, TypeError):
+                raise ValueError("the comment's dead list holds %r, not a point" % word) from None
+            points.append(board.index(col, row))
+    for p in points:
+        if board.get(p) == EMPTY:
+            raise ValueError("dead stone %s: that point is empty at the end" % board.name(p))
+    return sorted(set(points))
+
+
+def dead_stones(game):
+    """The dead points of the final position (padded indexes), whole chains."""
+    board = final_board(game)
+    out = set()
+    for p in game.dead:
+        out.update(board.chain(p))
+    return sorted(out)
+
+
+def final_board(game):
+    """The position after the record's last move (a firmware Board)."""
+    board = _setup_board(game)
+    for move in game.moves:
+        _play(board, move)
+    return board
 
 
 def read_game(path):
@@ -321,13 +383,16 @@ def _ko_point(board, prev):
 class Simulation:
     """A simulated session: the log's lines and the ground truth behind them."""
 
-    def __init__(self, config, lines, moves, injected, duration_ms, scan_ms):
+    def __init__(self, config, lines, moves, injected, duration_ms, scan_ms, ending=None):
         self.config = config
         self.lines = lines  # log lines without newlines, header first
         self.moves = moves  # [{"n", "color", "point", "visible_ms", "press_ms"}]
         self.injected = injected  # [{"kind", "n", "alert", "points", "t_ms", "until_ms"}]
         self.duration_ms = duration_ms
         self.scan_ms = scan_ms  # the grid's scan period
+        # finish=True: {"dead": [names], "plan": fill-in plan or None, "count": count event
+        # expected from the tracker, "final": rows once filled in, "t_*": when each step began}
+        self.ending = ending
 
     def text(self):
         return "\n".join(self.lines) + "\n"
@@ -341,22 +406,26 @@ class _Lines:
         self.lines.extend(text.rstrip("\n").split("\n"))
 
 
-def simulate(game, noise="typical", seed=0, mistakes=()):
+def simulate(game, noise="typical", seed=0, mistakes=(), finish=False):
     """The session log of `game` played on the board; see the module docstring.
 
     `mistakes`: (kind, n) pairs, kind from MISTAKES, n a 1-based move number. ValueError for a
-    noise level, mistake or move number that does not fit the game.
+    noise level, mistake or move number that does not fit the game. `finish`: play on to the
+    end (dead stones, the passes or agreement that end play, fill-in, put-away).
     """
     if noise not in _LEVELS:
         raise ValueError("noise must be one of %s, not %r" % (", ".join(NOISE_LEVELS), noise))
     if not isinstance(seed, int):
         raise ValueError("seed must be an integer")
-    return _Simulator(game, _LEVELS[noise], seed, mistakes).run()
+    return _Simulator(game, _LEVELS[noise], seed, mistakes, finish).run()
 
 
 class _Simulator:
-    def __init__(self, game, level, seed, mistakes):
+    def __init__(self, game, level, seed, mistakes, finish=False):
         self.game = game
+        self.finish = finish
+        self.ending = None
+        self.buttons = []  # (t, name)
         self.level = level
         self.seed = seed
         # Independent streams, so that e.g. a mistake does not reshuffle the flicker.
@@ -595,6 +664,8 @@ class _Simulator:
             if self.pending[owner]:
                 t = self._lift(t + self._u((500, 2000)), owner, self.pending[owner])
                 self.pending[owner] = []
+        if self.finish:
+            t = self._finish(t)
         end = t + self._u((2000, 4000))
         return self._render(end)
 
@@ -630,6 +701,144 @@ class _Simulator:
 
     def _press(self, t, color):
         self.presses.append((t, color))
+
+    # -- the end of the game ----------------------------------------------------------------------
+
+    def _finish(self, t):
+        """After the two passes that pause the game: dead stones off, the passes (or agreement)
+        that end play, fill-in to the count plan, put-away. Returns when the last hand left."""
+        from ingboard.core import rulesets
+        from ingboard.core.counting import count_game
+        from ingboard.core.game import Game as RulesGame
+
+        game = self.game
+        board = self.board
+        rules = rulesets.get(game.rules)
+        last = game.moves[-1].color
+        ending = {"dead": [], "plan": None, "count": None, "final": None}
+        self.ending = ending
+        t += self._u((1500, 4000))
+        if not rules.ends_at_pause:
+            # The pause (Ing 1991 Art. 1): the dead stones are taken off, chain by chain, by
+            # the player in whose territory they lie; they go back to their owner's bowl.
+            ending["t_dead"] = t
+            done = set()
+            for p in self.game.dead:
+                if p in done or board.get(p) == EMPTY:
+                    continue
+                chain = board.chain(p)
+                done.update(chain)
+                color = board.get(p)
+                stones = [(q, color) for q in sorted(chain)]
+                t = self._lift(t, opponent(color), stones) + self._u((500, 1500))
+                for q in chain:
+                    board.set(q, EMPTY)
+                ending["dead"].extend(board.name(q) for q in sorted(chain))
+            t += self._u((1000, 3000))
+            if rules.scoring == rulesets.ING_FILL_IN:
+                # Ing 1991 Art. 1: "both players pass again and play ends" (four passes).
+                for color in (opponent(last), last):
+                    t += self._u((800, 2500))
+                    self._press(t, color)
+                    n = len(self.moves_out) + 1
+                    self.moves_out.append(_ending_pass(n, color, t))
+            else:
+                self._button(t, "agree")
+        ending["t_end"] = t
+        rules_game = RulesGame(
+            game.size,
+            game.rules,
+            komi=game.komi,
+            handicap=game.handicap,
+            handicap_style=game.config().get("handicap_style"),
+        )
+        rules_game.board = board.copy()  # count_game only reads the final position
+        count, plan = count_game(rules_game)
+        ending["count"] = count
+        ending["plan"] = plan
+        self._counted_stones = [q for q in board.points if board.get(q) != EMPTY]
+        t += self._u((2000, 4000))
+        if plan is not None and plan.get("final"):
+            ending["final"] = list(plan["final"])
+            ending["t_fill"] = t
+            t = self._fill_in(t, plan["final"])
+            t += self._u((3000, 6000))
+        ending["t_put_away"] = t
+        t = self._put_away(t)
+        ending["t_done"] = t
+        return t
+
+    def _fill_in(self, t, final):
+        """Both players at once: stones from their bowls until the board shows `final`."""
+        board = self.board
+        size = self.game.size
+        wanted = {BLACK: [], WHITE: []}
+        for i, line in enumerate(final):
+            row = size - 1 - i
+            for col, ch in enumerate(line):
+                p = board.index(col, row)
+                have = board.get(p)
+                want = EMPTY if ch == "." else BLACK if ch == "B" else WHITE
+                if have == want:
+                    continue
+                if have != EMPTY:
+                    raise ValueError("the fill-in plan would move the stone at %s" % board.name(p))
+                wanted[want].append(p)
+        finished = t
+        for color in (BLACK, WHITE):
+            points = wanted[color]
+            # Nearest first from the player's own edge, so the hands sweep across the board.
+            points.sort(key=lambda q: board.col_row(q)[1] * (1 if color == BLACK else -1))
+            cursor = t + self._u((300, 1500))
+            i = 0
+            while i < len(points):
+                # A handful from the bowl (the last one never tiny: the bowl has settled on
+                # it well before its last stone is down), then the stones one by one.
+                k = min(len(points) - i, self._u((6, 12)))
+                if 0 < len(points) - i - k < 4:
+                    k = len(points) - i
+                self._bowl(cursor, color, "take", k)
+                cursor += self._u((1500, 3000))
+                for q in points[i : i + k]:
+                    _vis, gone = self._hand(cursor, q, color, [(q, color)])
+                    board.set(q, color)
+                    cursor = gone + self._u((150, 600))
+                i += k
+            finished = max(finished, cursor)
+        return finished
+
+    def _put_away(self, t):
+        """Every stone back into its bowl: each player lifts their own colour, a handful at a
+        time (a few stones near each other), and pours it into the bowl; the last few stones
+        go into the bowl one by one as they are picked up. The stones the fill-in added come
+        off first, the game's own stones last."""
+        board = self.board
+        game_stones = set(self._counted_stones)
+        finished = t
+        for color in (BLACK, WHITE):
+            stones = [q for q in board.points if board.get(q) == color]
+            stones.sort(key=lambda q: (q in game_stones, board.col_row(q)[::-1]))
+            cursor = t + self._u((300, 1500))
+            i = 0
+            while i < len(stones):
+                left = len(stones) - i
+                k = 1 if left <= 3 else min(left - 3, self._u((3, 6)))
+                gone = cursor
+                for q in stones[i : i + k]:
+                    _act, gone = self._hand(cursor, q, color, [(q, EMPTY)], lifting=True)
+                    board.set(q, EMPTY)
+                    cursor = gone + self._u((50, 250))
+                # A handful is poured in a moment later; a last stone is slid off the board's
+                # edge straight into the bowl.
+                self._bowl(gone + (self._u((150, 400)) if k > 1 else self._u((30, 90))), color,
+                           "put", k)  # fmt: skip
+                cursor = gone + (self._u((900, 1600)) if k > 1 else self._u((50, 150)))
+                i += k
+            finished = max(finished, cursor)
+        return finished
+
+    def _button(self, t, name):
+        self.buttons.append((t, name))
 
     # -- mistakes -------------------------------------------------------------------------------
 
@@ -736,12 +945,17 @@ class _Simulator:
         for t, color, grams in self._bowl_readings(end):
             n += 1
             records.append((t, 3, n, session.Record(t, session.BOWL, (color, grams))))
+        for t, name in self.buttons:
+            n += 1
+            records.append((t, 2, n, session.Record(t, session.BUTTON, name)))
         records.sort(key=lambda r: (r[0], r[1], r[2]))
         out = _Lines()
         writer = session.SessionWriter(out)
         for _t, _o, _s, record in records:
             writer.write(record)
-        return Simulation(config, out.lines, self.moves_out, self.injected, end, self.scan_ms)
+        return Simulation(
+            config, out.lines, self.moves_out, self.injected, end, self.scan_ms, self.ending
+        )
 
     def _flicker(self, end):
         rate = self.level.flicker_per_min
@@ -813,7 +1027,8 @@ class _Simulator:
                     j += 1
                     if action == "take":
                         try:
-                            bowl.take(et)
+                            for _k in range(n):
+                                bowl.take(et)
                         except IndexError:
                             raise InputError(
                                 "the game needs more than %d %s stones"
@@ -849,6 +1064,18 @@ def _rows(size, stride, state, occ, flick):
             chars.append(ch)
         rows.append("".join(chars))
     return rows
+
+
+def _ending_pass(n, color, press):
+    return {
+        "n": n,
+        "color": "B" if color == BLACK else "W",
+        "point": None,
+        "visible_ms": None,
+        "press_ms": press,
+        "appended": True,
+        "ending": True,
+    }
 
 
 def _move_record(board, move, visible, press):
