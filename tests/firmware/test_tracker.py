@@ -233,3 +233,28 @@ def test_ing_handicap_plays_white_passes_mandatorily():
     ]
     state = table.tracker.clock.state(table.t)
     assert state["B"]["main_ms"] < 600000 and state["W"]["main_ms"] < 600000
+
+
+def test_penalty_points_reach_the_count_and_the_sgf():
+    # Ing 1991 Art. 7: exceeding the basic time costs 2 points; Art. 4: "For compensation points
+    # and time difference penalty points, one stone for every two points is filled in".
+    table = Table("ing1991", size=5, komi=0, time={"system": "ing-pp", "basic_s": 60})
+    for name, ch in (("C1", "B"), ("D1", "W"), ("C2", "B"), ("D2", "W"), ("C3", "B"), ("D3", "W")):
+        table.play(name, ch)
+    table.t += 61000  # Black thinks past the basic time: 2 penalty points
+    table.play("C4", "B")
+    for name, ch in (("D4", "W"), ("C5", "B"), ("D5", "W")):
+        table.play(name, ch)
+    for _ in range(4):
+        table.press(BLACK)
+        table.press(WHITE)
+        if table.of("end"):
+            break
+    count = table.of("count")[0]
+    assert count["penalty"] == {"B": 2, "W": 0}
+    # Black 15, White 10 on the board; Black's 2 penalty points cost one stone (2 points).
+    assert count["black"] == 15 and count["white"] == 10
+    assert count["difference"] == 3 and count["result"] == "B+3"
+    sgf = table.tracker.sgf()
+    assert "IP[B2W0]" in sgf and "OT[3x10 Ing-PP]" in sgf and "BL[" in sgf and "RE[B+3]" in sgf
+    assert any(e["type"] == "clock" and e["B"]["penalty"] == 2 for e in table.events)

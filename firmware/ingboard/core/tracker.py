@@ -208,7 +208,15 @@ class Tracker:
         if not self.started:
             self.started = True
             self.clock.start(t, self.game.to_play)
-        for ev in self.clock.advance(t):
+        clock = self.clock
+        while True:
+            # Step to each clock event's own instant, so its state is logged as it was then.
+            due = clock.next_event_ms()
+            if due is None or due > t:
+                break
+            for ev in clock.advance(due):
+                events += self._clock_event(ev)
+        for ev in clock.advance(t):
             events += self._clock_event(ev)
         return events
 
