@@ -23,6 +23,7 @@ COMMANDS = (
     "monitor",
     "calibrate",
     "relay",
+    "demo",
 )
 
 

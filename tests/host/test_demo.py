@@ -2,7 +2,10 @@
 the passes that end play, the Ing fill-in to the tracker's count plan, put-away with the bowl
 checks; the result checked against sgfmill's area score of the record's final position."""
 
+import json
 import os
+import subprocess
+import sys
 
 import pytest
 from ingboard.core.session import read_text
@@ -109,3 +112,64 @@ def test_dead_stones_from_a_private_property_and_bad_lists():
     empty_point = text.replace("dead: D10", "dead: A1")
     with pytest.raises(sim.InputError, match="A1"):
         sim.load_game(empty_point.encode())
+
+
+def ingboard(*args):
+    return subprocess.run(
+        [sys.executable, "-m", "host_tools", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+
+
+def test_demo_command_writes_the_files_and_a_correct_result(tmp_path):
+    from PIL import Image
+
+    out = tmp_path / "demo"
+    done = ingboard("demo", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    path = os.path.join(DATA, "demo_game_13.sgf")
+    want = independent_result(path)
+    assert lines[-1] == "result: %s - ok" % want
+    assert any(line.startswith("count (Ing fill-in):") and want in line for line in lines)
+    assert "100%" in done.stderr and "move 40" in done.stderr  # the progress line
+    names = sorted(os.listdir(out))
+    assert names == ["board.png", "clock.png", "events.jsonl", "game.sgf", "session.log"]
+    # The SGF is the tracker's: the record's moves, the result of the count.
+    record = sgf.Sgf_game.from_bytes((out / "game.sgf").read_bytes())
+    source = sgf.Sgf_game.from_bytes(open(path, "rb").read())
+    moves = [n.get_move() for n in record.get_main_sequence()][1:]
+    expected = [n.get_move() for n in source.get_main_sequence()][1:]
+    assert moves[: len(expected)] == expected
+    assert record.get_root().get("RE") == want
+    events = [json.loads(line) for line in (out / "events.jsonl").read_text().splitlines()]
+    assert [e["phase"] for e in events if e["type"] == "bowls"] == [
+        "before",
+        "after-count",
+        "put-away",
+    ]
+    assert not [e for e in events if e["type"] == "alert" and e["code"] == "bowl-mismatch"]
+    # The session log replays to the same result with `ingboard track`.
+    tracked = ingboard("track", str(out / "session.log"), "--quiet")
+    assert tracked.returncode == 0 and tracked.stdout.strip().endswith("result %s" % want)
+    # Pictures: the board with its marks, both clock faces (the firmware's 128x64 at scale 3).
+    board = Image.open(out / "board.png").convert("RGB")
+    reds = sum(1 for px in board.get_flattened_data() if px[0] > 180 and px[1] < 60 and px[2] < 60)
+    assert board.size[0] > 400 and reds > 100  # winning space ring and losing-stone crosses
+    clock = Image.open(out / "clock.png")
+    assert clock.size[0] > 2 * 128 * 3 and clock.size[1] > 64 * 3
+
+
+def test_demo_bad_input_is_one_line_exit_2(tmp_path):
+    missing = ingboard("demo", "--sgf", str(tmp_path / "nope.sgf"), "--out", str(tmp_path))
+    assert missing.returncode == 2
+    assert missing.stderr.count("\n") == 1 and "nope.sgf" in missing.stderr
+    blocked = tmp_path / "file"
+    blocked.write_text("x")
+    not_dir = ingboard("demo", "--out", str(blocked / "sub"))
+    assert not_dir.returncode == 2 and not_dir.stderr.count("\n") == 1
+    noise = ingboard("demo", "--noise", "loud")
+    assert noise.returncode == 2 and noise.stderr.count("\n") == 1
