@@ -1,0 +1,73 @@
+// Run a measurement under the official MicroPython WebAssembly build in steps driven from JS.
+//
+// Why not host_tools/mp/exec.mjs: in this port gc.collect() frees nothing while the runPython
+// call that made the garbage is still running (the collector sees that call's stack), but it
+// does free when it is called later from JS. Heap figures therefore need the collection to
+// happen between Python calls: each script below is its own runPython call, and the optional
+// loop calls the global `collect()` then `step()` from JS until step() returns a false value.
+//
+// Usage: node mp_steps.mjs JOB.json
+// JOB: {"mounts": [[host_dir, mp_dir], ...], "sys_path": [...], "heapsize": bytes,
+//       "scripts": ["...", ...], "loop": true|false, "final": "...",
+//       "result_path": "file the global RESULT (a str) is written to"}
+// Exit status: 0 when everything ran, 1 when Python raised (traceback on stderr), 2 bad job.
+import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
+import { readFileSync, readdirSync, statSync, writeFileSync } from "fs";
+import { join } from "path";
+
+function copyTree(mp, hostDir, mpDir) {
+  mp.FS.mkdirTree(mpDir);
+  for (const name of readdirSync(hostDir)) {
+    if (name === "__pycache__" || name.startsWith(".")) continue;
+    const hostPath = join(hostDir, name);
+    const mpPath = mpDir + "/" + name;
+    if (statSync(hostPath).isDirectory()) copyTree(mp, hostPath, mpPath);
+    else if (/\.(py|json|txt|log)$/.test(name)) mp.FS.writeFile(mpPath, readFileSync(hostPath));
+  }
+}
+
+let job;
+try {
+  job = JSON.parse(readFileSync(process.argv[2], "utf8"));
+} catch (e) {
+  process.stderr.write("mp_steps.mjs: cannot read job: " + e + "\n");
+  process.exit(2);
+}
+
+const mp = await loadMicroPython({
+  heapsize: job.heapsize || 8 * 1024 * 1024,
+  stdout: (line) => process.stdout.write(line + "\n"),
+  stderr: (line) => process.stderr.write(line + "\n"),
+});
+for (const [hostDir, mpDir] of job.mounts || []) copyTree(mp, hostDir, mpDir);
+
+let status = 0;
+try {
+  mp.runPython(
+    "import sys\n" +
+      (job.sys_path || []).map((p) => "sys.path.insert(0, " + JSON.stringify(p) + ")\n").join(""),
+  );
+  for (const script of job.scripts || []) mp.runPython(script);
+  if (job.loop) {
+    const collect = mp.globals.get("collect");
+    const step = mp.globals.get("step");
+    for (;;) {
+      collect();
+      if (!step()) break;
+    }
+  }
+  if (job.final) mp.runPython(job.final);
+} catch (e) {
+  process.stderr.write(String(e && e.message ? e.message : e) + "\n");
+  status = 1;
+}
+if (job.result_path) {
+  let result = null;
+  try {
+    result = mp.globals.get("RESULT");
+  } catch (e) {
+    result = null;
+  }
+  writeFileSync(job.result_path, result === undefined || result === null ? "" : String(result));
+}
+process.exit(status);

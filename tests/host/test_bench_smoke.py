@@ -1,0 +1,87 @@
+"""The bench's machinery on a tiny input (`make bench` itself is not part of `make test`).
+
+Two tiny games go through the rules comparison on CPython and under MicroPython (one node
+process); a sgfmill that does not capture must make both fail; the report prints MISS for a
+missed goal and for a figure that could not be measured.
+"""
+
+import pytest
+from sgfmill.boards import Board
+
+from bench import BenchError, Figure, games, missing, percentile, rules, rules_job, table
+
+# Black takes White's corner stone, then two passes; a 5×5 game of three plays and a pass.
+TINY = "t1 9 bbawaababw--b--\nt2 5 bccwddbcdw--\n"
+
+
+def test_rules_job_on_cpython_counts_and_times_every_move():
+    result = rules_job.run(TINY, Board, "ing1991", repeats=2)
+    assert result["games"] == 2 and result["sizes"] == [5, 9]
+    assert (result["plays"], result["passes"], result["corpus_moves"]) == (6, 3, 9)
+    assert result["stops"] == []
+    assert len(result["runs_ours_us"]) == 2 and result["ours_us"] >= 0
+    figures = rules.figures_from(dict(result, ours_us=60, sgfmill_us=150), "cpython", (">=", 2))
+    assert [f.line() for f in figures] == [
+        "rules_cpython_ours 10.00 us/move",
+        "rules_cpython_sgfmill 25.00 us/move",
+        "rules_cpython_speedup 2.50 x",
+    ]
+
+
+def test_a_refused_move_stops_both_engines_there():
+    # White plays on Black's stone: the core refuses it, and neither engine plays past it.
+    result = rules_job.run("o 9 bbawbabca\n", Board, "ing1991", repeats=1)
+    assert result["stops"] == ["o: 1 of 3 moves (occupied)"]
+    assert (result["plays"], result["passes"], result["corpus_moves"]) == (1, 0, 3)
+
+
+class NoCaptureBoard(Board):
+    """A broken engine: it never removes captured stones."""
+
+    def _find_surrounded_groups(self, r, c):
+        return []
+
+
+def test_a_wrong_result_fails_on_cpython():
+    with pytest.raises(rules_job.Mismatch, match="t1"):
+        rules_job.run(TINY, NoCaptureBoard, "ing1991", repeats=1)
+
+
+def test_rules_under_micropython_and_a_wrong_result_there():
+    sources = games.sgfmill_sources()
+    assert "sgfmill_boards.py" in sources
+    assert "from ." not in sources["sgfmill_boards.py"]
+    result = rules.run_micropython(TINY, sources, repeats=1)
+    assert (result["plays"], result["passes"]) == (6, 3)
+    broken = dict(sources)
+    broken["sgfmill_boards.py"] = sources["sgfmill_boards.py"].replace(
+        "self.board[r][c] = None", "pass"
+    )
+    assert broken["sgfmill_boards.py"] != sources["sgfmill_boards.py"]
+    with pytest.raises(BenchError, match="Mismatch"):
+        rules.run_micropython(TINY, broken, repeats=1)
+
+
+def test_report_prints_miss_for_missed_and_unmeasured_goals():
+    ok = Figure("fast", 2.5, "x", (">=", 2))
+    slow = Figure("slow", 1.5, "x", (">=", 2))
+    big = Figure("heap", 50.0, "KB", ("<=", 48))
+    none = missing("latency_p95", "ms", ("<=", 150), "tracker not yet built")
+    plain = Figure("count", 7, "moves")
+    assert ok.line() == "fast 2.50 x"
+    assert slow.line() == "slow 1.50 x MISS"
+    assert big.line() == "heap 50.00 KB MISS"
+    assert none.line() == "latency_p95 NA ms MISS (tracker not yet built)"
+    assert plain.line() == "count 7 moves"
+    text = table([ok, slow, none, plain])
+    lines = text.splitlines()
+    assert lines[2].endswith("ok") and lines[3].endswith("MISS")
+    assert lines[4].endswith("MISS (tracker not yet built)")
+    assert "MISS" not in lines[5] and "ok" not in lines[5].split()[-1]
+
+
+def test_percentile_is_nearest_rank():
+    values = list(range(1, 101))
+    assert percentile(values, 50) == 50
+    assert percentile(values, 95) == 95
+    assert percentile([7], 95) == 7
