@@ -24,6 +24,7 @@ COMMANDS = (
     "calibrate",
     "relay",
     "demo",
+    "gtp",
 )
 
 
