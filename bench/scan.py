@@ -6,11 +6,11 @@ little noise that changes every scan. Steady state: 30 scans of warm-up, then N 
 
 - allocation, classify: GridScanner.scan + Classifier.classify, with the collector disabled,
   gc.mem_alloc() after N scans minus before, divided by N (goal 0);
-- allocation, classify + compare: the same plus Tracker.scan(t, rows) with the tracker's game
-  at that position (rows are the position's row strings, made once: the board does not
-  change in the steady state) (goal 0);
+- allocation, classify + compare: the same plus Tracker.scan_codes(t, classes) - the
+  classifier's own bytearray, as the device passes it - with the tracker's game at that
+  position (the board does not change in the steady state) (goal 0);
 - µs per 361-point scan: Classifier.classify alone over precomputed readings, and
-  Tracker.scan alone, each timed over N scans with time.ticks_us (whole ms in this port, so
+  Tracker.scan_codes alone, each timed over N scans with time.ticks_us (whole ms in this port, so
   N is large enough for the figure to have three digits).
 The classified points must match the position, else the run fails.
 """
@@ -124,16 +124,17 @@ if Tracker is not None:
         for _ in range(N):
             clf.classify(sc.scan())
             T[0] += 25
-            events.extend(tracker.scan(T[0], ROWS))
+            for event in tracker.scan_codes(T[0], clf.classes):
+                events.append(event)  # as the device loop consumes them (no iterator object)
     for _ in range(30):
         T[0] += 25
-        tracker.scan(T[0], ROWS)
+        tracker.scan_codes(T[0], clf.classes)
     out["alloc_compare"] = alloc(compare_n) / N
     gc.collect()
     t0 = time.ticks_us()
     for _ in range(N):
         T[0] += 25
-        tracker.scan(T[0], ROWS)
+        tracker.scan_codes(T[0], clf.classes)
     out["compare_us"] = time.ticks_diff(time.ticks_us(), t0) / N
     out["compare_events"] = len(events)
 RESULT = json.dumps(out)

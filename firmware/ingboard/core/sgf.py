@@ -20,7 +20,7 @@ def _props(pairs):
 
 def game_sgf(game, root=(), per_ply=()):
     """The SGF text of `game`; `root` extra (property, value) pairs, `per_ply[i]` those of
-    ply i (a list aligned with game.plies; shorter is fine)."""
+    ply i as pairs or as ready SGF text (a list aligned with game.plies; shorter is fine)."""
     board = game.board
     head = [
         ("GM", "1"),
@@ -47,7 +47,8 @@ def game_sgf(game, root=(), per_ply=()):
         where = "" if ply.point == PASS else board.sgf(ply.point)
         out.append(";%s[%s]" % (tag, where))
         if i < len(per_ply) and per_ply[i]:
-            out.append(_props(per_ply[i]))
+            extra = per_ply[i]
+            out.append(extra if isinstance(extra, str) else _props(extra))
         if i % 10 == 9:
             out.append("\n")
     out.append(")\n")

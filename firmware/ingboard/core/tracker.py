@@ -45,7 +45,15 @@ from ingboard.core.counting import count_game
 from ingboard.core.game import ENDED, MANDATORY_PASS, PAUSED, Game, IllegalMove
 
 UNKNOWN = const(4)
-_CODES = {ord("."): EMPTY, ord("B"): BLACK, ord("W"): WHITE, ord("?"): UNKNOWN}
+# Scan character (byte) -> point code; anything else reads as unknown.
+_CODE_OF = bytearray(256)
+for _i in range(256):
+    _CODE_OF[_i] = UNKNOWN
+_CODE_OF[46] = EMPTY  # '.'
+_CODE_OF[66] = BLACK  # 'B'
+_CODE_OF[87] = WHITE  # 'W'
+_NO_EVENTS = ()
+_UNDO_DEPTH = const(8)  # clock snapshots kept for accepted retractions
 
 SETTLE_MS = const(100)
 ALERT_MS = const(400)
@@ -94,8 +102,9 @@ class Tracker:
         self.press_time = 0
         self.active = {}  # alert key -> True while its condition holds
         self.clock_before = []  # clock snapshots before each switch (for undo)
-        self.ply_props = []  # SGF properties of each ply (BL/WL...), aligned with game.plies
+        self.ply_props = []  # SGF text of each ply's properties (BL/WL...), by game.plies
         self.counted = None
+        self.due = 0  # board time before which nothing happens without new input
         self.plan = None  # the fill-in plan of the count (Ing rules)
         self.fill_target = None  # stones per colour on the board once filled in
         self.filled = False
@@ -106,25 +115,61 @@ class Tracker:
     # -- inputs ---------------------------------------------------------------------------------
 
     def scan(self, t, rows):
-        events = self._start(t)
+        """A classified snapshot as rows of '.', 'B', 'W', '?' (top line first)."""
+        changed = False
+        k = 0
+        for row in rows:
+            if self._read(t, row, k):
+                changed = True
+            k += len(row)
+        return self._scanned(t, changed)
+
+    def scan_codes(self, t, codes):
+        """The same from the classifier's bytearray (scan order, one byte per point): the
+        device's path, which allocates nothing when the board has not changed."""
+        return self._scanned(t, self._read(t, codes, 0))
+
+    def _read(self, t, row, k):
         seen = self.seen
         since = self.since
         order = self.order
-        k = 0
-        for row in rows:
-            for ch in row:
-                v = _CODES.get(ord(ch), UNKNOWN)
-                p = order[k]
-                k += 1
-                if seen[p] != v:
-                    seen[p] = v
-                    since[p] = t
-        return events + self._evaluate(t)
+        code_of = _CODE_OF
+        changed = False
+        if isinstance(row, str):
+            row = row.encode()
+        for i in range(len(row)):
+            v = code_of[row[i]]
+            p = order[k + i]
+            if seen[p] != v:
+                seen[p] = v
+                since[p] = t
+                changed = True
+        return changed
+
+    def _scanned(self, t, changed):
+        if not changed and self.started and t < self.due and not self.press_pending:
+            if t < self.last_t:
+                raise ValueError("time went backwards: %d after %d" % (t, self.last_t))
+            self.last_t = t
+            return _NO_EVENTS  # nothing new and nothing due: the steady state
+        return self._done(self._start(t) + self._evaluate(t))
 
     def tick(self, t):
-        return self._start(t) + self._evaluate(t)
+        if self.started and t < self.due and not self.press_pending:
+            self.last_t = t
+            return _NO_EVENTS
+        return self._done(self._start(t) + self._evaluate(t))
+
+    def _done(self, events):
+        # The next instant anything can happen without new input (see next_deadline).
+        due = self.next_deadline()
+        self.due = _FAR if due is None else due
+        return events
 
     def press(self, t, color):
+        return self._done(self._press(t, color))
+
+    def _press(self, t, color):
         events = self._start(t) + self._evaluate(t)
         game = self.game
         if game.phase == ENDED:
@@ -145,6 +190,9 @@ class Tracker:
         return events + self._press_now(t, color)
 
     def button(self, t, name):
+        return self._done(self._button(t, name))
+
+    def _button(self, t, name):
         events = self._start(t) + self._evaluate(t)
         game = self.game
         try:
@@ -168,6 +216,9 @@ class Tracker:
         return events  # new-game: handled by the app, which starts a new Tracker
 
     def bowl(self, t, color, grams):
+        return self._done(self._bowl(t, color, grams))
+
+    def _bowl(self, t, color, grams):
         events = self._start(t)
         self.bowls.feed(color, grams, t)
         if not self.checked_before and not self.game.plies and self.bowls.settled():
@@ -595,6 +646,8 @@ class Tracker:
 
     def _clock_moved(self, t, color):
         self.clock.advance(t)
+        if len(self.clock_before) >= _UNDO_DEPTH:
+            self.clock_before.pop(0)
         self.clock_before.append(self.clock.snapshot())
         events = self._clock_events(t, self.clock.moved(t, color))
         plies = self.game.plies
@@ -607,7 +660,11 @@ class Tracker:
             if plies[i].color == color and plies[i].kind != MANDATORY_PASS:
                 while len(self.ply_props) < len(plies):
                     self.ply_props.append(None)
-                self.ply_props[i] = clock_sgf.move_props(self.clock, color)
+                # Kept as the SGF text itself: one small str per ply, not lists of tuples.
+                text = ""
+                for name, value in clock_sgf.move_props(self.clock, color):
+                    text += "%s[%s]" % (name, value)
+                self.ply_props[i] = text or None
                 break
         return events
 
