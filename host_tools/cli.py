@@ -25,6 +25,7 @@ COMMANDS = (
     "relay",
     "demo",
     "gtp",
+    "sim",
 )
 
 

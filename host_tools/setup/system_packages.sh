@@ -5,6 +5,8 @@ set -e
 missing=""
 [ -x /usr/games/gnugo ] || command -v gnugo >/dev/null 2>&1 || missing="$missing gnugo"
 [ -x /usr/sbin/mosquitto ] || command -v mosquitto >/dev/null 2>&1 || missing="$missing mosquitto"
+# The browser simulator's end-to-end test drives Debian's Chromium with playwright-core (npm).
+[ -x /usr/bin/chromium ] || missing="$missing chromium"
 [ -z "$missing" ] && exit 0
 echo "installing Debian packages:$missing"
 if [ "$(id -u)" = 0 ]; then SUDO=""; elif command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
