@@ -134,7 +134,7 @@ def test_ing_pp_art7_exceeded_at_setting_counts_the_instant_the_limit_is_reached
     # Art. 7 also says "the first player whose additional time reaches 3/6": exceeded="at".
     c = ing(60, exceeded="at")
     c.start(0, BLACK)
-    assert c.advance(59999) == []
+    assert not c.advance(59999)  # nothing happened (an empty, shared result)
     assert kinds(c.advance(60000)) == [(60000, EV_PENALTY, BLACK, 2), (60000, EV_PERIOD, BLACK, 1)]
     assert c.player(BLACK)[2] == 10000
     assert kinds(c.advance(90000))[-1] == (90000, EV_FORFEIT, BLACK, 0)
@@ -398,7 +398,7 @@ def test_absolute_forfeits_one_ms_past_the_limit_art8_excessive_time():
     # Ing 1991 Art. 8 "Forfeiture": "(4) Excessive time: a player exceeds the stipulated time".
     c = Clock({"system": "absolute", "basic_s": 10})
     c.start(0, WHITE)
-    assert c.advance(10000) == []
+    assert not c.advance(10000)  # nothing happened (an empty, shared result)
     ev = c.advance(10001)
     assert kinds(ev) == [(10001, EV_FORFEIT, WHITE, 0)]
     assert cue_list(ev) == [(10001, WHITE, (cues.FORFEIT, 0))]
@@ -407,7 +407,7 @@ def test_absolute_forfeits_one_ms_past_the_limit_art8_excessive_time():
 def test_none_never_runs_out_but_counts_moves():
     c = Clock({"system": "none"})
     c.start(0, BLACK)
-    assert c.advance(10 * HOUR) == []
+    assert not c.advance(10 * HOUR)  # nothing happened (an empty, shared result)
     c.moved(10 * HOUR, BLACK)
     assert c.moves(BLACK) == 1
     assert c.state(20 * HOUR)["W"]["main_ms"] == 0
@@ -419,7 +419,7 @@ def test_five_minute_cue_art9_once_at_its_instant():
     # Ing 1991 Art. 9: inform a player "when he is about to run out of basic time".
     c = ing(600)
     c.start(0, BLACK)
-    assert c.advance(299999) == []
+    assert not c.advance(299999)  # nothing happened (an empty, shared result)
     assert cue_list(c.advance(300000)) == [(300000, BLACK, (cues.FIVE_MINUTES, 5))]
     c.moved(300001, BLACK)
     assert cue_list(c.advance(300001 + 299999)) == []  # White's comes at its own instant
@@ -444,7 +444,7 @@ def test_pause_set_button_stops_the_time_and_resume_restarts_it():
     ev = c.pause(10000)
     assert ev == [(10000, EV_PAUSE, 0, 0)]
     assert c.pause(20000) == []  # already paused
-    assert c.advance(500000) == []
+    assert not c.advance(500000)  # nothing happened (an empty, shared result)
     assert c.state(500000)["B"]["main_ms"] == 50000
     assert c.resume(500000) == [(500000, EV_RESUME, 0, 0)]
     assert c.resume(500000) == []
@@ -550,7 +550,7 @@ def test_snapshot_survives_the_journal_as_json_and_keeps_canadian_blocks():
     c.restore(snap, 100000)
     assert c.player(BLACK) == (0, 1, 56000, 2, 0, 0)
     assert c.moves(BLACK) == 1 and c.turn == BLACK
-    assert c.tick(101000) == [] and c.player(BLACK)[2] == 55000
+    assert not c.tick(101000) and c.player(BLACK)[2] == 55000
     raises(ValueError, c.restore, snap[:1] + [7] + snap[2:], 0)
 
 

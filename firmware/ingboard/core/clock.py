@@ -88,6 +88,7 @@ from ingboard.core.board import BLACK, WHITE, color_from_name
 
 SYSTEMS = ("none", "absolute", "ing-pp", "byoyomi", "canadian", "fischer")
 _NONE = const(0)
+_NO_EVENTS = ()
 _ABSOLUTE = const(1)
 _ING_PP = const(2)
 _BYOYOMI = const(3)
@@ -249,6 +250,7 @@ class Clock:
         self.paused = False
         self.loser = 0  # colour that lost on time
         self._since = 0
+        self._scratch = []  # advance() collects events here (no allocation when none)
 
     def _fresh(self):
         p = [0] * _SIZE
@@ -394,16 +396,22 @@ class Clock:
         self._since = now_ms
 
     def advance(self, now_ms):
-        """Use the running player's time up to now_ms; return the events that happened."""
+        """Use the running player's time up to now_ms; return the events that happened.
+
+        Allocates nothing when nothing happened (it is called on every scan of the board)."""
         self._check_time(now_ms)
-        events = []
         if not self.running():
-            return events
+            return _NO_EVENTS
         if now_ms < self._since:
             raise ValueError("now_ms %d is before the last time given, %d" % (now_ms, self._since))
+        events = self._scratch
         self._consume(self.turn, self._since, now_ms, events)
         self._since = now_ms
-        return events
+        if not events:
+            return _NO_EVENTS
+        out = list(events)
+        del events[:]
+        return out
 
     tick = advance
 
@@ -419,7 +427,7 @@ class Clock:
             raise ValueError("the clock has stopped: %s lost on time" % _name(self.loser))
         if c != self.turn:
             raise ValueError("it is %s's clock that runs, not %s's" % (_name(self.turn), _name(c)))
-        events = self.advance(now_ms)
+        events = list(self.advance(now_ms))
         if self.loser:
             return events
         p = self._players[c - 1]
@@ -445,7 +453,7 @@ class Clock:
 
     def pause(self, now_ms):
         """Stop the clock (SET button, the pause after two passes, counting)."""
-        events = self.advance(now_ms)
+        events = list(self.advance(now_ms))
         if self.paused or self.loser:
             return events
         self.paused = True

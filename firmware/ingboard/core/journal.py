@@ -149,6 +149,15 @@ class JournalWriter:
         """Journal what the tracker call at t (its `events`) changed; True if a record was
         written. JournalError if the tracker's game no longer matches the journal's."""
         ops = []
+        # The tracker keeps only its last few clock snapshots (for retractions): journal the
+        # ones pushed since the last record - first, since within one tracker call they all
+        # come before a retraction's pop.
+        new = tracker.clock_pushes - self.pushed
+        if new > 0:
+            kept = tracker.clock_before
+            for snap in kept[max(0, len(kept) - new) :]:
+                ops.append(["push", snap])
+        self.pushed = tracker.clock_pushes
         game = tracker.game
         plies = game.plies
         mine = self.plies
@@ -170,8 +179,6 @@ class JournalWriter:
                 last = mine.pop() if mine else None
                 if last is not None and last[2] == MANDATORY_PASS and mine:
                     mine.pop()
-                if self.pushed:
-                    self.pushed -= 1
                 del self.props[len(mine) :]
             elif kind == "count":
                 count = ev
@@ -179,9 +186,6 @@ class JournalWriter:
                 ops.append(["end", ev["result"], ev["reason"], count])
         if len(mine) != len(plies):
             raise JournalError("journal has %d plies, the game %d" % (len(mine), len(plies)))
-        for i in range(self.pushed, len(tracker.clock_before)):
-            ops.append(["push", tracker.clock_before[i]])
-        self.pushed = len(tracker.clock_before)
         props = tracker.ply_props
         for i in range(max(0, len(props) - 3), len(props)):
             have = self.props[i] if i < len(self.props) else None
@@ -198,6 +202,20 @@ class JournalWriter:
             self._append(t, ())
             return True
         return False
+
+    def resume(self, tracker, data):
+        """Continue a journal whose bytes are `data` and whose game `tracker` recovered."""
+        records, end, _dropped = read(data)
+        self.records = len(records)
+        self.written = end
+        self.last_t = records[-1][0] if records else 0
+        self.plies = [(p.color, p.point, p.kind) for p in tracker.game.plies]
+        self.pushed = tracker.clock_pushes
+        self.props = list(tracker.ply_props)
+        self.clock = tracker.clock.snapshot()
+        self.bowls = tracker.bowls.snapshot()
+        self.flags = _flags(tracker)
+        return self
 
     def _ply(self, ply, ops):
         item = (ply.color, ply.point, ply.kind)
@@ -298,12 +316,12 @@ class _Replay:
                 tr.clock.restore(op[1], t)
                 self.clock_t = t
             elif name == "push":
-                tr.clock_before.append(op[1])
+                tr.push_clock_snapshot(op[1])
             elif name == "props":
                 i = op[1]
                 while len(tr.ply_props) <= i:
                     tr.ply_props.append(None)
-                tr.ply_props[i] = [tuple(x) for x in op[2]]
+                tr.ply_props[i] = op[2]  # the SGF text of that ply's clock properties
             elif name == "flags":
                 tr.awaiting_press = op[1]
                 tr.press_owed = [False, bool(op[2]), bool(op[3])]

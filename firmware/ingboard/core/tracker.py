@@ -101,7 +101,8 @@ class Tracker:
         self.press_pending = 0  # colour whose press waits for a readable board
         self.press_time = 0
         self.active = {}  # alert key -> True while its condition holds
-        self.clock_before = []  # clock snapshots before each switch (for undo)
+        self.clock_before = []  # clock snapshots before the last switches (for undo)
+        self.clock_pushes = 0  # snapshots pushed so far (the journal follows this count)
         self.ply_props = []  # SGF text of each ply's properties (BL/WL...), by game.plies
         self.counted = None
         self.due = 0  # board time before which nothing happens without new input
@@ -147,18 +148,24 @@ class Tracker:
         return changed
 
     def _scanned(self, t, changed):
-        if not changed and self.started and t < self.due and not self.press_pending:
-            if t < self.last_t:
-                raise ValueError("time went backwards: %d after %d" % (t, self.last_t))
-            self.last_t = t
+        if not changed and self._quiet(t):
             return _NO_EVENTS  # nothing new and nothing due: the steady state
         return self._done(self._start(t) + self._evaluate(t))
 
     def tick(self, t):
-        if self.started and t < self.due and not self.press_pending:
-            self.last_t = t
+        if self._quiet(t):
             return _NO_EVENTS
         return self._done(self._start(t) + self._evaluate(t))
+
+    def _quiet(self, t):
+        # Nothing can happen before self.due: keep the clock current and allocate nothing.
+        if not self.started or t >= self.due or self.press_pending:
+            return False
+        if t < self.last_t:
+            raise ValueError("time went backwards: %d after %d" % (t, self.last_t))
+        self.last_t = t
+        self.clock.advance(t)  # no event before self.due, so nothing to report
+        return True
 
     def _done(self, events):
         # The next instant anything can happen without new input (see next_deadline).
@@ -646,9 +653,7 @@ class Tracker:
 
     def _clock_moved(self, t, color):
         self.clock.advance(t)
-        if len(self.clock_before) >= _UNDO_DEPTH:
-            self.clock_before.pop(0)
-        self.clock_before.append(self.clock.snapshot())
+        self.push_clock_snapshot(self.clock.snapshot())
         events = self._clock_events(t, self.clock.moved(t, color))
         plies = self.game.plies
         if plies and plies[-1].kind == MANDATORY_PASS and color == BLACK:
@@ -667,6 +672,13 @@ class Tracker:
                 self.ply_props[i] = text or None
                 break
         return events
+
+    def push_clock_snapshot(self, snap):
+        """Keep the clock as it was before a switch, for a retraction (the last few only)."""
+        if len(self.clock_before) >= _UNDO_DEPTH:
+            self.clock_before.pop(0)
+        self.clock_before.append(snap)
+        self.clock_pushes += 1
 
     def sgf(self):
         """The game as SGF: rules, clock (TM/OT, BL/WL), players, result."""
