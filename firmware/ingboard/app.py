@@ -1,0 +1,574 @@
+"""The device program: one asyncio task per concern around the tracker.
+
+Tasks: `scan` (grid -> classifier -> a scan line when it changed), `bowls` (the two HX711s ->
+grams), `keys` (clock keys and pause key; the buzzer's pattern), `game` (the only task that
+touches the tracker: takes inputs from the bounded input queue in order, ticks the tracker at
+its deadlines, writes the session log and the journal, queues the events), `display` (both clock
+faces), `link` (host commands in, events out through the bounded output queue). A task that
+dies stops the program loudly (the global exception handler records it and stops the loop).
+
+Time: `ticks_ms`/`ticks_diff` (injected; time.ticks_ms on the board) are turned into the
+session's board time in ONE place, `now()`: ms since the game started, never decreasing, with
+ticks wrap-around handled by ticks_diff. After a power cut the journal's time is the new base.
+
+Hardware (`hw`, a dict; board_config.build() plus displays and the link): "grid" (scan() ->
+readings), "classifier" (core/classifier.Classifier), "hx711" {"B", "W"} (poll(now_ms) ->
+grams or None, SensorFault), "keys" (poll(now_ms), take(i): 0 B, 1 W, 2 pause), "buzzer"
+(play(pattern, now_ms), update(now_ms)), "displays" {"B", "W"} (framebuf-like, show() if
+present), "link" (readline() -> bytes or None without blocking, write(bytes)). Any may be
+missing (None) except grid and classifier.
+
+Records: the session log of every game (core/session.SessionWriter) and the SGF of every
+finished game (records_store.RecordsStore), the journal of the game in progress
+(core/journal.py), recovered at start.
+"""
+
+import json
+
+from micropython import const
+
+from ingboard import protocol
+from ingboard.core import clock_face, cues, journal
+from ingboard.core.board import BLACK, WHITE
+from ingboard.core.classifier import format_scan
+from ingboard.core.session import SessionWriter, check_config
+from ingboard.core.tracker import Tracker
+
+DEFAULT_CONFIG = {"size": 19, "rules": "ing1991", "komi": 8}
+_SCAN, _PRESS, _BUTTON, _BOWL, _FAULT, _LINE = 1, 2, 3, 4, 5, 6
+INPUTS = const(64)
+OUTPUTS = const(64)
+JOURNAL_LIMIT = const(64 * 1024)
+
+
+class RingQueue:
+    """Bounded FIFO over slots allocated once; put() returns False when full (nothing lost
+    silently: the caller counts it)."""
+
+    def __init__(self, n):
+        self.slots = [None] * n
+        self.head = 0
+        self.count = 0
+        self.dropped = 0
+
+    def put(self, item):
+        n = len(self.slots)
+        if self.count == n:
+            self.dropped += 1
+            return False
+        self.slots[(self.head + self.count) % n] = item
+        self.count += 1
+        return True
+
+    def get(self):
+        if not self.count:
+            return None
+        item = self.slots[self.head]
+        self.slots[self.head] = None
+        self.head = (self.head + 1) % len(self.slots)
+        self.count -= 1
+        return item
+
+
+class App:
+    """The board's program; see the module docstring. `run()` is the entry (asyncio)."""
+
+    def __init__(
+        self,
+        hw,
+        store,
+        ticks_ms,
+        ticks_diff,
+        sleep_ms,
+        config=None,
+        scan_ms=40,
+        bowl_ms=100,
+        key_ms=10,
+        game_ms=20,
+        display_ms=500,
+        mark_ms=1000,
+    ):
+        self.hw = hw
+        self.store = store
+        self.ticks_ms = ticks_ms
+        self.ticks_diff = ticks_diff
+        self.sleep_ms = sleep_ms
+        self.periods = (scan_ms, bowl_ms, key_ms, game_ms, display_ms)
+        self.mark_ms = mark_ms
+        self.inputs = RingQueue(INPUTS)
+        self.outputs = RingQueue(OUTPUTS)
+        self.protocol = protocol.Protocol(self)
+        self.failure = None
+        self.stopping = False
+        self.grams = {"B": None, "W": None}
+        self.last_scan = None
+        self.last_clock = {}
+        self.pause_paused = False
+        self.tracker = None
+        self.number = 0
+        self.log = None
+        self.log_file = None
+        self.journal = None
+        self.journal_file = None
+        self._t0 = ticks_ms()
+        self._base = 0
+        self._last = 0
+        if not self._resume():
+            self.new_game(config or DEFAULT_CONFIG)
+
+    # -- time: the one place ticks become board time --------------------------------------------
+
+    def now(self):
+        t = self._base + self.ticks_diff(self.ticks_ms(), self._t0)
+        if t < self._last:
+            t = self._last
+        self._last = t
+        return t
+
+    def _restart_time(self, base):
+        self._t0 = self.ticks_ms()
+        self._base = base
+        self._last = base
+
+    # -- games ----------------------------------------------------------------------------------
+
+    def new_game(self, config):
+        """Finish the game in progress (if any) and start one with `config` (ValueError)."""
+        check_config(config)
+        tracker = Tracker(config)
+        if self.tracker is not None:
+            self._finish()
+        self.tracker = tracker
+        self.number = self.store.next_number()
+        self._restart_time(0)
+        self.log_file = self.store.open_session(self.number)
+        self.log = SessionWriter(self.log_file)
+        self.log.config(0, config)
+        self.journal_file = self.store.open_journal(b"")
+        self.journal = journal.JournalWriter(self.journal_file, self.mark_ms)
+        self.journal.start(tracker, 0)
+        self.journal_file.flush()
+        self.saved = False
+        return self.number
+
+    def _resume(self):
+        data = self.store.journal_bytes()
+        if not data:
+            return False
+        try:
+            tracker, info = journal.recover(data)
+        except (ValueError, TypeError, KeyError, IndexError) as exc:
+            self.warn("journal unreadable, not resumed: %s" % exc)
+            return False
+        if tracker is None:
+            return False
+        numbers = self.store.numbers()
+        self.number = numbers[-1] if numbers else self.store.next_number()
+        self.tracker = tracker
+        self.store.trim_session(self.number)
+        base = max(info["t"], self.store.last_session_time(self.number))
+        self._restart_time(base)
+        self.log_file = self.store.open_session(self.number, append=True)
+        self.log_file.write("# resumed from the journal after a restart (%d records)\n" % (
+            info["records"]))  # fmt: skip
+        self.log = None  # continued with Record lines (the header and config are written)
+        compact = journal.compact(data)
+        self.journal_file = self.store.open_journal(compact)
+        self.journal = journal.JournalWriter(self.journal_file, self.mark_ms).resume(
+            tracker, compact
+        )
+        self.saved = tracker.game.phase == "ended"
+        self.warn("game %04d resumed at move %d" % (self.number, len(tracker.game.plies)))
+        return True
+
+    def _finish(self):
+        if not self.saved:
+            self.saved = True
+            for text in self.store.save_sgf(self.number, self.tracker.sgf()):
+                self.warn(text)
+        if self.log_file is not None:
+            self.log_file.close()
+            self.log_file = None
+            self.store.close_session(self.number)
+        if self.journal_file is not None:
+            self.journal_file.close()
+            self.journal_file = None
+        self.store.clear_journal()
+
+    def warn(self, text):
+        self.emit({"t": self._last, "type": "warning", "text": text})
+
+    def emit(self, message):
+        if not self.outputs.put(message):
+            pass  # counted in outputs.dropped; reported with the next state reply
+
+    # -- the game task: the only caller of the tracker -----------------------------------------
+
+    def _record(self, kind, t, a, b=None):
+        if self.log is not None:
+            if kind == _SCAN:
+                self.log.scan(t, a)
+            elif kind == _PRESS:
+                self.log.press(t, a)
+            elif kind == _BUTTON:
+                self.log.button(t, a)
+            elif kind == _BOWL:
+                self.log.bowl(t, a, b)
+        elif self.log_file is not None:
+            from ingboard.core.session import Record
+
+            names = {_SCAN: "scan", _PRESS: "press", _BUTTON: "button", _BOWL: "bowl"}
+            payload = (a, b) if kind == _BOWL else a
+            self.log_file.write(Record(t, names[kind], payload).text() + "\n")
+
+    def step(self, item):
+        """Apply one input (kind, t, a, b) to the tracker; journal, log and queue its events."""
+        kind, t, a, b = item
+        tracker = self.tracker
+        button = None
+        if kind == _SCAN:
+            events = tracker.scan(t, a)
+        elif kind == _PRESS:
+            events = tracker.press(t, a)
+        elif kind == _BUTTON:
+            button = a
+            if a == "new-game":
+                self.new_game(tracker.config)
+                return
+            events = tracker.button(t, a)
+        elif kind == _BOWL:
+            events = tracker.bowl(t, a, b)
+        elif kind == _FAULT:
+            tracker.bowls.fault(a, t, b)
+            events = tracker.bowls.poll()
+            for event in events:
+                event["t"] = t
+        else:
+            return
+        if kind != _FAULT:
+            self._record(kind, t, a, b)
+        self._after(t, events, button)
+
+    def tick(self, t):
+        due = self.tracker.next_deadline()
+        events = []
+        while due is not None and due <= t:
+            events += self.tracker.tick(due)
+            due = self.tracker.next_deadline()
+        events += self.tracker.tick(t)
+        self._after(t, events, None)
+
+    def _after(self, t, events, button):
+        if self.journal is not None:
+            try:
+                if self.journal.sync(self.tracker, t, events, button):
+                    self.journal_file.flush()
+                    if self.journal.written > JOURNAL_LIMIT:
+                        self._compact()
+            except journal.JournalError as exc:
+                self.warn("journal stopped: %s" % exc)
+                self.journal = None
+        for event in events:
+            self.emit(event)
+            self._cue(event, t)
+        if self.tracker.game.phase == "ended" and not self.saved:
+            self.saved = True
+            for text in self.store.save_sgf(self.number, self.tracker.sgf()):
+                self.warn(text)
+
+    def _compact(self):
+        self.journal_file.close()
+        data = journal.compact(self.store.journal_bytes())
+        self.journal_file = self.store.open_journal(data)
+        self.journal = journal.JournalWriter(self.journal_file, self.mark_ms).resume(
+            self.tracker, data
+        )
+
+    def _cue(self, event, t):
+        buzzer = self.hw.get("buzzer")
+        kind = event["type"]
+        cue = None
+        if kind == "clock":
+            for name in ("B", "W"):
+                side = event[name]
+                before = self.last_clock.get(name)
+                if side["forfeit"] and not (before and before["forfeit"]):
+                    cue = cues.FORFEIT
+                elif before is not None and side["penalty"] > before["penalty"]:
+                    cue = cues.POINTS
+                elif before is not None and side["period"] > before["period"]:
+                    cue = cues.PERIOD
+                self.last_clock[name] = side
+        elif kind == "alert":
+            cue = cues.BASIC_OVER  # one long tone: look at the board
+        if cue is not None and buzzer is not None:
+            freq, durations = cues.beeps(cue)
+            pattern = []
+            for i in range(len(durations)):
+                pattern.append(freq if i % 2 == 0 else 0)
+                pattern.append(durations[i])
+            buzzer.play(tuple(pattern), t)
+
+    # -- commands (protocol.py) -----------------------------------------------------------------
+
+    def _input(self, kind, a, b=None):
+        if not self.inputs.put((kind, self.now(), a, b)):
+            raise ValueError("input queue full")
+
+    def cmd_ping(self, cmd):
+        return [{"type": "pong", "version": protocol.VERSION}]
+
+    def cmd_state(self, cmd):
+        game = self.tracker.game
+        return [
+            {
+                "type": "state",
+                "game": self.number,
+                "phase": game.phase,
+                "to_play": "B" if game.to_play == BLACK else "W",
+                "plies": len(game.plies),
+                "result": game.result,
+                "dropped": self.inputs.dropped + self.outputs.dropped,
+            }
+        ]
+
+    def cmd_new_game(self, cmd):
+        config = cmd["config"]
+        check_config(config)
+        Tracker(config)  # refuses what the tracker cannot play, before anything changes
+        return [{"type": "ok", "cmd": "new-game", "game": self.new_game(config)}]
+
+    def cmd_button(self, cmd):
+        self._input(_BUTTON, cmd["name"])
+        return []
+
+    def cmd_calibrate(self, cmd):
+        return [{"type": "ok", "cmd": "calibrate", "grid": self._load_grid(), "bowls": False}]
+
+    def _load_grid(self):
+        from ingboard import storage_paths
+
+        try:
+            with open(self.store.root + storage_paths.CALIBRATION, "rb") as f:
+                data = f.read()
+        except OSError:
+            return False
+        self.hw["classifier"].load_calibration(data)
+        return True
+
+    def cmd_enrol(self, cmd):
+        tracker = self.tracker
+        if tracker.game.plies:
+            raise ValueError("bowls are enrolled only before the first move")
+        weights = {}
+        for c in ("B", "W"):
+            g = cmd.get(c, self.grams[c])
+            if g is None:
+                raise ValueError("no reading of the %s bowl yet" % c)
+            weights[c] = g
+        config = dict(tracker.config)
+        bowls = dict(config.get("bowls") or {})
+        for c in ("B", "W"):
+            entry = dict(bowls.get(c) or {})
+            entry["w180_g"] = weights[c]
+            bowls[c] = entry
+        config["bowls"] = bowls
+        check_config(config)
+        Tracker(config)
+        self.new_game(config)
+        return [{"type": "ok", "cmd": "enrol", "B": weights["B"], "W": weights["W"]}]
+
+    def cmd_list(self, cmd):
+        return [{"type": "games", "files": self.store.finished()}]
+
+    def cmd_read(self, cmd):
+        offset = cmd.get("offset", 0)
+        data, size = self.store.read(cmd["name"], offset, cmd.get("count", 512))
+        return [
+            {
+                "type": "file",
+                "name": cmd["name"],
+                "offset": offset,
+                "size": size,
+                "data": data.decode(),
+            }
+        ]
+
+    def cmd_health(self, cmd):
+        c = self.hw["classifier"]
+        return [{"type": "health", "rows": c.health_rows(), "faults": c.fault_points()}]
+
+    def cmd_raw_scan(self, cmd):
+        n = cmd.get("n", 1)
+        grid = self.hw["grid"]
+        sums = None
+        for _ in range(n):
+            readings = grid.scan()
+            if sums is None:
+                sums = [0] * len(readings)
+            for i in range(len(readings)):
+                sums[i] += readings[i]
+        values = [(s + n // 2) // n for s in sums]
+        return [{"type": "raw-scan", "n": n, "size": self.hw["classifier"].size, "values": values}]
+
+    def cmd_raw_bowl(self, cmd):
+        n = cmd.get("n", 1)
+        reply = {"type": "raw-bowl", "n": n}
+        for c, hx in (self.hw.get("hx711") or {}).items():
+            if not hasattr(hx, "read_code"):
+                raise ValueError("the %s bowl has no raw reading" % c)
+            codes = []
+            tries = 0
+            while len(codes) < n:
+                tries += 1
+                if tries > 200 * n:
+                    raise ValueError("the %s bowl's HX711 does not answer" % c)
+                if hx.ready():
+                    codes.append(hx.read_code())
+            codes.sort()
+            reply[c] = codes[n // 2]
+        return [reply]
+
+    # -- tasks ----------------------------------------------------------------------------------
+
+    async def scan_task(self):
+        grid = self.hw["grid"]
+        classifier = self.hw["classifier"]
+        size = classifier.size
+        period = self.periods[0]
+        while not self.stopping:
+            classifier.classify(grid.scan())
+            line = format_scan(classifier.classes, size)
+            if line != self.last_scan:
+                self.last_scan = line
+                self.inputs.put((_SCAN, self.now(), line.split("/"), None))
+            await self.sleep_ms(period)
+
+    async def bowl_task(self):
+        from ingboard.drivers.hx711 import SensorFault
+
+        scales = self.hw.get("hx711") or {}
+        period = self.periods[1]
+        while not self.stopping:
+            for c, color in (("B", BLACK), ("W", WHITE)):
+                hx = scales.get(c)
+                if hx is None:
+                    continue
+                t = self.now()
+                try:
+                    grams = hx.poll(t)
+                except SensorFault as exc:
+                    self.inputs.put((_FAULT, t, color, str(exc)))
+                    continue
+                if grams is not None:
+                    grams = int(grams * 10 + (0.5 if grams >= 0 else -0.5)) / 10
+                    self.grams[c] = grams
+                    self.inputs.put((_BOWL, t, color, grams))
+            await self.sleep_ms(period)
+
+    async def key_task(self):
+        keys = self.hw.get("keys")
+        buzzer = self.hw.get("buzzer")
+        period = self.periods[2]
+        while not self.stopping:
+            t = self.now()
+            if keys is not None and keys.poll(t):
+                if keys.take(0):
+                    self.inputs.put((_PRESS, t, BLACK, None))
+                if keys.take(1):
+                    self.inputs.put((_PRESS, t, WHITE, None))
+                if keys.take(2):
+                    name = "resume" if self.tracker.clock.paused else "pause"
+                    self.inputs.put((_BUTTON, t, name, None))
+            if buzzer is not None:
+                buzzer.update(t)
+            await self.sleep_ms(period)
+
+    async def game_task(self):
+        period = self.periods[3]
+        while not self.stopping:
+            item = self.inputs.get()
+            while item is not None:
+                self.step(item)
+                item = self.inputs.get()
+            self.tick(self.now())
+            await self.sleep_ms(period)
+
+    async def display_task(self):
+        displays = self.hw.get("displays") or {}
+        period = self.periods[4]
+        while not self.stopping:
+            t = self.now()
+            for name, color in (("B", BLACK), ("W", WHITE)):
+                fb = displays.get(name)
+                if fb is not None:
+                    clock_face.draw(fb, self.tracker.clock, color, t)
+                    if hasattr(fb, "show"):
+                        fb.show()
+            await self.sleep_ms(period)
+
+    async def link_task(self):
+        link = self.hw.get("link")
+        period = self.periods[2]
+        while not self.stopping:
+            if link is not None:
+                line = link.readline()
+                while line is not None:
+                    if line.strip():
+                        for reply in self.protocol.handle(line):
+                            self.emit(reply)
+                    line = link.readline()
+            message = self.outputs.get()
+            while message is not None:
+                if link is not None:
+                    link.write(protocol.Protocol.line(message))
+                message = self.outputs.get()
+            await self.sleep_ms(period)
+
+    def tasks(self):
+        return (
+            self.scan_task(),
+            self.bowl_task(),
+            self.key_task(),
+            self.game_task(),
+            self.display_task(),
+            self.link_task(),
+        )
+
+    async def run(self):
+        """Run every task until one fails (re-raised) or stop() is called."""
+        import asyncio
+
+        loop = asyncio.get_event_loop()
+        loop.set_exception_handler(self._failed)
+        running = [asyncio.create_task(c) for c in self.tasks()]
+        while not self.stopping and self.failure is None:
+            for task in running:
+                if task.done() and not self.stopping:
+                    try:
+                        await task  # a task ended by itself: take its exception
+                        self.failure = RuntimeError("a task ended")
+                    except Exception as exc:  # noqa: BLE001 (any task failure stops the app)
+                        self.failure = exc
+            await self.sleep_ms(self.periods[3])
+        self.stopping = True
+        for task in running:
+            if not task.done():
+                task.cancel()
+        if self.failure is not None:
+            raise self.failure
+
+    def _failed(self, loop, context):
+        # The global exception handler: a dying task stops the program loudly.
+        self.failure = context.get("exception") or RuntimeError(str(context.get("message")))
+        self.stopping = True
+
+    def stop(self):
+        self.stopping = True
+        if self.log_file is not None:
+            self.log_file.flush()
+
+
+def parse_line(line):
+    """A host line as JSON (for tests and tools)."""
+    return json.loads(line)

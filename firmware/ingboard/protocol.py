@@ -1,0 +1,159 @@
+"""The host link: line-delimited JSON over USB serial, events out and commands in.
+
+Out: every tracker event as one JSON object a line (the schema of `ingboard track --events`:
+"t", "type", ...), plus `{"type": "warning", "text": ...}` (storage full, journal trouble) and
+the replies below. In: one JSON object a line with a "cmd". A line that is not a known,
+well-formed command gets exactly one `{"type": "error", "cmd": name or null, "text": why}` and
+changes nothing. Lines longer than MAX_LINE bytes are refused the same way.
+
+Commands (fields; reply):
+
+- `ping`: `{"type": "pong", "version": 1}`
+- `state`: `{"type": "state", "game": n, "phase", "to_play", "plies", "result", "dropped"}`
+- `new-game` (`config`: a session-log config object): the game in progress, if any, is finished
+  (SGF written, session log closed); `{"type": "ok", "cmd": "new-game", "game": n}`
+- `button` (`name`: pause, resume, agree, dispute, resign-B, resign-W, undo, new-game): no
+  reply; the tracker's events follow
+- `calibrate`: reloads the grid calibration file;
+  `{"type": "ok", "cmd": "calibrate", "grid": loaded, "bowls": false}`
+- `enrol` (`B`, `W`: grams, optional: the latest readings): only before the first move;
+  `{"type": "ok", "cmd": "enrol", "B": g, "W": g}` (the game restarts with `w180_g` set)
+- `list`: `{"type": "games", "files": [{"name": "0001.sgf", "number": 1, "bytes": n}, ...]}`
+  (finished SGFs and session logs)
+- `read` (`name`, `offset` default 0, `count` 1..2048 default 512):
+  `{"type": "file", "name", "offset", "size", "data": text}`
+- `health`: `{"type": "health", "rows": ["+++...", ...], "faults": ["A19", ...]}`
+- `raw-scan` (`n` 1..64, default 1): `{"type": "raw-scan", "n", "size", "values": [...]}`, per
+  point (scan order) the mean of n scans
+- `raw-bowl` (`n` 1..64, default 1): `{"type": "raw-bowl", "n", "B": code, "W": code}`, the
+  median raw HX711 codes
+
+`parse(line)` checks a line against this table (ProtocolError with the reason); `Protocol(app)`
+dispatches to the app's `cmd_*` methods and turns every refusal into one error reply.
+"""
+
+import json
+
+from micropython import const
+
+VERSION = const(1)
+MAX_LINE = const(4096)
+MAX_READ = const(2048)
+MAX_SAMPLES = const(64)
+
+BUTTONS = ("pause", "resume", "agree", "dispute", "resign-B", "resign-W", "undo", "new-game")
+
+# command -> {field: kind}; kinds: "config" (object), "button", "grams", "name", "count" (int
+# >= 0), "samples" (1..MAX_SAMPLES), "chunk" (1..MAX_READ).
+COMMANDS = {
+    "ping": {},
+    "state": {},
+    "new-game": {"config": "config"},
+    "button": {"name": "button"},
+    "calibrate": {},
+    "enrol": {"B": "grams", "W": "grams"},
+    "list": {},
+    "read": {"name": "name", "offset": "count", "count": "chunk"},
+    "health": {},
+    "raw-scan": {"n": "samples"},
+    "raw-bowl": {"n": "samples"},
+}
+REQUIRED = {"new-game": ("config",), "button": ("name",), "read": ("name",)}
+
+
+class ProtocolError(ValueError):
+    """A refused line; `cmd` is the command's name when it had one."""
+
+    def __init__(self, text, cmd=None):
+        super().__init__(text)
+        self.cmd = cmd
+
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _check(name, key, kind, v):
+    if kind == "config":
+        if not isinstance(v, dict):
+            raise ProtocolError("config must be a JSON object", name)
+    elif kind == "button":
+        if v not in BUTTONS:
+            raise ProtocolError("unknown button %r" % (v,), name)
+    elif kind == "grams":
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v < 100000:
+            raise ProtocolError("%s must be grams > 0" % key, name)
+    elif kind == "name":
+        if not isinstance(v, str) or not v or "/" in v or len(v) > 64:
+            raise ProtocolError("name must be a file name", name)
+    elif kind == "count":
+        if not _is_int(v) or v < 0:
+            raise ProtocolError("%s must be an integer >= 0" % key, name)
+    elif kind == "samples":
+        if not _is_int(v) or not 1 <= v <= MAX_SAMPLES:
+            raise ProtocolError("%s must be 1..%d" % (key, MAX_SAMPLES), name)
+    elif kind == "chunk":
+        if not _is_int(v) or not 1 <= v <= MAX_READ:
+            raise ProtocolError("%s must be 1..%d" % (key, MAX_READ), name)
+
+
+def parse(line):
+    """(name, command dict) of one line (bytes or str); ProtocolError if it is not one."""
+    if len(line) > MAX_LINE:
+        raise ProtocolError("line longer than %d bytes" % MAX_LINE)
+    if isinstance(line, (bytes, bytearray)):
+        try:
+            line = bytes(line).decode()
+        except UnicodeError:
+            raise ProtocolError("line is not UTF-8")
+    try:
+        cmd = json.loads(line)
+    except (ValueError, IndexError, TypeError):
+        raise ProtocolError("line is not JSON")
+    if not isinstance(cmd, dict):
+        raise ProtocolError("a command is a JSON object with a cmd")
+    name = cmd.get("cmd")
+    if not isinstance(name, str) or name not in COMMANDS:
+        raise ProtocolError(
+            "unknown command %r" % (name,), name if isinstance(name, str) else None
+        )
+    fields = COMMANDS[name]
+    for key in cmd:
+        if key != "cmd" and key not in fields:
+            raise ProtocolError("unknown field %r" % (key,), name)
+    for key in REQUIRED.get(name, ()):
+        if key not in cmd:
+            raise ProtocolError("%s needs %s" % (name, key), name)
+    for key in cmd:
+        if key != "cmd":
+            _check(name, key, fields[key], cmd[key])
+    return name, cmd
+
+
+def error(text, cmd=None):
+    return {"type": "error", "cmd": cmd, "text": text}
+
+
+class Protocol:
+    """Commands in, replies out, against an app with `cmd_<name>(cmd) -> [replies]` methods
+    (name with '-' as '_'); a method refuses with ValueError or TypeError, changing nothing."""
+
+    def __init__(self, app):
+        self.app = app
+
+    def handle(self, line):
+        """The replies (dicts) to one line."""
+        try:
+            name, cmd = parse(line)
+        except ProtocolError as exc:
+            return [error(str(exc), exc.cmd)]
+        method = getattr(self.app, "cmd_" + name.replace("-", "_"))
+        try:
+            return method(cmd)
+        except (ValueError, TypeError, KeyError) as exc:
+            return [error(str(exc) or exc.__class__.__name__, name)]
+
+    @staticmethod
+    def line(message):
+        """One message as the bytes of a line."""
+        return (json.dumps(message) + "\n").encode()

@@ -1,0 +1,214 @@
+"""The board's records on flash: each game's SGF and session log, size-bounded, and the journal.
+
+Layout (storage_paths.py): game n's session log is written to `SESSIONS_DIR/nnnn.log.part` while
+it is played and renamed to `nnnn.log` when the game ends; its SGF is written as
+`GAMES_DIR/nnnn.sgf.part` and renamed to `nnnn.sgf`. `ingboard pull` copies only finished files.
+The journal of the game in progress is `JOURNAL_DIR/game.jnl` (core/journal.py).
+
+Bound: finished files together stay under `limit` bytes; when a new game would go over, the
+oldest games (lowest numbers, SGF and log together) are deleted first and named in the returned
+warnings, so the app can tell the host. `root` prefixes every path (a temporary directory in
+tests; "" on the board, whose `/` is the flash file system).
+"""
+
+import os
+
+from ingboard import storage_paths as paths
+
+LIMIT = 512 * 1024
+JOURNAL_NAME = "game.jnl"
+_CHUNK = 512
+
+
+def _exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
+
+
+def _size(path):
+    try:
+        return os.stat(path)[6]
+    except OSError:
+        return 0
+
+
+def _mkdir(path):
+    if not _exists(path):
+        os.mkdir(path)
+
+
+class RecordsStore:
+    """Finished games and session logs on flash, with a size bound (see the docstring)."""
+
+    def __init__(self, root="", limit=LIMIT):
+        self.root = root
+        self.limit = limit
+        self.games = root + paths.GAMES_DIR
+        self.sessions = root + paths.SESSIONS_DIR
+        self.journal_dir = root + paths.JOURNAL_DIR
+        if root:
+            _mkdir(root)
+        for d in (self.games, self.sessions, self.journal_dir):
+            _mkdir(d)
+        self.journal_path = self.journal_dir + "/" + JOURNAL_NAME
+
+    # -- numbering --------------------------------------------------------------------------
+
+    def numbers(self):
+        """Game numbers that have a file (finished or in progress), ascending."""
+        found = []
+        for d in (self.games, self.sessions):
+            for name in os.listdir(d):
+                head = name.split(".")[0]
+                if head.isdigit() and int(head) not in found:
+                    found.append(int(head))
+        found.sort()
+        return found
+
+    def next_number(self):
+        found = self.numbers()
+        return found[-1] + 1 if found else 1
+
+    def session_part(self, n):
+        return "%s/%04d%s%s" % (self.sessions, n, paths.SESSION_SUFFIX, paths.PART_SUFFIX)
+
+    # -- one game -----------------------------------------------------------------------------
+
+    def open_session(self, n, append=False):
+        """The session log file of game n, being written (text)."""
+        return open(self.session_part(n), "a" if append else "w")
+
+    def last_session_time(self, n):
+        """t_ms of the last whole line of game n's session log in progress (0 if none)."""
+        path = self.session_part(n)
+        size = _size(path)
+        if not size:
+            return 0
+        with open(path, "rb") as f:
+            f.seek(max(0, size - _CHUNK))
+            tail = f.read()
+        lines = tail.split(b"\n")[:-1]  # the part after the last newline may be torn
+        for line in reversed(lines):
+            try:
+                return int(line.split(b" ")[0])
+            except ValueError:
+                continue
+        return 0
+
+    def trim_session(self, n):
+        """Drop a torn last line of game n's session log (after a power cut)."""
+        path = self.session_part(n)
+        size = _size(path)
+        if not size:
+            return
+        with open(path, "rb") as f:
+            f.seek(max(0, size - _CHUNK))
+            start = f.tell()
+            tail = f.read()
+        cut = tail.rfind(b"\n") + 1
+        if start + cut == size:
+            return
+        tmp = path + ".tmp"
+        with open(path, "rb") as src, open(tmp, "wb") as dst:
+            left = start + cut
+            while left > 0:
+                chunk = src.read(min(_CHUNK, left))
+                if not chunk:
+                    break
+                dst.write(chunk)
+                left -= len(chunk)
+        os.remove(path)
+        os.rename(tmp, path)
+
+    def save_sgf(self, n, sgf_text):
+        """Game n is over: its SGF is written (a finished file). Returns the warnings of the
+        size bound (a list of texts)."""
+        warnings = self._make_room(len(sgf_text) + _size(self.session_part(n)), n)
+        final = "%s/%04d%s" % (self.games, n, paths.GAME_SUFFIX)
+        part = final + paths.PART_SUFFIX
+        with open(part, "w") as f:
+            f.write(sgf_text)
+        if _exists(final):
+            os.remove(final)
+        os.rename(part, final)
+        return warnings
+
+    def close_session(self, n):
+        """Game n's session log is complete (the next game starts): it becomes finished."""
+        log = self.session_part(n)
+        if _exists(log):
+            os.rename(log, log[: -len(paths.PART_SUFFIX)])
+
+    def _make_room(self, need, keep):
+        warnings = []
+        files = self.finished()
+        total = need
+        for entry in files:
+            total += entry["bytes"]
+        for n in self.numbers():
+            if total <= self.limit or n == keep:
+                break
+            for entry in files:
+                if entry["number"] == n:
+                    os.remove(self._dir(entry["name"]) + "/" + entry["name"])
+                    total -= entry["bytes"]
+            warnings.append("storage full: game %04d deleted (oldest first)" % n)
+        return warnings
+
+    # -- listing and reading ------------------------------------------------------------------
+
+    def _dir(self, name):
+        return self.games if name.endswith(paths.GAME_SUFFIX) else self.sessions
+
+    def finished(self):
+        """[{"name", "number", "bytes"}] of every finished SGF and session log, by number."""
+        out = []
+        for d, suffix in ((self.games, paths.GAME_SUFFIX), (self.sessions, paths.SESSION_SUFFIX)):
+            for name in os.listdir(d):
+                head = name[: -len(suffix)]
+                if name.endswith(suffix) and head.isdigit():
+                    out.append({"name": name, "number": int(head), "bytes": _size(d + "/" + name)})
+        out.sort(key=lambda e: (e["number"], e["name"]))
+        return out
+
+    def read(self, name, offset, count):
+        """Up to `count` bytes of a finished file from `offset`; ValueError for an unknown name
+        or a bad range."""
+        names = [e["name"] for e in self.finished()]
+        if name not in names:
+            raise ValueError("no finished game file %r" % (name,))
+        path = self._dir(name) + "/" + name
+        size = _size(path)
+        if offset < 0 or offset > size or count <= 0:
+            raise ValueError("offset must be 0..%d and count > 0" % size)
+        with open(path, "rb") as f:
+            f.seek(offset)
+            return f.read(count), size
+
+    # -- the journal --------------------------------------------------------------------------
+
+    def journal_bytes(self):
+        if not _exists(self.journal_path):
+            return b""
+        with open(self.journal_path, "rb") as f:
+            return f.read()
+
+    def open_journal(self, data=None):
+        """The journal for appending; with `data`, the file is first replaced by it (atomic:
+        written beside it, then renamed over it)."""
+        if data is not None:
+            tmp = self.journal_path + ".new"
+            with open(tmp, "wb") as f:
+                f.write(data)
+            if _exists(self.journal_path):
+                os.remove(self.journal_path)
+            os.rename(tmp, self.journal_path)
+        return open(self.journal_path, "ab")
+
+    def clear_journal(self):
+        for path in (self.journal_path, self.journal_path + ".new"):
+            if _exists(path):
+                os.remove(path)

@@ -1,0 +1,210 @@
+"""Fake drivers for running the whole app (firmware/ingboard/app.py) on a PC, CPython or
+MicroPython: a virtual clock under asyncio, and a grid, HX711s, keys, buzzer PWM, displays and
+host link that replay a session log (host_tools/simulate.py makes them)."""
+
+import json
+
+import framebuf
+from ingboard.core.classifier import DEFAULT_EMPTY, DEFAULT_SPAN
+from ingboard.core.session import read_text
+from ingboard.drivers.buzzer import Buzzer
+from ingboard.drivers.keys import Keys
+
+_LEVEL = {".": DEFAULT_EMPTY, "B": DEFAULT_EMPTY + DEFAULT_SPAN, "W": DEFAULT_EMPTY - DEFAULT_SPAN}
+_OVER = DEFAULT_EMPTY + 3 * DEFAULT_SPAN  # a '?': beyond the classifier's over-range
+
+
+try:
+    from types import coroutine
+except ImportError:  # MicroPython: a generator can be awaited as it is
+
+    def coroutine(f):
+        return f
+
+
+@coroutine
+def _sleep(ms):
+    yield ms
+
+
+class VirtualTime:
+    """ticks_ms / ticks_diff / sleep_ms on a virtual clock, and drive(): the app's task
+    coroutines stepped in virtual-time order (each sleep yields its ms to the driver), the same
+    way on CPython and on MicroPython (whose WebAssembly asyncio has no run())."""
+
+    def __init__(self):
+        self.now = 0
+
+    def ticks_ms(self):
+        return self.now
+
+    def ticks_diff(self, a, b):
+        return a - b
+
+    def sleep_ms(self, ms):
+        return _sleep(ms)
+
+    def drive(self, app, until):
+        tasks = [[0, i, c] for i, c in enumerate(app.tasks())]
+        while tasks and not app.stopping:
+            best = tasks[0]
+            for task in tasks:
+                if task[0] < best[0] or (task[0] == best[0] and task[1] < best[1]):
+                    best = task
+            if best[0] > until:
+                break
+            self.now = best[0]
+            try:
+                ms = best[2].send(None)
+            except StopIteration:
+                tasks.remove(best)
+                continue
+            best[0] = self.now + ms
+        app.stop()
+
+
+class FakeGrid:
+    """Raw Hall readings that the real classifier turns into the log's scans (with noise)."""
+
+    def __init__(self, vt, scans, size):
+        self.vt = vt
+        self.scans = scans  # [(t, "row/row/...")]
+        self.k = 0
+        self.n = 0
+        self.readings = [DEFAULT_EMPTY] * (size * size)
+
+    def scan(self, out=None):
+        scans = self.scans
+        while self.k + 1 < len(scans) and scans[self.k + 1][0] <= self.vt.now:
+            self.k += 1
+        line = scans[self.k][1].replace("/", "")
+        out = self.readings if out is None else out
+        self.n += 1
+        for i in range(len(line)):
+            out[i] = _LEVEL.get(line[i], _OVER) + (self.n + i) % 5 - 2
+        return out
+
+
+class FakeScale:
+    """An HX711 as the app polls it: the log's readings, each once, the latest first."""
+
+    def __init__(self, vt, readings):
+        self.vt = vt
+        self.readings = readings  # [(t, grams)]
+        self.k = 0
+
+    def poll(self, now_ms):
+        r = self.readings
+        got = None
+        while self.k < len(r) and r[self.k][0] <= self.vt.now:
+            got = r[self.k][1]
+            self.k += 1
+        return got
+
+
+class KeyPin:
+    """A clock key wired to GND: reads 0 for 60 ms from each press of the log."""
+
+    def __init__(self, vt, times):
+        self.vt = vt
+        self.times = times
+        self.k = 0
+
+    def __call__(self, *value):
+        now = self.vt.now
+        while self.k < len(self.times) and self.times[self.k] + 60 <= now:
+            self.k += 1
+        if self.k < len(self.times) and self.times[self.k] <= now:
+            return 0
+        return 1
+
+
+class FakePWM:
+    def __init__(self):
+        self.tones = 0
+
+    def freq(self, hz):
+        if hz:
+            self.tones += 1
+
+    def duty_u16(self, value):
+        pass
+
+
+class FakeDisplay(framebuf.FrameBuffer):
+    def __init__(self):
+        self.buf = bytearray(128 * 64 // 8)
+        super().__init__(self.buf, 128, 64, framebuf.MONO_VLSB)
+        self.shown = 0
+
+    def show(self):
+        self.shown += 1
+
+
+class FakeLink:
+    """The host: sends its lines at their times, collects what the board writes."""
+
+    def __init__(self, vt, lines):
+        self.vt = vt
+        self.lines = lines  # [(t, bytes)]
+        self.k = 0
+        self.out = []
+
+    def readline(self):
+        if self.k < len(self.lines) and self.lines[self.k][0] <= self.vt.now:
+            self.k += 1
+            return self.lines[self.k - 1][1]
+        return None
+
+    def write(self, data):
+        self.out.append(data)
+
+    def messages(self):
+        return [json.loads(x) for x in b"".join(self.out).decode().split("\n") if x]
+
+
+def hardware(vt, log_text, host_lines=()):
+    """(config, hw) replaying a session log: the grid, scales and keys follow its records."""
+    from ingboard.core.classifier import Classifier
+
+    config = None
+    scans = []
+    bowls = {"B": [], "W": []}
+    presses = {1: [], 2: []}
+    for r in read_text(log_text):
+        if r.kind == "config":
+            config = r.payload
+        elif r.kind == "scan":
+            scans.append((r.t_ms, "/".join(r.payload)))
+        elif r.kind == "bowl":
+            bowls["B" if r.payload[0] == 1 else "W"].append((r.t_ms, r.payload[1]))
+        elif r.kind == "press":
+            presses[r.payload].append(r.t_ms)
+    size = config["size"]
+    pins = [KeyPin(vt, presses[1]), KeyPin(vt, presses[2]), KeyPin(vt, [])]
+    pwm = FakePWM()
+    hw = {
+        "grid": FakeGrid(vt, scans, size),
+        "classifier": Classifier(size),
+        "hx711": {"B": FakeScale(vt, bowls["B"]), "W": FakeScale(vt, bowls["W"])},
+        "keys": Keys(pins),
+        "buzzer": Buzzer(pwm),
+        "pwm": pwm,
+        "displays": {"B": FakeDisplay(), "W": FakeDisplay()},
+        "link": FakeLink(vt, list(host_lines)),
+    }
+    return config, hw
+
+
+def run_app(log_text, root, until_ms, host_lines=(), vt=None, periods=None):
+    """Run the whole app over the log until until_ms of virtual time; returns (app, hw)."""
+    from ingboard.app import App
+    from ingboard.records_store import RecordsStore
+
+    vt = vt or VirtualTime()
+    config, hw = hardware(vt, log_text, host_lines)
+    store = RecordsStore(root)
+    app = App(hw, store, vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, config=config, **(periods or {}))
+
+    vt.drive(app, until_ms)
+    return app, hw

@@ -1,0 +1,67 @@
+"""app.py: bounded queue, board time from ticks, and a restart that resumes from the journal."""
+
+from app_fakes import VirtualTime, hardware
+from ingboard.app import App, RingQueue
+from ingboard.records_store import RecordsStore
+
+LOG = (
+    "ingboard-session 1\n"
+    '0 config {"size": 9, "rules": "ing1991", "time": {"system": "ing-pp", "basic_s": 600}}\n'
+    "0 scan " + "/".join(["........."] * 9) + "\n"
+    "1000 scan " + "/".join(["........."] * 4 + ["....B...."] + ["........."] * 4) + "\n"
+    "1500 press B\n"
+    "3000 scan " + "/".join(["........."] * 4 + ["...WB...."] + ["........."] * 4) + "\n"
+    "3500 press W\n"
+)
+
+
+def test_ring_queue_is_bounded_and_counts_what_it_refuses():
+    q = RingQueue(3)
+    assert [q.put(i) for i in range(5)] == [True, True, True, False, False]
+    assert q.dropped == 2 and [q.get(), q.get()] == [0, 1]
+    q.put(9)
+    assert [q.get(), q.get(), q.get()] == [2, 9, None]
+
+
+def test_board_time_handles_tick_wrap_and_never_goes_back():
+    vt = VirtualTime()
+    cfg, hw = hardware(vt, LOG)
+    period = 1 << 30
+    ticks = [period - 5]
+
+    def ticks_diff(a, b):
+        return ((a - b + period // 2) & (period - 1)) - period // 2
+
+    store = RecordsStore("/tmp/ingboard-test-app-wrap", limit=4096)
+    app = App(hw, store, lambda: ticks[0], ticks_diff, vt.sleep_ms, cfg)
+    ticks[0] = 10  # wrapped
+    assert app.now() == 15
+    ticks[0] = 5
+    assert app.now() == 15
+
+
+def test_restart_resumes_the_game_from_the_journal():
+    import os
+
+    root = "/tmp/ingboard-test-app-resume"
+    for d in ("/games", "/sessions", "/journal"):
+        try:
+            names = os.listdir(root + d)
+        except OSError:
+            continue
+        for name in names:
+            os.remove(root + d + "/" + name)
+    vt = VirtualTime()
+    cfg, hw = hardware(vt, LOG)
+    app = App(hw, RecordsStore(root), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
+    vt.drive(app, 5000)
+    assert len(app.tracker.game.plies) == 2
+    clock = app.tracker.clock.snapshot()
+    app.journal_file.flush()
+    # Power cut: a new app on the same flash, time restarting from 0.
+    vt2 = VirtualTime()
+    _cfg, hw2 = hardware(vt2, LOG)
+    again = App(hw2, RecordsStore(root), vt2.ticks_ms, vt2.ticks_diff, vt2.sleep_ms, cfg)
+    assert [p.point for p in again.tracker.game.plies] == [p.point for p in app.tracker.game.plies]
+    assert again.number == app.number and again.now() >= 3500
+    assert abs(again.tracker.clock.snapshot()[4] - clock[4]) <= 1000

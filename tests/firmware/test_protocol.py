@@ -1,0 +1,77 @@
+"""protocol.py: the command table, one error reply per bad line, nothing changed."""
+
+from ingboard import protocol
+from ingboard.protocol import Protocol, ProtocolError, parse
+
+
+class Recorder:
+    """An app that records the commands it was asked to carry out."""
+
+    def __init__(self):
+        self.done = []
+
+    def __getattr__(self, name):
+        if not name.startswith("cmd_"):
+            raise AttributeError(name)
+
+        def method(cmd):
+            self.done.append(cmd)
+            return [{"type": "ok", "cmd": cmd["cmd"]}]
+
+        return method
+
+
+def refused(line):
+    try:
+        parse(line)
+    except ProtocolError as exc:
+        return str(exc)
+    return None
+
+
+def test_every_command_of_the_table_parses():
+    import json
+
+    required = {"config": {"size": 9, "rules": "aga"}, "name": "undo"}
+    for name in protocol.COMMANDS:
+        cmd = {"cmd": name}
+        for key in protocol.REQUIRED.get(name, ()):
+            cmd[key] = "0001.sgf" if name == "read" else required[key]
+        got_name, got = parse(json.dumps(cmd))
+        assert got_name == name and got == cmd
+
+
+def test_bad_lines_are_refused_with_a_reason():
+    assert "not JSON" in refused("{nope")
+    assert "UTF-8" in refused(b"\xff\xfe")
+    assert "unknown command" in refused('{"cmd": "format-flash"}')
+    assert "JSON object" in refused("[1, 2]")
+    assert "unknown field" in refused('{"cmd": "ping", "x": 1}')
+    assert "needs name" in refused('{"cmd": "button"}')
+    assert "unknown button" in refused('{"cmd": "button", "name": "explode"}')
+    assert "1..64" in refused('{"cmd": "raw-scan", "n": 0}')
+    assert "1..64" in refused('{"cmd": "raw-scan", "n": true}')
+    assert "file name" in refused('{"cmd": "read", "name": "../etc"}')
+    assert "longer" in refused("{" + " " * 5000 + "}")
+
+
+def test_protocol_gives_one_error_and_calls_nothing_for_a_bad_line():
+    app = Recorder()
+    proto = Protocol(app)
+    replies = proto.handle('{"cmd": "button", "name": "explode"}')
+    assert len(replies) == 1 and replies[0]["type"] == "error" and replies[0]["cmd"] == "button"
+    assert app.done == []
+    assert proto.handle('{"cmd": "ping"}') == [{"type": "ok", "cmd": "ping"}]
+    assert len(app.done) == 1
+
+
+def test_refusals_of_the_app_become_error_replies():
+    class Refuses:
+        def cmd_enrol(self, cmd):
+            raise ValueError("bowls are enrolled only before the first move")
+
+    replies = Protocol(Refuses()).handle('{"cmd": "enrol", "B": 1190.5}')
+    assert replies == [
+        {"type": "error", "cmd": "enrol", "text": "bowls are enrolled only before the first move"}
+    ]
+    assert Protocol.line({"type": "pong"}) == b'{"type": "pong"}\n'
