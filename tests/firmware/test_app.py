@@ -65,3 +65,17 @@ def test_restart_resumes_the_game_from_the_journal():
     assert [p.point for p in again.tracker.game.plies] == [p.point for p in app.tracker.game.plies]
     assert again.number == app.number and again.now() >= 3500
     assert abs(again.tracker.clock.snapshot()[4] - clock[4]) <= 1000
+
+
+def test_displays_are_built_per_side_and_a_silent_one_is_left_out():
+    from ingboard.drivers import display
+
+    def factory(w, h, i2c, addr):
+        if addr == 0x3D:
+            raise OSError(19)  # no ACK
+        return (w, h, i2c, addr)
+
+    got = display.build(
+        ["bus0", "bus1"], {"B": {"bus": 1, "addr": 0x3C}, "W": {"bus": 0, "addr": 0x3D}}, factory
+    )
+    assert got == {"B": (128, 64, "bus1", 0x3C), "W": None}

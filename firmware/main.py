@@ -1,0 +1,55 @@
+"""Entry on the device: build the drivers from board_config.py, recover or start a game, run.
+
+The REPL stays reachable for mpremote (flash, pull) because the app's host link only reads
+complete JSON lines; Ctrl-C stops the app.
+"""
+
+import asyncio
+import time
+
+from ingboard import board_config, storage_paths
+from ingboard.app import App
+from ingboard.core.classifier import Classifier
+from ingboard.drivers import display
+from ingboard.drivers.usb_serial import UsbSerial
+from ingboard.records_store import RecordsStore
+
+
+def build():
+    hw = board_config.build()
+    cfg = hw["config"]
+    size = cfg["grid"]["size"]
+    hw["classifier"] = Classifier(size)
+    try:
+        with open(storage_paths.CALIBRATION, "rb") as f:
+            hw["classifier"].load_calibration(f.read())
+    except (OSError, ValueError):
+        pass  # uncalibrated: the default levels; `ingboard calibrate` writes the file
+    try:
+        with open(storage_paths.BOWL_CALIBRATION) as f:
+            bowls = storage_paths.parse_bowl_calibration(f.read())
+        for colour, (offset, scale) in bowls.items():
+            hw["hx711"][colour].offset = offset
+            hw["hx711"][colour].scale = scale
+    except (OSError, ValueError):
+        pass
+    hw["displays"] = display.build(hw["i2c"], cfg["displays"])
+    hw["link"] = UsbSerial()
+    return hw
+
+
+async def _sleep_ms(ms):
+    await asyncio.sleep_ms(ms)
+
+
+def main():
+    hw = build()
+    app = App(hw, RecordsStore(""), time.ticks_ms, time.ticks_diff, _sleep_ms)
+    try:
+        asyncio.run(app.run())
+    finally:
+        app.stop()
+        hw["grid"].off()
+
+
+main()
