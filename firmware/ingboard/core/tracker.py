@@ -58,6 +58,7 @@ _UNDO_DEPTH = const(8)  # clock snapshots kept for accepted retractions
 SETTLE_MS = const(100)
 ALERT_MS = const(400)
 PRESS_WAIT_MS = const(1500)
+PUT_AWAY_MS = const(2000)
 _FAR = const(0x3FFFFFFF)
 
 
@@ -110,6 +111,7 @@ class Tracker:
         self.fill_target = None  # stones per colour on the board once filled in
         self.filled = False
         self.put_away = False
+        self.empty_since = 0  # board time since which the board has been empty after the end
         self.checked_before = False
         self.last_t = 0
 
@@ -190,9 +192,9 @@ class Tracker:
             return events
         if color != game.to_play:
             return events  # a second press, or the opponent's key: nothing to do
+        self.press_time = t
         if self._unknown_points():
             self.press_pending = color
-            self.press_time = t
             return events
         return events + self._press_now(t, color)
 
@@ -227,6 +229,10 @@ class Tracker:
 
     def _bowl(self, t, color, grams):
         events = self._start(t)
+        if t >= self.due:
+            events += self._evaluate(t)  # a stone may have become stable at this very instant
+        if self.game.phase == ENDED:
+            events += self._put_away(t)
         self.bowls.feed(color, grams, t)
         if not self.checked_before and not self.game.plies and self.bowls.settled():
             # Ing 1991 Art. 9 custom 1: verify 180 each before the first move.
@@ -320,10 +326,9 @@ class Tracker:
             if not committed:
                 break
         events += self._alerts(t, new, missing, color, mine, theirs)
-        if self.press_pending and not self._unknown_points():
-            who = self.press_pending
-            events += self._press_now(t, who)
-        elif self.press_pending and t - self.press_time >= PRESS_WAIT_MS:
+        if self.press_pending and (
+            not self._unknown_points() or t - self.press_time >= PRESS_WAIT_MS
+        ):
             events += self._press_now(t, self.press_pending)
         return events
 
@@ -424,11 +429,18 @@ class Tracker:
         return events + self._bowl_alerts(t)
 
     def _press_now(self, t, color):
-        # A press with no new stone of the presser: a pass play.
+        # The press completes the presser's one new stone; with none, it is a pass play.
         self.press_pending = 0
         game = self.game
         new, _missing, _lifted = self._differences(t)
         mine = [p for p in new if self.seen[p] == color]
+        if len(mine) > 1:
+            # More than one candidate (a flicker, a second stone): never a pass. Wait for the
+            # board to settle; past the wait, the two-stones alert stands.
+            if t - self.press_time < PRESS_WAIT_MS:
+                self.press_pending = color
+                return []
+            return self._alert(t, "two-stones", mine)
         if len(mine) == 1:
             reason = game.legality(color, mine[0])
             if reason is None:
@@ -534,13 +546,15 @@ class Tracker:
             self.counted = count
             self.plan = plan
             board = game.board
-            if plan is not None:
+            if plan is None:
+                self.fill_target = (board.count[BLACK], board.count[WHITE])
+            elif plan.get("final"):
                 # Ing 1991 Art. 4 "All stones are filled in to count": the board will hold
                 # the plan's final position once both players have filled in.
                 final = "".join(plan["final"])
                 self.fill_target = (final.count("B"), final.count("W"))
             else:
-                self.fill_target = (board.count[BLACK], board.count[WHITE])
+                self.fill_target = None  # no layout fits (territory too small): no check
             events.append(count)
         events.append({"t": t, "type": "end", "result": game.result, "reason": game.end_reason})
         return events
@@ -548,8 +562,6 @@ class Tracker:
     def _after_end(self, t):
         # After the count: the bowls are checked when the fill-in is complete (Ing 1991 Art. 9
         # "to confirm that the game was counted correctly") and once the stones are put away.
-        if self.fill_target is None:
-            return []
         counts = [0, 0, 0, 0, 0]
         seen = self.seen
         since = self.since
@@ -561,17 +573,29 @@ class Tracker:
         if counts[UNKNOWN] or t - latest < self.settle_ms:
             return []
         events = []
-        if not self.filled and (counts[BLACK], counts[WHITE]) == self.fill_target:
+        target = self.fill_target
+        if not self.filled and target and (counts[BLACK], counts[WHITE]) == target:
             self.filled = True
             event = self.bowls.check("after-count", t, counts[BLACK], counts[WHITE])
             event["t"] = t
             events.append(event)
             events += self._bowl_alerts(t)
-        if not counts[BLACK] and not counts[WHITE] and not self.put_away:
-            self.put_away = True
-            events.append(self._bowls_event(t, "put-away"))
-            events += self._bowl_alerts(t)
+        if not counts[BLACK] and not counts[WHITE]:
+            if not self.empty_since:
+                self.empty_since = t  # the put-away check waits for the bowls (see _bowl)
+        else:
+            self.empty_since = 0
         return events
+
+    def _put_away(self, t):
+        # Ing 1991 Art. 9, 1996 Rule 2: 180 each once the stones are back in the bowls - when
+        # the board has been empty a while and both bowls have settled since.
+        if self.put_away or not self.empty_since or t - self.empty_since < PUT_AWAY_MS:
+            return []
+        if not self.bowls.settled() and t - self.empty_since < 2 * PUT_AWAY_MS:
+            return []  # a scale that never settles gives an uncertain count (null), not none
+        self.put_away = True
+        return [self._bowls_event(t, "put-away")] + self._bowl_alerts(t)
 
     # -- alerts --------------------------------------------------------------------------------
 
