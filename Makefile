@@ -41,12 +41,15 @@ mp-test: setup
 test: setup lint
 	$(PY) -m pytest
 
-# Until `ingboard demo` lands: the newest end-to-end path (simulate a real game on the virtual
-# board, track it with the firmware, write the SGF and the events).
+# A real game on the virtual board, tracked by the firmware, counted by fill-in, bowls checked;
+# writes out/demo/{game.sgf, session.log, events.jsonl, board.png, clock.png}.
 demo: setup
-	mkdir -p out/demo
-	$(INGBOARD) simulate host_tools/data/demo_game.sgf --noise typical --seed 1 --log out/demo/session.log
-	$(INGBOARD) track out/demo/session.log --sgf out/demo/game.sgf --events out/demo/events.jsonl
+	$(INGBOARD) demo
+
+# The virtual board in the browser (http://127.0.0.1:$(SIM_PORT)/).
+SIM_PORT ?= 8000
+sim: setup
+	$(INGBOARD) sim --port $(SIM_PORT)
 
 bench: setup
 	$(PY) -m bench

@@ -726,9 +726,18 @@ class Tracker:
         return events
 
     def _clock_event(self, ev):
-        at, kind, color, _value = ev
+        at, kind, color, value = ev
         if kind == "cue":
-            return []
+            # For the beeper / voice module (cues.py): five minutes left, countdown, ...
+            return [
+                {
+                    "t": at,
+                    "type": "cue",
+                    "color": color_name(color),
+                    "cue": value[0],
+                    "n": value[1],
+                }
+            ]
         events = [dict(self.clock.state(at), t=at, type="clock")]
         if kind == "forfeit" and self.game.phase != ENDED:
             self.game.lose_on_time(color)
