@@ -7,22 +7,32 @@ from sgfmill import sgf
 
 from host_tools.errors import InputError
 
-# SGF RU values (lower-cased) that name one of our rulesets.
+# SGF RU values (lower case, '-' and '_' read as spaces) that name one of our rulesets; our
+# own names are accepted as they are.
 RU_NAMES = {
     "ing": "ing1991",
     "goe": "ing1991",
-    "ing1991": "ing1991",
-    "ing1996": "ing1996",
-    "simplified-ing": "simplified-ing",
+    "ing goe": "ing1991",
+    "simplified ing": "simplified-ing",
     "aga": "aga",
-    "aga-territory": "aga-territory",
+    "aga territory": "aga-territory",
     "chinese": "chinese",
     "japanese": "japanese",
     "nz": "nz",
     "new zealand": "nz",
-    "tromp-taylor": "tromp-taylor",
+    "tromp taylor": "tromp-taylor",
     "tt": "tromp-taylor",
 }
+
+
+def rules_from_ru(ru):
+    """Our ruleset name for an SGF RU value, or None when it names none of them."""
+    from ingboard.core.rulesets import RULESETS
+
+    key = ru.strip().lower()
+    if key in RULESETS:
+        return key
+    return RU_NAMES.get(key.replace("-", " ").replace("_", " "))
 
 
 class GameRecord:
@@ -65,8 +75,7 @@ def parse(data, name="SGF"):
     root = game.get_root()
     rules = None
     if root.has_property("RU"):
-        ru = root.get("RU").strip().lower()
-        rules = RU_NAMES.get(ru)
+        rules = rules_from_ru(root.get("RU"))
     try:
         komi = game.get_komi()
         handicap = game.get_handicap() or 0

@@ -54,6 +54,7 @@ from ingboard.core.board import (
 import host_tools  # noqa: F401  (puts firmware/ on sys.path)
 from host_tools.bowl_model import BowlModel
 from host_tools.errors import InputError
+from host_tools.sgf_input import rules_from_ru
 
 NOISE_LEVELS = ("none", "typical", "harsh")
 # Mistake kind -> the alert code the tracker should raise for it (core/alerts.py).
@@ -66,19 +67,6 @@ MISTAKE_ALERTS = {
 MISTAKES = tuple(sorted(MISTAKE_ALERTS))
 
 DEFAULT_TIME = {"system": "ing-pp", "basic_s": 3600}
-
-# SGF RU values (lower case) -> our rules names; our own names are accepted as they are.
-_SGF_RULES = {
-    "goe": "ing1991",
-    "ing": "ing1991",
-    "ing goe": "ing1991",
-    "aga": "aga",
-    "chinese": "chinese",
-    "japanese": "japanese",
-    "nz": "nz",
-    "new zealand": "nz",
-    "tromp taylor": "tromp-taylor",
-}
 
 
 class _Level:
@@ -188,12 +176,9 @@ def rules_from_sgf(ru):
     """Our rules name for an SGF RU value, and a note when it had to fall back to ing1991."""
     if ru is None:
         return "ing1991", None
-    key = ru.strip().lower()
-    if key in session.RULES:
-        return key, None
-    key = key.replace("-", " ").replace("_", " ")
-    if key in _SGF_RULES:
-        return _SGF_RULES[key], None
+    name = rules_from_ru(ru)
+    if name is not None:
+        return name, None
     return "ing1991", "rules %r not known; using ing1991" % (ru,)
 
 
