@@ -165,3 +165,14 @@ def test_undo_restores_captures_and_turn():
     assert g.board.get(g.board.parse("A2")) == WHITE and g.to_play == BLACK
     assert g.prisoners[BLACK] == 0 and len(g.plies) == 4
     raises(IllegalMove, Game(9).undo)
+
+
+def test_an_illegal_play_during_the_pause_changes_nothing():
+    # A refused play is no dispute: the removals stand and play stays paused.
+    g = Game(9, "ing1991")
+    play_all(g, "B:E5 W:C3 B:pass W:pass")
+    g.remove_dead(g.board.parse("C3"))
+    before = (g.board.rows(), g.phase, list(g.dead), g.consecutive_passes, len(g.plies))
+    e = raises(IllegalMove, g.play, BLACK, g.board.parse("E5"))
+    assert e.reason == "occupied"
+    assert (g.board.rows(), g.phase, list(g.dead), g.consecutive_passes, len(g.plies)) == before

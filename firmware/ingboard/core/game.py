@@ -211,9 +211,19 @@ class Game:
             # resume"; Simplified Ing: continue "as if there had been no removals").
             if color != self.to_play:
                 raise IllegalMove("not-your-turn", "it is %s's turn" % color_name(self.to_play))
+            paused = (list(self.dead), self.disputed, self.consecutive_passes)
             self.dispute()
+        else:
+            paused = None
         reason = self._try(color, p)
         if reason is not None:
+            if paused is not None:
+                # Illegal: the pause goes on exactly as it was (removals included).
+                dead, self.disputed, self.consecutive_passes = paused
+                for q, _color in dead:
+                    self.board.set(q, EMPTY)
+                self.dead = dead
+                self.phase = PAUSED
             raise IllegalMove(reason, self._explain(reason, color, p))
         board = self.board
         ply = Ply(
