@@ -22,7 +22,7 @@ function copyTree(mp, hostDir, mpDir) {
     const hostPath = join(hostDir, name);
     const mpPath = mpDir + "/" + name;
     if (statSync(hostPath).isDirectory()) copyTree(mp, hostPath, mpPath);
-    else if (/\.(py|json|txt|log)$/.test(name)) mp.FS.writeFile(mpPath, readFileSync(hostPath));
+    else if (/\.(py|mpy|json|txt|log)$/.test(name)) mp.FS.writeFile(mpPath, readFileSync(hostPath));
   }
 }
 
