@@ -9,7 +9,11 @@ dies stops the program loudly (the global exception handler records it and stops
 
 Time: `ticks_ms`/`ticks_diff` (injected; time.ticks_ms on the board) are turned into the
 session's board time in ONE place, `now()`: ms since the game started, never decreasing, with
-ticks wrap-around handled by ticks_diff. After a power cut the journal's time is the new base.
+ticks wrap-around handled by ticks_diff. After a power cut board time goes on from where the
+records stop - the later of the journal's last record and the session log's last line, so that
+neither goes back - plus the time since boot: the time without power is nobody's thinking time
+(the clock stopped with the board). The session log is flushed whenever the journal is, so the
+log on flash always explains the game the journal gives back.
 
 Hardware (`hw`, a dict; board_config.build() plus displays and the link): "grid" (scan() ->
 readings), "classifier" (core/classifier.Classifier), "hx711" {"B", "W"} (poll(now_ms) ->
@@ -177,8 +181,12 @@ class App:
         self.journal = journal.JournalWriter(self.journal_file, self.mark_ms).resume(
             tracker, compact
         )
-        self.saved = tracker.game.phase == "ended"
+        self.saved = False
         self.warn("game %04d resumed at move %d" % (self.number, len(tracker.game.plies)))
+        if tracker.game.phase == "ended":
+            # The power may have gone between the journal's end record and the SGF.
+            self.saved = self.store.has_sgf(self.number)
+            self._after(base, [], None)
         return True
 
     def _finish(self):
@@ -262,6 +270,10 @@ class App:
         if self.journal is not None:
             try:
                 if self.journal.sync(self.tracker, t, events, button):
+                    if self.log_file is not None:
+                        # The session log on flash is never behind the journal: after a power
+                        # cut it still explains the game the journal gives back.
+                        self.log_file.flush()
                     self.journal_file.flush()
                     if self.journal.written > JOURNAL_LIMIT:
                         self._compact()
@@ -524,6 +536,11 @@ class App:
                     link.write(protocol.Protocol.line(message))
                 message = self.outputs.get()
             await self.sleep_ms(period)
+
+    def task_periods(self):
+        """The period in ms of each coroutine of tasks(), in the same order."""
+        p = self.periods
+        return (p[0], p[1], p[2], p[3], p[4], p[2])
 
     def tasks(self):
         return (

@@ -136,6 +136,10 @@ class RecordsStore:
         os.rename(part, final)
         return warnings
 
+    def has_sgf(self, n):
+        """True when game n's SGF is written (a finished file)."""
+        return _exists("%s/%04d%s" % (self.games, n, paths.GAME_SUFFIX))
+
     def close_session(self, n):
         """Game n's session log is complete (the next game starts): it becomes finished."""
         log = self.session_part(n)

@@ -44,8 +44,17 @@ class VirtualTime:
     def sleep_ms(self, ms):
         return _sleep(ms)
 
-    def drive(self, app, until):
-        tasks = [[0, i, c] for i, c in enumerate(app.tasks())]
+    def drive(self, app, until, phase=None, stop=True):
+        """Step the app's tasks until `until` (virtual ms), then app.stop() (with stop=False
+        the app is left as it was: the power goes). `phase`: the board time at the
+        start; each task then first runs when board time is a multiple of its period, so a
+        resumed app samples its inputs at the same board-time instants as an app that ran
+        from board time 0 (the tasks start at once otherwise)."""
+        starts = [self.now] * 6
+        if phase is not None:
+            periods = app.task_periods()
+            starts = [self.now + (-phase) % p for p in periods]
+        tasks = [[starts[i], i, c] for i, c in enumerate(app.tasks())]
         while tasks and not app.stopping:
             best = tasks[0]
             for task in tasks:
@@ -60,7 +69,22 @@ class VirtualTime:
                 tasks.remove(best)
                 continue
             best[0] = self.now + ms
-        app.stop()
+        if stop:
+            app.stop()
+
+
+class WorldTime:
+    """The physical world's clock as the fakes read it (`now`): a VirtualTime's, `shift` ms
+    ahead. After a restart the board's virtual time starts at 0 again while the players go on
+    where they were: shift = the board time the resumed app starts from."""
+
+    def __init__(self, vt, shift=0):
+        self.vt = vt
+        self.shift = shift
+
+    @property
+    def now(self):
+        return self.vt.now + self.shift
 
 
 class FakeGrid:
@@ -196,8 +220,9 @@ def hardware(vt, log_text, host_lines=()):
     return config, hw
 
 
-def run_app(log_text, root, until_ms, host_lines=(), vt=None, periods=None):
-    """Run the whole app over the log until until_ms of virtual time; returns (app, hw)."""
+def run_app(log_text, root, until_ms, host_lines=(), vt=None, periods=None, stop=True):
+    """Run the whole app over the log until until_ms of virtual time; returns (app, hw).
+    stop=False: the app is not stopped (nothing flushed): see power_cut()."""
     from ingboard.app import App
     from ingboard.records_store import RecordsStore
 
@@ -206,5 +231,42 @@ def run_app(log_text, root, until_ms, host_lines=(), vt=None, periods=None):
     store = RecordsStore(root)
     app = App(hw, store, vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, config=config, **(periods or {}))
 
-    vt.drive(app, until_ms)
+    vt.drive(app, until_ms, stop=stop)
+    return app, hw
+
+
+def power_cut(src, dst):
+    """The flash of a board whose power went at this instant: copies of the store's files
+    under src into dst, as far as they were written to the file system (what a file object
+    still buffers is lost, as on the board)."""
+    import os
+
+    for d in ("", "/games", "/sessions", "/journal"):
+        try:
+            os.mkdir(dst + d)
+        except OSError:
+            pass
+        if not d:
+            continue
+        for name in os.listdir(src + d):
+            with open(src + d + "/" + name, "rb") as f:
+                data = f.read()
+            with open(dst + d + "/" + name, "wb") as f:
+                f.write(data)
+
+
+def resume_app(log_text, root, until_ms, periods=None):
+    """Boot a new app on the store at `root` (after power_cut) and run it while the world of
+    the log goes on from the board time the app resumes at, until until_ms of that world's
+    time; returns (app, hw)."""
+    from ingboard.app import App
+    from ingboard.records_store import RecordsStore
+
+    vt = VirtualTime()
+    world = WorldTime(vt)
+    config, hw = hardware(world, log_text)
+    store = RecordsStore(root)
+    app = App(hw, store, vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, config=config, **(periods or {}))
+    world.shift = app.now()
+    vt.drive(app, until_ms - world.shift, phase=world.shift)
     return app, hw

@@ -45,6 +45,11 @@ def fingerprint(tracker, t):
         "bowls": tracker.bowls.snapshot(),
         "counted": tracker.counted,
         "checked": tracker.checked_before,
+        "started": tracker.started,
+        "plan": tracker.plan,
+        "fill_target": tracker.fill_target,
+        "end": (tracker.filled, tracker.put_away, tracker.empty_since),
+        "state": tracker.state(),
     }
 
 

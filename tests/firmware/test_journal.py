@@ -165,3 +165,51 @@ def test_recover_empty_and_foreign():
         pass
     else:
         raise AssertionError("a journal without a game must be refused")
+
+
+def test_recovery_after_the_count_keeps_the_end_of_game_state():
+    # Four passes end an Ing game: counted. Every record recovers the count and its fill-in
+    # plan (computed again from the position), and the tracker's state() as it was.
+    moves = ["E5", "D5", "E4", "D4", "E3", "D3", "E6", "D6", "pass", "pass", "pass", "pass"]
+    tracker, data, states = journal_states(game_records(moves))
+    assert tracker.game.phase == "ended" and tracker.counted["t"] > 0
+    assert tracker.plan is not None
+    counted = 0
+    for size in sorted(states):
+        t, want = states[size]
+        got, _info = journal.recover(data[:size])
+        assert fingerprint(got, t) == want, size
+        if want["counted"] is not None:
+            counted += 1
+            assert got.state() == tracker.state() and got.plan == tracker.plan
+    assert counted >= 1
+    # The end record holds no count: it is made again.
+    ends = [op for r in journal.read(data)[0] for op in r[1:] if op[0] == "end"]
+    assert ends == [["end", tracker.game.result, "count"]]
+
+
+def test_tracker_state_round_trip():
+    from ingboard.core.tracker import Tracker
+
+    moves = ["E5", "D5", "E4", "D4"]
+    tracker, _data, _states = journal_states(game_records(moves))
+    tracker.leaving[tracker.game.board.parse("A1")] = WHITE  # a stone to be lifted
+    tracker.filled = True
+    tracker.empty_since = 1234
+    state = tracker.state()
+    assert state[5] == [tracker.game.board.parse("A1"), WHITE] and state[6:8] == [1, 1234]
+    other = Tracker(CONFIG)
+    for p in tracker.game.plies:
+        other.game.play(p.color, p.point)
+    other.restore_state(state, 20000)
+    assert other.state() == state and other.last_t == 20000
+    # The sensors are taken to show the game, and the stone still to be lifted.
+    a1 = other.game.board.parse("A1")
+    assert other.seen[a1] == WHITE and other.seen[other.game.board.parse("E5")] == BLACK
+    # No input may come before the state's time.
+    try:
+        other.scan(19999, scan_rows({}))
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("time going back must be refused")

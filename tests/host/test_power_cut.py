@@ -1,9 +1,11 @@
 """Power-cut acceptance: the journal of a full simulated game (moves, captures, passes, pause,
-agreement, count) cut at every byte offset always recovers the game as of its last whole record,
-never a corrupted state."""
+agreement, count; or played to its end: dead stones, four passes, count, fill-in, after-count
+and put-away checks) cut at every byte offset always recovers the game as of its last whole
+record, never a corrupted state."""
 
 import random
 
+import pytest
 from ingboard.core import journal
 from ingboard.core.session import Record, read_text
 from journal_cases import fingerprint, play
@@ -12,11 +14,14 @@ from host_tools import ROOT
 from host_tools import simulate as sim
 
 
-def full_game():
+def full_game(ending="agree"):
     game = sim.read_game(ROOT + "/host_tools/data/demo_game.sgf")
-    records = list(read_text(sim.simulate(game, "typical", seed=1).text()))
-    end = records[-1].t_ms
-    records.append(Record(end + 3000, "button", "agree"))  # dead stones accepted: counted
+    records = list(
+        read_text(sim.simulate(game, "typical", seed=1, finish=ending == "finish").text())
+    )
+    if ending == "agree":
+        end = records[-1].t_ms
+        records.append(Record(end + 3000, "button", "agree"))  # dead stones accepted: counted
     states = {}
 
     def on_sync(tracker, t, size):
@@ -24,11 +29,17 @@ def full_game():
 
     tracker, data, _events = play(records, on_sync)
     assert tracker.game.phase == "ended" and tracker.counted is not None
+    if ending == "finish":
+        assert tracker.filled and tracker.put_away and tracker.plan["final"]
+        # Records after the count: before and after each of the two bowl checks.
+        ends = [s for t, s in states.values() if s["phase"] == "ended"]
+        assert len(set(e["end"][:2] for e in ends)) == 3 and len(ends) > 10
     return data, states
 
 
-def test_every_byte_offset_recovers_the_last_whole_record():
-    data, states = full_game()
+@pytest.mark.parametrize("ending", ["agree", "finish"])
+def test_every_byte_offset_recovers_the_last_whole_record(ending):
+    data, states = full_game(ending)
     ends = sorted(states)
     assert ends[-1] == len(data) and len(ends) > 200
     # The game as of each record boundary, recovered once per boundary.

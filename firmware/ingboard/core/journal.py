@@ -23,11 +23,11 @@ Ops (each a JSON array; colours and points are the board's ints, points padded i
     ["dead", point]            during the pause: the chain at point taken away as dead
     ["dispute"]                life and death disputed: removed stones back, play resumes
     ["undo"]                   an accepted retraction
-    ["end", result, reason, count]  the game ended (count: the `count` event or null)
+    ["end", result, reason]    the game ended (a count is made again from the position)
     ["clock", snapshot]        the clock as of the record's t (clock.snapshot())
     ["push", snapshot]         the clock before a switch (the tracker's undo stack)
     ["props", i, props]        SGF properties of ply i (BL/WL...)
-    ["flags", awaiting, owedB, owedW, checked, started, leaving]  tracker bookkeeping
+    ["flags", ...]             the tracker's bookkeeping: Tracker.state(), items spread
     ["bowls", snapshot]        enrolment and zero of the bowls (bowls.snapshot())
 
 A record with no op is a time mark: the clock ran on until t without anything else happening
@@ -45,7 +45,6 @@ from binascii import crc32
 
 from micropython import const
 
-from ingboard.core.board import EMPTY
 from ingboard.core.game import ENDED, MANDATORY_PASS
 from ingboard.core.ko import PASS
 from ingboard.core.tracker import Tracker
@@ -161,7 +160,6 @@ class JournalWriter:
         game = tracker.game
         plies = game.plies
         mine = self.plies
-        count = None
         for ev in events:
             kind = ev["type"]
             if kind == "move" or (kind == "pass" and not ev.get("mandatory")):
@@ -180,10 +178,8 @@ class JournalWriter:
                 if last is not None and last[2] == MANDATORY_PASS and mine:
                     mine.pop()
                 del self.props[len(mine) :]
-            elif kind == "count":
-                count = ev
             elif kind == "end":
-                ops.append(["end", ev["result"], ev["reason"], count])
+                ops.append(["end", ev["result"], ev["reason"]])
         if len(mine) != len(plies):
             raise JournalError("journal has %d plies, the game %d" % (len(mine), len(plies)))
         props = tracker.ply_props
@@ -214,7 +210,7 @@ class JournalWriter:
         self.props = list(tracker.ply_props)
         self.clock = tracker.clock.snapshot()
         self.bowls = tracker.bowls.snapshot()
-        self.flags = _flags(tracker)
+        self.flags = tracker.state()
         return self
 
     def _ply(self, ply, ops):
@@ -223,7 +219,7 @@ class JournalWriter:
         ops.append(["ply", ply.color, ply.point, ply.kind])
 
     def _state(self, tracker, ops, clock_too):
-        flags = _flags(tracker)
+        flags = tracker.state()
         if flags != self.flags:
             self.flags = flags
             ops.append(["flags"] + flags)
@@ -236,22 +232,6 @@ class JournalWriter:
             if snap != self.clock:
                 self.clock = snap
                 ops.append(["clock", snap])
-
-
-def _flags(tracker):
-    leaving = []
-    for p in sorted(tracker.leaving):
-        leaving.append(p)
-        leaving.append(tracker.leaving[p])
-    owed = tracker.press_owed
-    return [
-        tracker.awaiting_press,
-        1 if owed[1] else 0,
-        1 if owed[2] else 0,
-        1 if tracker.checked_before else 0,
-        1 if tracker.started else 0,
-        leaving,
-    ]
 
 
 def recover(data, settle_ms=None):
@@ -280,6 +260,7 @@ class _Replay:
             self.tracker = Tracker(config, settle_ms=settle_ms)
         self.t = 0
         self.clock_t = None
+        self.state = None  # the last Tracker.state() journaled
 
     def apply(self, record):
         t = record[0]
@@ -310,8 +291,7 @@ class _Replay:
             elif name == "end":
                 game.phase = ENDED
                 game.result = op[1]
-                game.end_reason = op[2]
-                tr.counted = op[3]
+                game.end_reason = op[2]  # op[3], a count from older firmware: made again
             elif name == "clock":
                 tr.clock.restore(op[1], t)
                 self.clock_t = t
@@ -323,14 +303,7 @@ class _Replay:
                     tr.ply_props.append(None)
                 tr.ply_props[i] = op[2]  # the SGF text of that ply's clock properties
             elif name == "flags":
-                tr.awaiting_press = op[1]
-                tr.press_owed = [False, bool(op[2]), bool(op[3])]
-                tr.checked_before = bool(op[4])
-                tr.started = bool(op[5])
-                flat = op[6]
-                tr.leaving = {}
-                for k in range(0, len(flat), 2):
-                    tr.leaving[flat[k]] = flat[k + 1]
+                self.state = op[1:]
             elif name == "bowls":
                 tr.bowls.restore(op[1])
             else:
@@ -341,29 +314,7 @@ class _Replay:
         t = self.t
         if self.clock_t is not None and t > self.clock_t:
             tr.clock.advance(t)  # a time mark: nothing else happened in between
-        tr.last_t = t
-        # The sensors are taken to show the game (and the captured stones not yet lifted).
-        cells = tr.game.board.cells
-        seen = tr.seen
-        since = tr.since
-        for p in tr.order:
-            seen[p] = cells[p]
-            since[p] = t
-        for p in tr.leaving:
-            if cells[p] == EMPTY:
-                seen[p] = tr.leaving[p]
-        # The bowls' reconciliation: stones that left the board are prisoners (in a lid).
-        board = tr.game.board
-        black, white = board.count[1], board.count[2]
-        placed = [0, 0, 0]
-        for p, color in tr.game.setup:
-            placed[color] += 1
-        for ply in tr.game.plies:
-            if ply.point != PASS:
-                placed[ply.color] += 1
-        total = tr.bowls.total
-        tr.bowls.on_board(min(total, placed[1]), min(total, placed[2]), t)
-        tr.bowls.on_board(black, white, t, tr.game.to_play)
+        tr.restore_state(self.state if self.state is not None else tr.state(), t)
         return tr
 
 
