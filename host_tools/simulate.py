@@ -19,7 +19,11 @@ Noise levels: `none` (no hands, no flicker, captures lifted promptly in order, i
 that read exactly and settle at once), `typical`, `harsh` (bigger hands held longer, more
 flicker, later lifts, noisier and creeping load cells). Mistakes can be injected for
 tracker tests: `wrong-colour`, `ko`, `nudge`, `knock-off` at a move number; each is taken back
-by the player, and `Simulation.injected` says when and which alert it should raise.
+by the player, and `Simulation.injected` says when and which alert it should raise. A `drop`
+is not taken back: at that move the player takes a stone from the bowl, it falls on the floor
+(it never reaches the board or a bowl again), and the player takes another stone and plays the
+move as recorded; the bowl has lost two stones and the board got one (`bowl-mismatch`, due
+within two of that player's moves after it: `until_ms` is when their third one is made).
 Everything is deterministic for a given seed.
 
 `simulate(..., finish=True)` plays a game that reaches the end past the two passes that pause
@@ -63,8 +67,12 @@ MISTAKE_ALERTS = {
     "ko": "ko",
     "nudge": "stone-moved",
     "knock-off": "stone-missing",
+    "drop": "bowl-mismatch",
 }
-MISTAKES = tuple(sorted(MISTAKE_ALERTS))
+# The board mistakes, each taken back by the player and alerted while it stands. A drop is not
+# taken back and its alert comes from the bowls, up to two moves later
+# (tests/host/test_bowls_tracked.py checks it); simulate() accepts every kind above.
+MISTAKES = tuple(sorted(k for k in MISTAKE_ALERTS if k != "drop"))
 
 DEFAULT_TIME = {"system": "ing-pp", "basic_s": 3600}
 
@@ -372,7 +380,8 @@ class Simulation:
         self.config = config
         self.lines = lines  # log lines without newlines, header first
         self.moves = moves  # [{"n", "color", "point", "visible_ms", "press_ms"}]
-        self.injected = injected  # [{"kind", "n", "alert", "points", "t_ms", "until_ms"}]
+        # [{"kind", "n", "color" (who made it), "alert", "points", "t_ms", "until_ms"}]
+        self.injected = injected
         self.duration_ms = duration_ms
         self.scan_ms = scan_ms  # the grid's scan period
         # finish=True: {"dead": [names], "plan": fill-in plan or None, "count": count event
@@ -394,9 +403,9 @@ class _Lines:
 def simulate(game, noise="typical", seed=0, mistakes=(), finish=False):
     """The session log of `game` played on the board; see the module docstring.
 
-    `mistakes`: (kind, n) pairs, kind from MISTAKES, n a 1-based move number. ValueError for a
-    noise level, mistake or move number that does not fit the game. `finish`: play on to the
-    end (dead stones, the passes or agreement that end play, fill-in, put-away).
+    `mistakes`: (kind, n) pairs, kind from MISTAKE_ALERTS, n a 1-based move number. ValueError
+    for a noise level, mistake or move number that does not fit the game. `finish`: play on to
+    the end (dead stones, the passes or agreement that end play, fill-in, put-away).
     """
     if noise not in _LEVELS:
         raise ValueError("noise must be one of %s, not %r" % (", ".join(NOISE_LEVELS), noise))
@@ -418,7 +427,7 @@ class _Simulator:
         self.flicker_rng = random.Random("%d:flicker" % seed)
         self.board = Board(game.size)  # geometry, and the game position as it goes
         self.events = []  # physical: (t, seq, what, a, b)
-        self.bowl_events = []  # (t, seq, colour, "take" | "put", n)
+        self.bowl_events = []  # (t, seq, colour, "take" | "put" | "drop", n)
         self.presses = []  # (t, colour)
         self.pending = {BLACK: [], WHITE: []}  # captured stones a player has yet to lift
         self.seq = 0
@@ -437,7 +446,9 @@ class _Simulator:
                 raise ValueError("a mistake is (kind, move number), not %r" % (item,))
             kind, n = item
             if kind not in MISTAKE_ALERTS:
-                raise ValueError("unknown mistake %r (one of %s)" % (kind, ", ".join(MISTAKES)))
+                raise ValueError(
+                    "unknown mistake %r (one of %s)" % (kind, ", ".join(sorted(MISTAKE_ALERTS)))
+                )
             if not isinstance(n, int) or n < 1 or n > count:
                 raise ValueError(
                     "mistake %s: move number must be 1..%d, not %r" % (kind, count, n)
@@ -447,6 +458,8 @@ class _Simulator:
                     kos = ko_moves(self.game)
                 if n not in kos:
                     raise ValueError("mistake ko: no ko to retake at move %d" % n)
+            if kind == "drop" and self.game.moves[n - 1].point is None:
+                raise ValueError("mistake drop: move %d is a pass, no stone is taken" % n)
             out.setdefault(n, []).append(kind)
         return out
 
@@ -613,6 +626,8 @@ class _Simulator:
                 visible, gone = early
                 early = None
             else:
+                if "drop" in kinds:
+                    t = self._drop(t, clock + thinks[i], move)
                 t = self._clear_pending(t, p)
                 t_hand = max(clock + thinks[i], t + self._u((200, 600)))
                 visible, gone = self._place(t_hand, color, p)
@@ -643,6 +658,7 @@ class _Simulator:
                     end = self._disturb(end + self._u((200, 800)), kind, move)
             clock = press
             ready = max(press, end) + self._u((100, 400))
+        self._drop_deadlines()
         # The game is over: anything still on the board that was captured is put away.
         t = ready
         for owner in (BLACK, WHITE):
@@ -836,6 +852,7 @@ class _Simulator:
             {
                 "kind": kind,
                 "n": move.n,
+                "color": "B" if move.color == BLACK else "W",
                 "alert": MISTAKE_ALERTS[kind],
                 "points": [self.board.name(q) for q in points],
                 "t_ms": t0,
@@ -878,6 +895,29 @@ class _Simulator:
         self._bowl(back + self._u((300, 800)), color, "put")
         self._note("ko", move, [q], t0, back)
         return back + self._u((300, 1000))
+
+    def _drop(self, t, t_play, move):
+        """A stone taken from the bowl falls on the floor (lost for good); the player gives up
+        looking for it after a moment and takes another. Returns when the hand is free."""
+        t0 = max(t + self._u((200, 600)), t_play - self._u((2000, 4000)))
+        self._bowl(t0, move.color, "drop")
+        self._note("drop", move, [], t0, t0)  # until_ms: see _drop_deadlines()
+        return t0 + self._u((1500, 3000))
+
+    def _drop_deadlines(self):
+        """A drop's alert is due within two of the dropper's moves after it: `until_ms` is when
+        their third move after it is made (the stone down, or the press of a pass), else the
+        last press. (The bowls core reports a deficit seen at a second board position once
+        the bowl has settled; the bowl is busy while its player takes stones.)"""
+        for entry in self.injected:
+            if entry["kind"] != "drop":
+                continue
+            later = [
+                m["visible_ms"] if m["visible_ms"] is not None else m["press_ms"]
+                for m in self.moves_out
+                if m["n"] > entry["n"] and m["color"] == entry["color"]
+            ]
+            entry["until_ms"] = later[2] if len(later) > 2 else self.moves_out[-1]["press_ms"]
 
     def _disturb(self, t, kind, move):
         """After the move, a stone near it is nudged to a neighbour or knocked off; put back."""
@@ -1011,10 +1051,12 @@ class _Simulator:
                 while j < len(mine) and mine[j][0] <= t:
                     et, _s, _c, action, n = mine[j]
                     j += 1
-                    if action == "take":
+                    if action in ("take", "drop"):
                         try:
                             for _k in range(n):
-                                bowl.take(et)
+                                stone = bowl.take(et)
+                                if action == "drop":
+                                    bowl.lose(stone)  # on the floor: never put back
                         except IndexError:
                             raise InputError(
                                 "the game needs more than %d %s stones"
