@@ -131,12 +131,6 @@ def test_drop_is_a_play_not_a_pass(corpus):
         sim.simulate(game, "typical", 0, mistakes=[("drop", passes[-1])])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bowls._Bowl.stone_mg() divides W180 by 180 whatever the set (40 stones on 9x9): "
-    "the settle test then asks for a range under 3/4 of 1.5 g, a harsh scale rarely settles, "
-    "and the deficit is reported late or never",
-)
 def test_dropped_stone_on_9x9_within_two_moves(corpus):
     for i, (path, game) in enumerate(games_of(corpus, 9, 4)):
         for n in clean_drops(game, (0.4, 0.7)):

@@ -108,9 +108,10 @@ def _centi(num, den):
 class _Bowl:
     """One colour's bowl: readings window, enrolment, zero, count and board bookkeeping."""
 
-    def __init__(self, name, window):
+    def __init__(self, name, window, total):
         self.name = name
         self.window = window
+        self.total = total  # stones in the full set: 180 on 19x19, 40 on 9x9
         self.vals = [0] * window
         self.times = [0] * window
         self.head = 0
@@ -141,7 +142,7 @@ class _Bowl:
         self.zero_alerted = False
 
     def stone_mg(self):
-        return self.w180 // 180 if self.w180 else _NOMINAL_STONE_MG
+        return self.w180 // self.total if self.w180 else _NOMINAL_STONE_MG
 
 
 class Bowls:
@@ -168,7 +169,7 @@ class Bowls:
             raise ValueError("bowls.bias_g, creep_g_per_min >= 0 and zero_limit_g > 0 required")
         if not isinstance(self.persist_ms, int) or self.persist_ms <= 0:
             raise ValueError("bowls.persist_ms must be a positive int")
-        self.bowls = (_Bowl("B", window), _Bowl("W", window))
+        self.bowls = (_Bowl("B", window, self.total), _Bowl("W", window, self.total))
         for i in (0, 1):
             self._configure(self.bowls[i], cfg.get(_NAMES[i], {}))
         self.alerts = []
