@@ -236,3 +236,45 @@ def test_driver_fault_makes_counts_uncertain_and_is_reported_once():
     assert codes(b.poll()) == ["sensor-fault"]
     t = steady(b, "B", W180_B, t + 1000)
     assert b.count("B") == 180
+
+
+def test_a_prisoner_allowance_cannot_hide_a_drop_under_ing():
+    # Kim/Simon/Straus 2 (Ing): "Captured stones are returned to the opponent's bowl", so a
+    # shortage that lasts beyond a few board positions after a capture is a lost stone.
+    stone_w = W180_W / 180
+    for returned in (True, False):
+        b = Bowls({"B": {"w180_g": W180_B}, "W": {"w180_g": W180_W}}, 19, returned)
+        t = steady(b, "B", W180_B, 0)
+        t = steady(b, "W", W180_W, t)
+        nb = nw = 0
+        for move in range(4):  # two quiet moves each
+            if move % 2 == 0:
+                nb += 1
+                t = steady(b, "B", W180_B - nb * STONE_B, t)
+                b.on_board(nb, nw, t, "W")
+            else:
+                nw += 1
+                t = steady(b, "W", W180_W - nw * stone_w, t)
+                b.on_board(nb, nw, t, "B")
+        # White captures a black stone; Black puts it back and drops one on the floor: the
+        # bowl is one short for good.
+        nw += 1
+        nb -= 1
+        t = steady(b, "W", W180_W - nw * stone_w, t)
+        b.on_board(nb, nw, t, "B")
+        alerts = []
+        for move in range(8):
+            if move % 2 == 0:
+                nb += 1
+                t = steady(b, "B", W180_B - (nb + 1) * STONE_B, t)
+                b.on_board(nb, nw, t, "W")
+            else:
+                nw += 1
+                t = steady(b, "W", W180_W - nw * stone_w, t)
+                b.on_board(nb, nw, t, "B")
+            t = steady(b, "B", W180_B - (nb + 1) * STONE_B, t)
+            alerts += [a for a in b.poll() if a["code"] == "bowl-mismatch"]
+        if returned:
+            assert alerts and "Black: 1 stone short" in alerts[0]["text"]
+        else:
+            assert alerts == []  # the stone may still be in the lid (territory rules keep it)

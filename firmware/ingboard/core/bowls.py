@@ -67,6 +67,9 @@ _MAX_SE_MG = const(15000)  # keeps se*se + ref_se*ref_se below 2**30
 PHASES = ("before", "play", "after-count", "put-away")
 _NAMES = ("B", "W")
 _CONFIG_KEYS = ("B", "W", "window", "bias_g", "creep_g_per_min", "zero_limit_g", "persist_ms")
+# Board positions after a capture by which (under rules that return prisoners at once) the
+# captured stones must be back in their bowl: three moves of each player.
+_PRISONER_POSITIONS = const(6)
 _COLOUR_KEYS = ("w180_g", "spread_pct", "temp_c")
 
 
@@ -133,6 +136,7 @@ class _Bowl:
         self.count = -1  # latest confident count, -1 = uncertain
         self.on_board = 0
         self.in_lid = 0  # prisoners that may still be outside the bowl
+        self.lid_version = 0  # board position at which prisoners were last taken
         self.mis = 0  # unexplained difference (+ surplus / - deficit), 0 = none
         self.mis_version = -1
         self.mis_seen = 0
@@ -148,7 +152,7 @@ class _Bowl:
 class Bowls:
     """Both bowls of a set; see the module docstring for the model and the API."""
 
-    def __init__(self, config_bowls=None, size=19):
+    def __init__(self, config_bowls=None, size=19, prisoners_returned=False):
         if isinstance(size, bool) or not isinstance(size, int) or not 5 <= size <= 19:
             raise ValueError("board size must be an int 5..19, not %r" % (size,))
         cfg = {} if config_bowls is None else config_bowls
@@ -170,6 +174,10 @@ class Bowls:
         if not isinstance(self.persist_ms, int) or self.persist_ms <= 0:
             raise ValueError("bowls.persist_ms must be a positive int")
         self.bowls = (_Bowl("B", window, self.total), _Bowl("W", window, self.total))
+        # Ing rules return captured stones to their owner's bowl at once (Kim/Simon/Straus 2:
+        # "Captured stones are returned to the opponent's bowl"): then a prisoner is allowed
+        # for outside the bowl only for a few board positions, so it cannot hide a drop.
+        self.prisoners_returned = prisoners_returned
         for i in (0, 1):
             self._configure(self.bowls[i], cfg.get(_NAMES[i], {}))
         self.alerts = []
@@ -384,6 +392,13 @@ class Bowls:
                 self._enrol_candidate(bowl)
             if counts[i] < bowl.on_board:
                 bowl.in_lid += bowl.on_board - counts[i]  # prisoners (or a retraction)
+                bowl.lid_version = self.version
+            elif (
+                self.prisoners_returned
+                and bowl.in_lid
+                and self.version - bowl.lid_version >= _PRISONER_POSITIONS
+            ):
+                bowl.in_lid = 0  # long enough to put them back: a shortage is now a loss
             bowl.on_board = counts[i]
         self.version += 1
         self.playing = True

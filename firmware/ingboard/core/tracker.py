@@ -76,7 +76,7 @@ class Tracker:
             handicap_style=config.get("handicap_style"),
         )
         self.clock = Clock(config.get("time"))
-        self.bowls = Bowls(config.get("bowls"), size)
+        self.bowls = Bowls(config.get("bowls"), size, self.game.rules.fill_in)
         self.settle_ms = settle_ms
         self.alert_ms = alert_ms
         board = self.game.board
