@@ -258,3 +258,26 @@ def test_penalty_points_reach_the_count_and_the_sgf():
     sgf = table.tracker.sgf()
     assert "IP[B2W0]" in sgf and "OT[3x10 Ing-PP]" in sgf and "BL[" in sgf and "RE[B+3]" in sgf
     assert any(e["type"] == "clock" and e["B"]["penalty"] == 2 for e in table.events)
+
+
+def test_lateness_costs_twice_its_length_and_1996_forfeits_past_a_sixth():
+    # Ing 1991 Art. 8: "twice the amount of time by which he is late is deducted from his
+    # basic time limit"; Ing 1996 Rule 10: "late by more than 1/6 of the basic time, he forfeits".
+    table = Table("ing1991", round_start_ms=0, time={"system": "ing-pp", "basic_s": 600})
+    table.press(BLACK, dt=1000)  # Black arrives 1 s late
+    table.press(WHITE, dt=59000)  # White arrives 60 s late
+    state = table.tracker.clock.state(table.t)
+    assert state["B"]["main_ms"] == 600000 - 2000
+    assert state["W"]["main_ms"] == 600000 - 120000
+    assert not table.of("pass")  # arrival presses are not passes
+    table.play("E5", "B")
+    assert table.of("move")[-1]["point"] == "E5"
+    late = Table("ing1996", round_start_ms=0, time={"system": "ing-pp", "basic_s": 600})
+    late.press(BLACK, dt=1000)
+    late.press(WHITE, dt=100001)  # more than 600 s / 6
+    end = late.of("end")[-1]
+    assert end["result"] == "B+F" and end["reason"] == "forfeit"
+    ontime = Table("ing1996", round_start_ms=0, time={"system": "ing-pp", "basic_s": 600})
+    ontime.press(BLACK, dt=1000)
+    ontime.press(WHITE, dt=99000)  # exactly 100 s late: not "more than" 1/6
+    assert not ontime.of("end")

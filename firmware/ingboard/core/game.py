@@ -361,6 +361,11 @@ class Game:
         if self.phase != ENDED:
             self._end("%s+T" % color_name(3 - color), "time")
 
+    def forfeit(self, color):
+        """Any other forfeit the rules define (Ing 1996 Rule 10: late by more than 1/6)."""
+        if self.phase != ENDED:
+            self._end("%s+F" % color_name(3 - color), "forfeit")
+
     def _end_by_count(self):
         self.phase = ENDED
         self.end_reason = "count"

@@ -66,6 +66,7 @@ class Ruleset:
         draw_winner=0,
         fill_in=False,
         seki_territory=True,
+        late_forfeit=False,
     ):
         self.name = name
         self.title = title
@@ -89,6 +90,9 @@ class Ruleset:
         # Territory counting: do empty points surrounded in seki count? (AGA yes; Japanese 1989
         # Art. 8: no)
         self.seki_territory = seki_territory
+        # Lateness over 1/6 of the basic time forfeits (Ing 1996 Rule 10); else it only costs
+        # twice its length (Ing 1991 Art. 8).
+        self.late_forfeit = late_forfeit
 
     def __repr__(self):
         return "Ruleset(%s)" % self.name
@@ -137,6 +141,7 @@ RULESETS = {
         illegal=ILLEGAL_FORFEIT_KO,
         draw_winner=BLACK,
         fill_in=True,
+        late_forfeit=True,
     ),
     # Simplified Ing (EGF): "area scoring, positional superko, allowed suicide, two successive
     # passes, an agreement phase for removals, an optional playing out continuation"; after a

@@ -75,7 +75,20 @@ class Tracker:
             handicap=config.get("handicap", 0),
             handicap_style=config.get("handicap_style"),
         )
-        self.clock = Clock(config.get("time"))
+        time = config.get("time")
+        if (
+            self.game.rules.late_forfeit
+            and isinstance(time, dict)
+            and "basic_s" in time
+            and "late_forfeit" not in time
+        ):
+            time = dict(time, late_forfeit=True)  # the ruleset's default (Ing 1996 Rule 10)
+        self.clock = Clock(time)
+        # Lateness (Ing 1991 Art. 8, Ing 1996 Rule 10): with `round_start_ms` in the config,
+        # each player presses their own key on arrival (or their first stone is their arrival);
+        # the clock starts once both are there, each late player's basic time reduced.
+        self.round_start = config.get("round_start_ms")
+        self.arrived = [True, True, True] if self.round_start is None else [True, False, False]
         self.bowls = Bowls(config.get("bowls"), size, self.game.rules.fill_in)
         self.settle_ms = settle_ms
         self.alert_ms = alert_ms
@@ -190,6 +203,8 @@ class Tracker:
         if self.press_owed[color]:
             self.press_owed[color] = False
             return events
+        if not self.arrived[color]:
+            return events + self._arrive(t, color)  # the first press says "I am here"
         if color != game.to_play:
             return events  # a second press, or the opponent's key: nothing to do
         self.press_time = t
@@ -271,7 +286,8 @@ class Tracker:
         events = []
         if not self.started:
             self.started = True
-            self.clock.start(t, self.game.to_play)
+            if self.round_start is None:
+                self.clock.start(t, self.game.to_play)
         clock = self.clock
         while True:
             # Step to each clock event's own instant, so its state is logged as it was then.
@@ -394,6 +410,10 @@ class Tracker:
             self.press_owed[self.awaiting_press] = True
             self.awaiting_press = 0
         left_over = [q for q in self.leaving if self.game.board.get(q) == EMPTY]
+        if not self.arrived[color]:
+            events += self._arrive(t, color)  # playing a stone is arriving too
+            if game.phase == ENDED:
+                return events
         ply = game.play(color, p)
         for q in ply.captured:
             self.leaving[q] = 3 - color
@@ -675,7 +695,25 @@ class Tracker:
 
     # -- clock ---------------------------------------------------------------------------------
 
+    def _arrive(self, t, color):
+        # A player arrives (lateness, Ing 1991 Art. 8): twice the lateness comes off their
+        # basic time; Ing 1996 Rule 10: more than 1/6 of it forfeits.
+        if self.arrived[color]:
+            return []
+        self.arrived[color] = True
+        events = []
+        for ev in self.clock.apply_lateness(color, self.round_start, t):
+            if ev[1] == "forfeit":
+                self.game.forfeit(color)
+                return events + self._ended(t)
+            events.append(dict(self.clock.state(t), t=t, type="clock"))
+        if self.arrived[BLACK] and self.arrived[WHITE] and self.game.phase != ENDED:
+            self.clock.start(t, self.game.to_play)
+        return events
+
     def _clock_moved(self, t, color):
+        if not self.clock.started:
+            return []  # the clock starts when both players are there (lateness)
         self.clock.advance(t)
         self.push_clock_snapshot(self.clock.snapshot())
         events = self._clock_events(t, self.clock.moved(t, color))
