@@ -1,6 +1,6 @@
 """`python -m bench` (`make bench`): measure every figure, print them, then the table.
 
-    python -m bench [--only rules,heap,scan,latency,size] [--repeats N] [--record]
+    python -m bench [--only rules,heap,scan,latency,size,relay] [--repeats N] [--record]
 
 Exit status 0 when every figure was measured (missed goals are printed as MISS, not errors),
 1 when a measurement failed (an engine disagreed, an interpreter failed).
@@ -16,7 +16,7 @@ import time
 
 from bench import BenchError, games, table
 
-SECTIONS = ("rules", "heap", "scan", "latency", "size")
+SECTIONS = ("rules", "heap", "scan", "latency", "size", "relay")
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results.md")
 
 
@@ -90,7 +90,7 @@ def main(argv=None):
             module = __import__("bench." + name, fromlist=["measure"])
             if name == "rules":
                 found = module.measure(corpus, repeats=args.repeats, log=log)
-            elif name == "size":
+            elif name in ("size", "relay"):
                 found = module.measure(log=log)
             else:
                 found = module.measure(corpus, log=log)
