@@ -12,19 +12,8 @@
 //       "result_path": "file the global RESULT (a str) is written to"}
 // Exit status: 0 when everything ran, 1 when Python raised (traceback on stderr), 2 bad job.
 import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
-import { readFileSync, readdirSync, statSync, writeFileSync } from "fs";
-import { join } from "path";
-
-function copyTree(mp, hostDir, mpDir) {
-  mp.FS.mkdirTree(mpDir);
-  for (const name of readdirSync(hostDir)) {
-    if (name === "__pycache__" || name.startsWith(".")) continue;
-    const hostPath = join(hostDir, name);
-    const mpPath = mpDir + "/" + name;
-    if (statSync(hostPath).isDirectory()) copyTree(mp, hostPath, mpPath);
-    else if (/\.(py|mpy|json|txt|log)$/.test(name)) mp.FS.writeFile(mpPath, readFileSync(hostPath));
-  }
-}
+import { readFileSync, writeFileSync } from "fs";
+import { copyTree } from "../host_tools/mp/fs.mjs";
 
 let job;
 try {

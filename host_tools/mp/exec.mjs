@@ -8,21 +8,8 @@
 // Exit status: 0 when the script ran to its end, 1 when it raised (the traceback is printed on
 // stderr), 2 for a bad job.
 import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
-import { readFileSync, readdirSync, statSync, writeFileSync } from "fs";
-import { join } from "path";
-
-function copyTree(mp, hostDir, mpDir) {
-  mp.FS.mkdirTree(mpDir);
-  for (const name of readdirSync(hostDir)) {
-    if (name === "__pycache__" || name.startsWith(".")) continue;
-    const hostPath = join(hostDir, name);
-    const mpPath = mpDir + "/" + name;
-    if (statSync(hostPath).isDirectory()) copyTree(mp, hostPath, mpPath);
-    else if (name.endsWith(".py") || name.endsWith(".json") || name.endsWith(".sgf")
-             || name.endsWith(".log") || name.endsWith(".txt"))
-      mp.FS.writeFile(mpPath, readFileSync(hostPath));
-  }
-}
+import { readFileSync, writeFileSync } from "fs";
+import { copyTree } from "./fs.mjs";
 
 let job;
 try {
