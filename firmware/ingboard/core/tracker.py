@@ -642,9 +642,18 @@ class Tracker:
             if paused or t - since[p] < alert_ms:
                 continue
             moved_to = None
+            hidden = False
             for q in board.neighbours(p):
                 if q in new and self.seen[q] == cells[p]:
                     moved_to = q
+                elif self.seen[q] == UNKNOWN:
+                    hidden = True
+            if moved_to is None and hidden:
+                # A hand is next to it (putting it back, perhaps): no new alert, none withdrawn.
+                for key in (("stone-moved", p), ("stone-missing", p)):
+                    if key in self.active:
+                        wanted[key] = None
+                continue
             if moved_to is not None:
                 wanted[("stone-moved", p)] = [p, moved_to]
                 self.moved[moved_to] = p
