@@ -176,3 +176,93 @@ def test_an_illegal_play_during_the_pause_changes_nothing():
     e = raises(IllegalMove, g.play, BLACK, g.board.parse("E5"))
     assert e.reason == "occupied"
     assert (g.board.rows(), g.phase, list(g.dead), g.consecutive_passes, len(g.plies)) == before
+
+
+WALLS = [
+    "....BW...",
+    "....BW...",
+    "....BW...",
+    "....BW...",
+    ".W..BW...",
+    "....BW...",
+    "....BW...",
+    "....BW...",
+    "....BW...",
+]
+
+
+def _walls(rules):
+    from positions import game_from
+
+    return game_from(WALLS, rules)
+
+
+def test_dead_stones_removed_in_the_pause_are_prisoners_for_territory_counting():
+    # AGA Rule 9: dead stones are "removed from the board as prisoners of the player who could
+    # capture"; removing in the pause and naming them dead must count the same.
+    from ingboard.core.counting import count_game
+
+    for rules in ("japanese", "aga-territory", "chinese"):
+        g = _walls(rules)
+        play_all(g, "B:pass W:pass")  # (AGA: White passed last) play pauses
+        assert g.phase == "paused", rules
+        named = count_game(g, dead=[g.board.parse("B5")])[0]["result"]
+        g.remove_dead(g.board.parse("B5"))
+        g.agree()
+        assert count_game(g)[0]["result"] == named, rules
+
+
+def test_undo_keeps_a_dispute_made_with_the_button():
+    # Ing 1991 terms 18-19: after a dispute two passes pause again, never one.
+    g = Game(9, "ing1991")
+    play_all(g, "B:C3 W:G7 B:pass W:pass")
+    g.dispute()
+    play_all(g, "B:pass W:G3")
+    g.undo()
+    assert g.phase == "play" and g.consecutive_passes == 1 and g.disputed
+    play_all(g, "W:pass")
+    assert g.phase == "paused"
+
+
+def test_simplified_ing_passes_in_the_pause_continue_play_as_if_nothing_was_removed():
+    # Simplified Ing: "If they disagree ... alternate moving continues as if there had been no
+    # removals ... immediately after the next two successive passes, they determine the scores".
+    g = _walls("simplified-ing")
+    play_all(g, "B:pass W:pass")
+    g.remove_dead(g.board.parse("B5"))
+    play_all(g, "B:pass W:pass")
+    assert g.phase == "ended" and g.board.get(g.board.parse("B5")) == WHITE
+    # AGA: passes in the agreement phase confirm the removals (Rule 9 commentary).
+    g = _walls("aga")
+    play_all(g, "B:pass W:pass")
+    g.remove_dead(g.board.parse("B5"))
+    play_all(g, "B:pass W:pass")
+    assert g.phase == "ended" and g.board.get(g.board.parse("B5")) == 0
+
+
+def test_chinese_handicap_gives_white_a_point_per_stone():
+    from ingboard.core.counting import count_game
+
+    assert count_game(Game(9, "chinese", handicap=4))[0]["result"] == "B+77"
+    assert count_game(Game(9, "aga", handicap=4))[0]["result"] == "B+77.5"
+
+
+def test_no_undo_after_the_end():
+    g = Game(9, "ing1991")
+    play_all(g, "B:C3 W:G7")
+    g.resign(BLACK)
+    assert raises(IllegalMove, g.undo).reason == "game-over"
+    assert g.result == "W+R" and len(g.plies) == 2
+
+
+def test_legality_during_the_pause_is_judged_as_the_play_would_be():
+    # A stone put back on the point of a removed dead stone is occupied once the removals are
+    # restored by the dispute the play would make; nothing changes.
+    g = Game(9, "ing1991")
+    play_all(g, "B:C3 W:G7 B:C7 W:G3 B:pass W:pass")
+    g.remove_dead(g.board.parse("C7"))
+    assert g.legality(BLACK, g.board.parse("C7")) == "occupied"
+    assert g.phase == "paused" and g.board.get(g.board.parse("C7")) == 0
+    assert g.legality(BLACK, g.board.parse("E5")) is None and g.phase == "paused"
+    assert g.restore_dead_chain(g.board.parse("C7")) == [g.board.parse("C7")]
+    assert g.board.get(g.board.parse("C7")) == BLACK and g.dead == []

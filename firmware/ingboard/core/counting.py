@@ -28,8 +28,11 @@ def count_game(game, dead=(), penalty_b=0, penalty_w=0):
         )
     if rules.scoring == rs.AREA:
         style = scoring.HANDICAP_NONE
-        if rules.handicap_area_bonus and game.handicap_style != rs.HANDICAP_ING_PLAYS:
-            style = scoring.HANDICAP_AFTER_FIRST  # AGA Rule 4
+        if game.handicap_style != rs.HANDICAP_ING_PLAYS:
+            # AGA Rule 4: one point per stone after the first; Chinese: one per stone.
+            style = (scoring.HANDICAP_NONE, scoring.HANDICAP_AFTER_FIRST, scoring.HANDICAP_EACH)[
+                rules.handicap_compensation
+            ]
         score = scoring.area_score(
             board,
             komi=game.komi,

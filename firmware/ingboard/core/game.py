@@ -87,6 +87,7 @@ class Game:
         self.consecutive_passes = 0
         self.disputed = False
         self.dead = []  # points of stones taken away as dead during the pause
+        self.disputes = []  # ply counts at which play resumed from a pause by dispute
         self.prisoners = [0, 0, 0]  # stones captured BY each colour (incl. AGA pass stones)
         self.result = None  # SGF RE: "B+3", "W+R", "Draw", ...
         self.end_reason = None  # count, resign, time, forfeit
@@ -180,11 +181,34 @@ class Game:
     # -- legality
 
     def legality(self, color, p):
-        """None if `color` may play at p now, else the reason (nothing changes)."""
+        """None if `color` may play at p now, else the reason (nothing changes). During the
+        pause the play is judged as play() would make it: with the removed stones back."""
+        paused = self._leave_pause(color)
         reason = self._try(color, p)
         if reason is None:
             self.board.undo()
+        if paused is not None:
+            self._back_to_pause(paused)
         return reason
+
+    def _leave_pause(self, color):
+        # A board play during the pause disputes the removals and resumes play (Ing 1991
+        # Art. 1 "If there is disagreement about life and death, play can resume"; Simplified
+        # Ing: continue "as if there had been no removals"). Returns what _back_to_pause needs.
+        if self.phase != PAUSED or color != self.to_play:
+            return None
+        paused = (list(self.dead), self.disputed, self.consecutive_passes, list(self.disputes))
+        self.dispute()
+        return paused
+
+    def _back_to_pause(self, paused):
+        # The pause goes on exactly as it was (removals included).
+        dead, self.disputed, self.consecutive_passes, self.disputes = paused
+        for q, color in dead:
+            self.board.set(q, EMPTY)
+            self.prisoners[3 - color] += 1
+        self.dead = dead
+        self.phase = PAUSED
 
     def _try(self, color, p):
         # Make the play on the board and ask the ko rule; on a reason, the board is restored.
@@ -206,25 +230,13 @@ class Game:
 
     def play(self, color, p):
         """Play a stone; returns the Ply. IllegalMove (game unchanged) if forbidden."""
-        if self.phase == PAUSED:
-            # A board play during the pause disputes the removals and resumes play
-            # (Ing 1991 Art. 1 "If there is disagreement about life and death, play can
-            # resume"; Simplified Ing: continue "as if there had been no removals").
-            if color != self.to_play:
-                raise IllegalMove("not-your-turn", "it is %s's turn" % color_name(self.to_play))
-            paused = (list(self.dead), self.disputed, self.consecutive_passes)
-            self.dispute()
-        else:
-            paused = None
+        if self.phase == PAUSED and color != self.to_play:
+            raise IllegalMove("not-your-turn", "it is %s's turn" % color_name(self.to_play))
+        paused = self._leave_pause(color)
         reason = self._try(color, p)
         if reason is not None:
             if paused is not None:
-                # Illegal: the pause goes on exactly as it was (removals included).
-                dead, self.disputed, self.consecutive_passes = paused
-                for q, _color in dead:
-                    self.board.set(q, EMPTY)
-                self.dead = dead
-                self.phase = PAUSED
+                self._back_to_pause(paused)
             raise IllegalMove(reason, self._explain(reason, color, p))
         board = self.board
         # Speed (bench: rules): a quiet move builds no tuples and changes no counts.
@@ -278,6 +290,10 @@ class Game:
             raise IllegalMove("game-over", "the game is over")
         if color != self.to_play or self.free_stones_left:
             raise IllegalMove("not-your-turn", "it is %s's turn" % color_name(self.to_play))
+        if self.phase == PAUSED and not self.rules.pause_passes_confirm:
+            # Simplified Ing: without agreement, "alternate moving continues as if there had
+            # been no removals"; a pass here is such a move.
+            self.dispute()
         ply = Ply(color, PASS, _NONE, _NONE, kind)
         if self.rules.pass_stones:
             self.prisoners[3 - color] += 1  # AGA Rule 7: hand the opponent a pass stone
@@ -329,12 +345,38 @@ class Game:
         for q in chain:
             self.board.set(q, EMPTY)
             self.dead.append((q, color))
+        # AGA Rule 9: dead stones are "removed from the board as prisoners of the player who
+        # could capture" (territory counting counts them).
+        self.prisoners[3 - color] += len(chain)
         return chain
 
     def restore_dead(self):
         for q, color in self.dead:
             self.board.set(q, color)
+            self.prisoners[3 - color] -= 1
         self.dead = []
+
+    def restore_dead_chain(self, p):
+        """Put back the removed stones connected to p (a stone taken off by mistake during the
+        pause, put back on its point). Returns their points, [] if p was not removed."""
+        removed = {}
+        for q, color in self.dead:
+            removed[q] = color
+        if p not in removed:
+            return []
+        color = removed[p]
+        chain = [p]
+        i = 0
+        while i < len(chain):
+            for n in self.board.neighbours(chain[i]):
+                if removed.get(n) == color and n not in chain:
+                    chain.append(n)
+            i += 1
+        for q in chain:
+            self.board.set(q, color)
+            self.prisoners[3 - color] -= 1
+        self.dead = [d for d in self.dead if d[0] not in chain]
+        return chain
 
     def dispute(self):
         """Disagreement about life and death: restore the removed stones and resume play with
@@ -345,6 +387,8 @@ class Game:
         self.phase = PLAY
         self.disputed = True
         self.consecutive_passes = 0
+        if len(self.plies) not in self.disputes:
+            self.disputes.append(len(self.plies))  # replayed by undo (it is not a ply)
 
     def agree(self):
         """Both players accept the dead stones as removed: the game ends and is counted."""
@@ -382,6 +426,8 @@ class Game:
         """Retract the last move (an accepted retraction): the game is rebuilt without it
         (with White's mandatory handicap pass taken back together with Black's play)."""
         plies = self.plies
+        if self.phase == ENDED:
+            raise IllegalMove("game-over", "the game is over (%s)" % self.result)
         if not plies or (len(plies) == 1 and plies[0].kind == MANDATORY_PASS):
             raise IllegalMove("not-your-turn", "there is no move to take back")
         keep = len(plies) - 1
@@ -391,6 +437,7 @@ class Game:
 
     def _rebuild(self, plies):
         setup = self.setup
+        disputes = self.disputes
         self._reset()
         for p, color in setup:
             if self.free_stones_left and color == BLACK:
@@ -400,12 +447,16 @@ class Game:
         if self.first_to_play:
             self.set_to_play(self.first_to_play)
         for ply in plies:
+            if self.phase == PAUSED and len(self.plies) in disputes:
+                self.dispute()  # a dispute by the button, at this point of the game
             if ply.kind == MANDATORY_PASS:
                 continue  # re-inserted by play()
             if ply.point == PASS:
                 self.pass_move(ply.color, ply.kind)
             else:
                 self.play(ply.color, ply.point)
+        if self.phase == PAUSED and len(self.plies) in disputes:
+            self.dispute()
 
     # -- counting helpers
 

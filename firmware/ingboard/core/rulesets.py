@@ -61,12 +61,13 @@ class Ruleset:
         white_passes_last=False,
         handicap_style=HANDICAP_FREE,
         ing_handicap_extra_play=0,
-        handicap_area_bonus=False,
+        handicap_compensation=0,
         illegal=ILLEGAL_REJECT,
         draw_winner=0,
         fill_in=False,
         seki_territory=True,
         late_forfeit=False,
+        pause_passes_confirm=True,
     ):
         self.name = name
         self.title = title
@@ -83,7 +84,9 @@ class Ruleset:
         self.white_passes_last = white_passes_last
         self.handicap_style = handicap_style
         self.ing_handicap_extra_play = ing_handicap_extra_play
-        self.handicap_area_bonus = handicap_area_bonus
+        # Points to White for the handicap under area counting: 0 none, 1 one per stone after
+        # the first (AGA Rule 4), 2 one per stone (Chinese).
+        self.handicap_compensation = handicap_compensation
         self.illegal = illegal
         self.draw_winner = draw_winner
         self.fill_in = fill_in
@@ -93,6 +96,10 @@ class Ruleset:
         # Lateness over 1/6 of the basic time forfeits (Ing 1996 Rule 10); else it only costs
         # twice its length (Ing 1991 Art. 8).
         self.late_forfeit = late_forfeit
+        # Passes during the pause confirm the removals (AGA Rule 9 commentary: "If both players
+        # pass and there was no disagreement indicated, the game is over") - or, Simplified Ing,
+        # they are continued alternate moving "as if there had been no removals".
+        self.pause_passes_confirm = pause_passes_confirm
 
     def __repr__(self):
         return "Ruleset(%s)" % self.name
@@ -157,6 +164,7 @@ RULESETS = {
         komi=7.5,
         komi_handicap=0,
         pause_again_after_dispute=False,
+        pause_passes_confirm=False,
         handicap_style=HANDICAP_FREE,
     ),
     # AGA 1991: Rule 3 komi 5 1/2 even, 1/2 handicap; Rule 4 fixed star-point order and, under
@@ -176,7 +184,7 @@ RULESETS = {
         pass_stones=True,
         white_passes_last=True,
         handicap_style=HANDICAP_FIXED,
-        handicap_area_bonus=True,
+        handicap_compensation=1,
         illegal=ILLEGAL_AS_PASS,
     ),
     "aga-territory": Ruleset(
@@ -204,6 +212,7 @@ RULESETS = {
         komi_handicap=0,
         pause_again_after_dispute=False,
         handicap_style=HANDICAP_FIXED,
+        handicap_compensation=2,  # White receives one point per handicap stone
     ),
     # Japanese 1989: territory counting, no suicide, basic ko, komi 6.5.
     "japanese": Ruleset(
