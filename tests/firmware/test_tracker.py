@@ -281,3 +281,72 @@ def test_lateness_costs_twice_its_length_and_1996_forfeits_past_a_sixth():
     ontime.press(BLACK, dt=1000)
     ontime.press(WHITE, dt=99000)  # exactly 100 s late: not "more than" 1/6
     assert not ontime.of("end")
+
+
+def test_undo_before_the_press_leaves_the_clock_with_the_player_to_move():
+    # A retraction of a stone not yet pressed: the clock still runs for that player.
+    table = Table("ing1991", time={"system": "absolute", "basic_s": 600})
+    table.play("C3", "B")
+    table.play("G7", "W")
+    table.put("C7", "B")
+    table.wait(300)  # committed, not pressed
+    table.button("undo")
+    assert table.tracker.game.to_play == BLACK and table.tracker.clock.turn == BLACK
+    table.put("C7", ".")
+    table.wait(300)
+    table.play("D4", "B")
+    table.play("E5", "W")
+    assert [m["point"] for m in table.of("move")] == ["C3", "G7", "C7", "D4", "E5"]
+    assert table.tracker.clock.turn == BLACK
+
+
+def test_a_dead_stone_put_back_during_the_pause_is_restored_not_a_crash():
+    # Ing 1991 Art. 8 "Mistaken removal ... parity of moves is restored ... with no penalty".
+    table = Table("ing1991")
+    for name, ch in (("C3", "B"), ("G7", "W"), ("C7", "B"), ("G3", "W")):
+        table.play(name, ch)
+    table.press(BLACK)
+    table.press(WHITE)
+    table.put("C7", ".")
+    table.wait(400)
+    assert table.of("removal")[-1]["points"] == ["C7"]
+    table.put("C7", "B")
+    table.wait(400)
+    assert table.of("restored")[-1]["points"] == ["C7"]
+    game = table.tracker.game
+    assert game.phase == "paused" and game.dead == [] and len(game.plies) == 6
+
+
+def test_play_during_the_pause_resumes_the_clock():
+    table = Table("ing1991", time={"system": "absolute", "basic_s": 600})
+    table.play("C3", "B")
+    table.play("G7", "W")
+    table.press(BLACK)
+    table.press(WHITE)
+    assert not table.tracker.clock.running()
+    table.play("D5", "B")
+    assert table.of("resume") and table.tracker.clock.running()
+    assert table.tracker.clock.turn == WHITE
+
+
+def test_free_handicap_stones_are_placed_then_white_plays():
+    # AGA Rule 4 / Ing free placement: Black places the handicap stones before White moves.
+    table = Table("simplified-ing", handicap=2, time={"system": "absolute", "basic_s": 600})
+    table.play("C3", "B")
+    table.play("G7", "B")
+    assert [e["point"] for e in table.of("handicap")] == ["C3", "G7"]
+    table.play("E5", "W")
+    assert [m["point"] for m in table.of("move")] == ["E5"]
+    assert not table.alerts() and table.tracker.clock.turn == BLACK
+
+
+def test_a_late_press_is_not_owed_once_the_opponent_has_pressed():
+    table = Table("ing1991")
+    table.play("C3", "B")
+    table.play("G7", "W")
+    table.put("C7", "B")
+    table.wait(300)  # Black does not press
+    table.play("G3", "W")  # White plays (confirming Black's move) and presses
+    table.t += 3000
+    table.press(BLACK)  # now Black's press is a pass, not a late press for C7
+    assert table.of("pass") and table.of("pass")[-1]["color"] == "B"

@@ -286,8 +286,7 @@ class _Replay:
             elif name == "undo":
                 game.undo()
                 del tr.ply_props[len(game.plies) :]
-                if tr.clock_before:
-                    tr.clock.restore(tr.clock_before.pop(), t)
+                tr.undo_clock(t)
             elif name == "end":
                 game.phase = ENDED
                 game.result = op[1]

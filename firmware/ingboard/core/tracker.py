@@ -198,8 +198,12 @@ class Tracker:
             return events
         if self.awaiting_press == color:
             # The press that confirms the presser's committed move: the clock switches now.
+            # The opponent's late press for their own earlier move is then no longer expected.
             self.awaiting_press = 0
+            self.press_owed[3 - color] = False
             return events + self._clock_moved(t, color)
+        if game.free_stones_left:
+            return events  # presses while Black places a free handicap change nothing
         if self.press_owed[color]:
             self.press_owed[color] = False
             return events
@@ -320,6 +324,15 @@ class Tracker:
                 del self.leaving[p]
             if game.phase == PAUSED:
                 events += self._dead_stones(t, missing)
+                back = self._put_back(t, new)
+                if back:
+                    events += back
+                    continue  # the position changed: read the board again
+            if game.free_stones_left:
+                placed = self._handicap_stones(t, new)
+                if placed:
+                    events += placed
+                    continue
             color = game.to_play
             mine = [p for p in new if self.seen[p] == color]
             theirs = [p for p in new if self.seen[p] != color]
@@ -414,7 +427,14 @@ class Tracker:
             events += self._arrive(t, color)  # playing a stone is arriving too
             if game.phase == ENDED:
                 return events
-        ply = game.play(color, p)
+        was_paused = game.phase == PAUSED
+        try:
+            ply = game.play(color, p)
+        except IllegalMove as exc:
+            # The board changed between the check and the play: an alert, never a crash.
+            return events + self._alert(t, exc.reason, [p])
+        if was_paused:
+            events += self._resumed(t)  # a board play during the pause resumes play and time
         for q in ply.captured:
             self.leaving[q] = 3 - color
         for q in ply.self_removed:
@@ -527,6 +547,48 @@ class Tracker:
                 )
         return events
 
+    def _put_back(self, t, new):
+        # During the pause a stone put back where a dead stone was taken off (by mistake)
+        # restores that removal (Ing 1991 Art. 8 "Mistaken removal": parity is restored with no
+        # penalty); it is no move.
+        events = []
+        game = self.game
+        for p in new:
+            color = self.seen[p]
+            if (p, color) in game.dead and t - self.since[p] >= self.settle_ms:
+                chain = game.restore_dead_chain(p)
+                board = game.board
+                events.append(
+                    {
+                        "t": t,
+                        "type": "restored",
+                        "color": color_name(color),
+                        "points": [board.name(q) for q in chain],
+                    }
+                )
+        return events
+
+    def _handicap_stones(self, t, new):
+        # Free handicap (AGA Rule 4; Ing "free placement"): Black places the stones one by one
+        # before White's first move; each stable black stone is one of them.
+        events = []
+        game = self.game
+        board = game.board
+        for p in new:
+            if not game.free_stones_left:
+                break
+            if self.seen[p] != BLACK or board.get(p) != EMPTY:
+                continue
+            if t - self.since[p] < self.settle_ms:
+                continue
+            game.place_handicap_stone(p)
+            events.append({"t": t, "type": "handicap", "point": board.name(p)})
+            if not game.free_stones_left:
+                events += self._clock_moved(t, BLACK)  # White's clock runs now
+        if events:
+            self.bowls.on_board(board.count[BLACK], board.count[WHITE], t, game.to_play)
+        return events
+
     def _resumed(self, t):
         events = self._clock_events(t, self.clock.resume(t))
         events.append(self._ev(t, "resume"))
@@ -546,8 +608,8 @@ class Tracker:
         for q in last.captured:
             self.leaving.pop(q, None)
         self.awaiting_press = 0
-        if self.clock_before:
-            self.clock.restore(self.clock_before.pop(), t)
+        self.press_owed = [False, False, False]
+        self.undo_clock(t)
         board = game.board
         self.bowls.on_board(board.count[BLACK], board.count[WHITE], t, game.to_play)
         return [{"t": t, "type": "undo", "to_play": color_name(game.to_play)}]
@@ -724,7 +786,9 @@ class Tracker:
         if not self.clock.started:
             return []  # the clock starts when both players are there (lateness)
         self.clock.advance(t)
-        self.push_clock_snapshot(self.clock.snapshot())
+        # Kept with the number of plies at the switch, so a retraction knows whether the move
+        # it takes back had switched the clock (a stone not yet pressed has not).
+        self.push_clock_snapshot([len(self.game.plies), self.clock.snapshot()])
         events = self._clock_events(t, self.clock.moved(t, color))
         plies = self.game.plies
         if plies and plies[-1].kind == MANDATORY_PASS and color == BLACK:
@@ -744,8 +808,19 @@ class Tracker:
                 break
         return events
 
+    def undo_clock(self, t):
+        """After a retraction: the clock as it was before the retracted moves switched it (a
+        move retracted before its press leaves the clock as it is: it still runs for the
+        player who is to move again)."""
+        plies = len(self.game.plies)
+        restore = None
+        while self.clock_before and self.clock_before[-1][0] > plies:
+            restore = self.clock_before.pop()[1]
+        if restore is not None:
+            self.clock.restore(restore, t)
+
     def push_clock_snapshot(self, snap):
-        """Keep the clock as it was before a switch, for a retraction (the last few only)."""
+        """Keep [plies, clock snapshot] from before a switch, for a retraction (the last few)."""
         if len(self.clock_before) >= _UNDO_DEPTH:
             self.clock_before.pop(0)
         self.clock_before.append(snap)
