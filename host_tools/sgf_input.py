@@ -77,7 +77,7 @@ def parse(data, name="SGF"):
     if root.has_property("RU"):
         rules = rules_from_ru(root.get("RU"))
     try:
-        komi = game.get_komi()
+        komi = game.get_komi() if root.has_property("KM") else None  # None: the ruleset's
         handicap = game.get_handicap() or 0
     except ValueError as exc:
         raise InputError("%s: bad KM or HA: %s" % (name, exc)) from None

@@ -1,10 +1,9 @@
 """`ingboard simulate GAME.sgf [--noise LEVEL] [--seed N] --log F`: a game as a session log."""
 
-import os
 import sys
-import tempfile
 
 from host_tools import simulate as sim
+from host_tools.commands.track import write_all
 from host_tools.errors import InputError
 
 HELP = "turn a game record into a realistic session log (hands, late captures, flicker, bowls)"
@@ -38,32 +37,19 @@ def _parse_mistake(text):
     return kind, int(n)
 
 
-def write_atomically(path, text):
-    """Write `text` to `path` through a temporary file and a rename: all or nothing."""
-    directory = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".simulate-", suffix=".tmp", dir=directory)
-    except OSError as exc:
-        raise InputError("cannot write %s: %s" % (path, exc.strerror or exc)) from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-
-
 def run(args):
     mistakes = [_parse_mistake(m) for m in args.mistake]
     game = sim.read_game(args.sgf)
     try:
         result = sim.simulate(game, args.noise, args.seed, mistakes)
+        from ingboard.core.tracker import Tracker
+
+        Tracker(result.config)  # the settings must be ones the board takes (TM, KM...)
     except ValueError as exc:
         raise InputError(str(exc)) from None
     for note in game.notes:
         print("ingboard simulate: note: %s" % note, file=sys.stderr)
-    write_atomically(args.log, result.text())
+    write_all({args.log: result.text()})
     plays = sum(1 for m in result.moves if m["point"] is not None)
     print(
         "%s: %d plays, %d passes, %d lines, %.1f s (noise %s, seed %d)"

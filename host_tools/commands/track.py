@@ -31,24 +31,51 @@ def read_log(path):
         raise InputError("%s is not UTF-8 text" % path) from None
     except SessionLogError as exc:
         raise InputError("%s: %s" % (path, exc)) from None
+    except RecursionError:
+        raise InputError("%s: a config nested too deeply" % path) from None
 
 
-def run_tracker(recs):
+def run_tracker(recs, path="session log"):
+    from ingboard.core.session import SessionLogError
     from ingboard.core.tracker import track
 
     events = []
-    tracker = track(recs, events.append)
+    try:
+        tracker = track(recs, events.append)
+    except SessionLogError as exc:
+        raise InputError("%s: %s" % (path, exc)) from None
     if tracker is None:
         raise InputError("the session log has no config line")
     return tracker, events
 
 
-def write_atomically(path, text):
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".ingboard-")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
+def write_all(outputs):
+    """Write {path: text} so that either every file is written or none is (temp + rename)."""
+    temps = []
+    try:
+        for path, text in outputs.items():
+            if os.path.isdir(path):
+                raise InputError("%s is a directory, not a file to write" % path)
+            directory = os.path.dirname(os.path.abspath(path))
+            try:
+                fd, tmp = tempfile.mkstemp(dir=directory, prefix=".ingboard-")
+                temps.append((tmp, path))
+                with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+                    f.write(text)
+            except OSError as exc:
+                raise InputError("cannot write %s: %s" % (path, exc.strerror or exc)) from None
+        try:
+            for tmp, path in temps:
+                os.replace(tmp, path)
+        except OSError as exc:
+            raise InputError("cannot write %s: %s" % (path, exc.strerror or exc)) from None
+        temps = []
+    finally:
+        for tmp, _path in temps:
+            try:
+                os.remove(tmp)
+            except OSError:
+                pass
 
 
 def describe(event):
@@ -78,11 +105,13 @@ def describe(event):
 
 def run(args):
     recs = read_log(args.log)
-    tracker, events = run_tracker(recs)
+    tracker, events = run_tracker(recs, args.log)
+    outputs = {}
     if args.events:
-        write_atomically(args.events, "".join(json.dumps(e) + "\n" for e in events))
+        outputs[args.events] = "".join(json.dumps(e) + "\n" for e in events)
     if args.sgf:
-        write_atomically(args.sgf, tracker.sgf())
+        outputs[args.sgf] = tracker.sgf()
+    write_all(outputs)
     if not args.quiet:
         for event in events:
             line = describe(event)

@@ -109,3 +109,10 @@ def test_score_counts_with_dead_stones(tmp_path):
     assert alive["area"] == {"B": 11, "W": 5, "neutral": 9}
     proc = ingboard("score", write(tmp_path, sgf), "--dead", "A1")
     assert proc.returncode == 2 and "no stone at A1" in proc.stderr
+
+
+def test_score_without_km_uses_the_rulesets_komi(tmp_path):
+    # cli.md: "the result with the ruleset's komi" (Ing: 8).
+    proc = ingboard("score", write(tmp_path, "(;GM[1]FF[4]SZ[9]RU[Ing];B[ee];W[cc])"), "--json")
+    out = json.loads(proc.stdout)
+    assert out["komi"] == 8 and out["result"] == "W+8"

@@ -61,3 +61,24 @@ def test_track_drives_the_clock_and_the_penalty_reaches_the_count_and_sgf(tmp_pa
     sgf = sgf_path.read_text()
     assert "TM[60]" in sgf and "OT[3x10 Ing-PP]" in sgf and "IP[B2W0]" in sgf
     assert "RE[B+3]" in sgf and sgf.count("BL[") >= 5 and sgf.count("WL[") >= 5
+
+
+def test_track_invents_no_time_after_the_log_ends(tmp_path):
+    # A log that stops mid-game (a bug report, a power cut): nobody lost on time.
+    log = tmp_path / "cut.log"
+    config = {"size": SIZE, "rules": "ing1991", "time": {"system": "ing-pp", "basic_s": 60}}
+    log.write_text(
+        "ingboard-session 1\n0 config %s\n0 scan %s\n1000 scan %s\n2000 press B\n"
+        % (json.dumps(config), rows([]), rows([("C3", "B")]))
+    )
+    events_path = tmp_path / "events.jsonl"
+    proc = subprocess.run(
+        [sys.executable, "-m", "host_tools", "track", str(log), "--events", str(events_path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert proc.returncode == 0, proc.stderr
+    events = [json.loads(line) for line in events_path.read_text().splitlines()]
+    assert not [e for e in events if e["type"] == "end"]
+    assert max(e["t"] for e in events) <= 2000 + 1500

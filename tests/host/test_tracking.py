@@ -121,6 +121,15 @@ BAD_LOGS = [
     ),
     ('ingboard-session 1\n0 config {"size": 9, "rules": "ing1991"}\n9 wiggle B\n', 3, "wiggle"),
     ("ingboard-session 1\n0 config {size: 9}\n", 2, ""),
+    # Settings the reader lets through but the board refuses: still the line, still exit 2.
+    ('ingboard-session 1\n0 config {"size": 9, "rules": "ing1991", "komi": 8.3}\n', 2, "komi"),
+    (
+        'ingboard-session 1\n0 config {"size": 9, "rules": "ing1991", "time": '
+        '{"system": "ing-pp", "basic_s": 1e9}}\n',
+        2,
+        "basic_s",
+    ),
+    ('ingboard-session 1\n0 config {"size": 9, "rules": "ing1991"}\n5 bowl B 1e20\n', 3, ""),
 ]
 
 
@@ -141,3 +150,20 @@ def test_malformed_session_log_exit_2_with_the_line_and_nothing_written(
     assert len(proc.stderr.strip().splitlines()) == 1
     assert "line %d" % line in proc.stderr and word in proc.stderr
     assert not out.exists() and os.listdir(tmp_path) == ["bad.log"]
+
+
+def test_unwritable_output_exit_2_and_nothing_written(tmp_path, corpus):
+    game = sim.read_game(corpus[0])
+    log = tmp_path / "game.log"
+    log.write_text(sim.simulate(game, "none", seed=1).text())
+    events = tmp_path / "events.jsonl"
+    for bad in (str(tmp_path / "missing" / "x.sgf"), str(tmp_path)):
+        proc = subprocess.run(
+            [sys.executable, "-m", "host_tools", "track", str(log), "--events", str(events)]
+            + ["--sgf", bad],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
+        assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
+        assert sorted(os.listdir(tmp_path)) == ["game.log"]  # not even the events file

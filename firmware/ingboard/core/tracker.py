@@ -962,37 +962,47 @@ _RULE_ALERTS = ("occupied", "suicide", "ko", "superko", "recycle", "not-your-tur
 
 def track(records, on_event, settle_ms=SETTLE_MS):
     """Replay session-log records (session.records) through a Tracker; on_event(event) for
-    every event. Time between records is stepped exactly to the tracker's deadlines."""
+    every event. Time between records is stepped exactly to the tracker's deadlines.
+
+    A record the tracker cannot take (settings the clock, the game or the bowls refuse, a
+    reading out of range) raises SessionLogError naming its line."""
+    from ingboard.core.session import SessionLogError
+
     tracker = None
+    last = 0
     for record in records:
         kind = record.kind
-        if kind == "config":
-            tracker = Tracker(record.payload, settle_ms=settle_ms)
-            continue
-        t = record.t_ms
-        while True:
-            due = tracker.next_deadline()
-            if due is None or due >= t:
-                break
-            for event in tracker.tick(due):
-                on_event(event)
-        if kind == "scan":
-            events = tracker.scan(t, record.payload)
-        elif kind == "press":
-            events = tracker.press(t, record.payload)
-        elif kind == "button":
-            events = tracker.button(t, record.payload)
-        elif kind == "bowl":
-            events = tracker.bowl(t, record.payload[0], record.payload[1])
-        else:
-            events = []  # lid readings: prisoners are allowed for from the board's counts
+        try:
+            if kind == "config":
+                tracker = Tracker(record.payload, settle_ms=settle_ms)
+                continue
+            t = last = record.t_ms
+            while True:
+                due = tracker.next_deadline()
+                if due is None or due >= t:
+                    break
+                for event in tracker.tick(due):
+                    on_event(event)
+            if kind == "scan":
+                events = tracker.scan(t, record.payload)
+            elif kind == "press":
+                events = tracker.press(t, record.payload)
+            elif kind == "button":
+                events = tracker.button(t, record.payload)
+            elif kind == "bowl":
+                events = tracker.bowl(t, record.payload[0], record.payload[1])
+            else:
+                events = []  # lid readings: prisoners are allowed for from the board's counts
+        except (ValueError, TypeError, OverflowError) as exc:
+            raise SessionLogError(record.line, "%s: %s" % (kind, exc))
         for event in events:
             on_event(event)
     if tracker is not None:
-        # Let the last scan settle.
+        # Let the last scan settle - but invent no time: only what was due within a press's
+        # wait of the last record (the clock does not run on after the log ends).
         for _ in range(8):
             due = tracker.next_deadline()
-            if due is None:
+            if due is None or due > last + PRESS_WAIT_MS:
                 break
             for event in tracker.tick(due):
                 on_event(event)
