@@ -53,6 +53,8 @@ def test_track_drives_the_clock_and_the_penalty_reaches_the_count_and_sgf(tmp_pa
     events = [json.loads(line) for line in events_path.read_text().splitlines()]
     clocks = [e for e in events if e["type"] == "clock"]
     assert any(e["B"]["penalty"] == 2 and e["B"]["period"] == 1 for e in clocks)
+    assert len({e["t"] for e in clocks}) == len(clocks)  # one clock event per instant
+    assert [e["type"] for e in events].count("pause") == 1  # passes in the pause: no new pause
     count = next(e for e in events if e["type"] == "count")
     # Black 15, White 10 on the board; Black's 2 penalty points are one stone: 5 - 2 = 3.
     assert count["penalty"] == {"B": 2, "W": 0} and count["result"] == "B+3"

@@ -117,6 +117,8 @@ class Tracker:
         self.active = {}  # alert key -> True while its condition holds
         self.clock_before = []  # clock snapshots before the last switches (for undo)
         self.clock_pushes = 0  # snapshots pushed so far (the journal follows this count)
+        self.clock_logged_t = -1  # board time of the last `clock` event
+        self.pause_announced = False  # the pause after two passes has been announced
         self.ply_props = []  # SGF text of each ply's properties (BL/WL...), by game.plies
         self.counted = None
         self.due = 0  # board time before which nothing happens without new input
@@ -505,7 +507,9 @@ class Tracker:
         game = self.game
         events = [self._pass_event(t, color)]
         events += self._clock_moved(t, color)
-        if game.phase == PAUSED:
+        if game.phase == PAUSED and not self.pause_announced:
+            # Play pauses (once: the passes made during the pause do not pause it again).
+            self.pause_announced = True
             events += self._clock_events(t, self.clock.pause(t))
             events.append(self._ev(t, "pause"))
         elif game.phase == ENDED:
@@ -590,6 +594,7 @@ class Tracker:
         return events
 
     def _resumed(self, t):
+        self.pause_announced = False
         events = self._clock_events(t, self.clock.resume(t))
         events.append(self._ev(t, "resume"))
         return events
@@ -944,7 +949,11 @@ class Tracker:
                     "n": value[1],
                 }
             ]
-        events = [dict(self.clock.state(at), t=at, type="clock")]
+        if at == self.clock_logged_t and kind != "forfeit":
+            events = []  # one `clock` event per instant (a period and its penalty coincide)
+        else:
+            events = [dict(self.clock.state(at), t=at, type="clock")]
+            self.clock_logged_t = at
         if kind == "forfeit" and self.game.phase != ENDED:
             self.game.lose_on_time(color)
             events += self._ended(at)
