@@ -115,14 +115,7 @@ def step_tracker():
                 if due is None or due >= t:
                     break
                 emit(tracker.tick(due))
-            if kind == "scan":
-                emit(tracker.scan(t, record.payload))
-            elif kind == "press":
-                emit(tracker.press(t, record.payload))
-            elif kind == "button":
-                emit(tracker.button(t, record.payload))
-            elif kind == "bowl":
-                emit(tracker.bowl(t, record.payload[0], record.payload[1]))
+            emit(tracker.take(record))
     sample()
     return True
 

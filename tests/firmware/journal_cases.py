@@ -84,13 +84,5 @@ def play(records, on_sync=None, mark_ms=1000):
         while writer.last_t + mark_ms < t and tracker.clock.running():
             at = writer.last_t + mark_ms
             sync(at, tracker.tick(at))
-        kind = record.kind
-        if kind == "scan":
-            sync(t, tracker.scan(t, record.payload))
-        elif kind == "press":
-            sync(t, tracker.press(t, record.payload))
-        elif kind == "button":
-            sync(t, tracker.button(t, record.payload), record.payload)
-        elif kind == "bowl":
-            sync(t, tracker.bowl(t, record.payload[0], record.payload[1]))
+        sync(t, tracker.take(record), record.payload if record.kind == "button" else None)
     return tracker, sink.data(), events

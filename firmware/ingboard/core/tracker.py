@@ -261,6 +261,21 @@ class Tracker:
             events.append(self._bowls_event(t, "before"))
         return events + self._bowl_alerts(t)
 
+    def take(self, record):
+        """One session-log record other than `config` (session.Record) at its own time; the
+        caller has stepped tick() to the deadlines before it. Returns its events."""
+        kind = record.kind
+        t = record.t_ms
+        if kind == "scan":
+            return self.scan(t, record.payload)
+        if kind == "press":
+            return self.press(t, record.payload)
+        if kind == "button":
+            return self.button(t, record.payload)
+        if kind == "bowl":
+            return self.bowl(t, record.payload[0], record.payload[1])
+        return _NO_EVENTS  # lid readings: prisoners are allowed for from the board's counts
+
     def next_deadline(self):
         """Board time at which tick() may produce something, or None."""
         best = _FAR
@@ -992,16 +1007,7 @@ def track(records, on_event, settle_ms=SETTLE_MS):
                     break
                 for event in tracker.tick(due):
                     on_event(event)
-            if kind == "scan":
-                events = tracker.scan(t, record.payload)
-            elif kind == "press":
-                events = tracker.press(t, record.payload)
-            elif kind == "button":
-                events = tracker.button(t, record.payload)
-            elif kind == "bowl":
-                events = tracker.bowl(t, record.payload[0], record.payload[1])
-            else:
-                events = []  # lid readings: prisoners are allowed for from the board's counts
+            events = tracker.take(record)
         except (ValueError, TypeError, OverflowError) as exc:
             raise SessionLogError(record.line, "%s: %s" % (kind, exc))
         for event in events:
