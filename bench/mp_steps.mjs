@@ -11,24 +11,11 @@
 //       "scripts": ["...", ...], "loop": true|false, "final": "...",
 //       "result_path": "file the global RESULT (a str) is written to"}
 // Exit status: 0 when everything ran, 1 when Python raised (traceback on stderr), 2 bad job.
-import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
-import { readFileSync, writeFileSync } from "fs";
-import { copyTree } from "../host_tools/mp/fs.mjs";
+import { writeFileSync } from "fs";
+import { readJob, startMicroPython } from "../host_tools/mp/runtime.mjs";
 
-let job;
-try {
-  job = JSON.parse(readFileSync(process.argv[2], "utf8"));
-} catch (e) {
-  process.stderr.write("mp_steps.mjs: cannot read job: " + e + "\n");
-  process.exit(2);
-}
-
-const mp = await loadMicroPython({
-  heapsize: job.heapsize || 8 * 1024 * 1024,
-  stdout: (line) => process.stdout.write(line + "\n"),
-  stderr: (line) => process.stderr.write(line + "\n"),
-});
-for (const [hostDir, mpDir] of job.mounts || []) copyTree(mp, hostDir, mpDir);
+const job = readJob("mp_steps.mjs");
+const mp = await startMicroPython(job, 8 * 1024 * 1024);
 
 let status = 0;
 try {

@@ -7,24 +7,11 @@
 //       "heapsize": bytes, "result_path": "file the global RESULT (a str) is written to"}
 // Exit status: 0 when the script ran to its end, 1 when it raised (the traceback is printed on
 // stderr), 2 for a bad job.
-import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
-import { readFileSync, writeFileSync } from "fs";
-import { copyTree } from "./fs.mjs";
+import { writeFileSync } from "fs";
+import { readJob, startMicroPython } from "./runtime.mjs";
 
-let job;
-try {
-  job = JSON.parse(readFileSync(process.argv[2], "utf8"));
-} catch (e) {
-  process.stderr.write("exec.mjs: cannot read job: " + e + "\n");
-  process.exit(2);
-}
-
-const mp = await loadMicroPython({
-  heapsize: job.heapsize || 4 * 1024 * 1024,
-  stdout: (line) => process.stdout.write(line + "\n"),
-  stderr: (line) => process.stderr.write(line + "\n"),
-});
-for (const [hostDir, mpDir] of job.mounts || []) copyTree(mp, hostDir, mpDir);
+const job = readJob("exec.mjs");
+const mp = await startMicroPython(job, 4 * 1024 * 1024);
 
 const pathSetup = "import sys\n" +
   (job.sys_path || []).map((p) => "sys.path.insert(0, " + JSON.stringify(p) + ")\n").join("");

@@ -8,20 +8,12 @@
 //   {"op": "shot", "board": "t1", "file": "page.png"}  screenshot -> {"svg": [x, y, w, h]}
 //   {"op": "quit"}
 // A command that fails answers {"error": "..."}; the script goes on with the next one.
-import { chromium } from "playwright-core";
-import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
+import { launchChromium } from "./chromium.mjs";
 
 const [url, out] = process.argv.slice(2);
-const profile = fs.mkdtempSync(path.join(out, "profile-"));
-const browser = await chromium.launchPersistentContext(profile, {
-  executablePath: "/usr/bin/chromium",
-  headless: true,
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  viewport: { width: 900, height: 600 },
-});
+const browser = await launchChromium(out, { viewport: { width: 900, height: 600 } });
 const say = (obj) => process.stdout.write(JSON.stringify(obj) + "\n");
 
 try {

@@ -2,18 +2,11 @@
 // Chromium driven by playwright-core. Usage: node sim_browser.mjs URL OUT_DIR
 // Writes OUT_DIR/board.png (screenshot) and OUT_DIR/session.log (downloaded), and prints one
 // JSON object: the event lines shown, the status line, where points are on the screenshot.
-import { chromium } from "playwright-core";
-import fs from "node:fs";
 import path from "node:path";
+import { launchChromium } from "./chromium.mjs";
 
 const [url, out] = process.argv.slice(2);
-const profile = fs.mkdtempSync(path.join(out, "profile-"));
-// A fresh profile (playwright passes it as --user-data-dir).
-const browser = await chromium.launchPersistentContext(profile, {
-  executablePath: "/usr/bin/chromium",
-  headless: true,
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+const browser = await launchChromium(out, {
   viewport: { width: 1200, height: 800 },
   acceptDownloads: true,
 });
