@@ -75,6 +75,9 @@ def problems(cfg):
         seen[gpio] = function
         if gpio not in mcu["usable"]:
             out.append("GPIO%d (%s) is not a free pin on %s" % (gpio, function, cfg["mcu"]))
+    for name in bc.KEYS:
+        if name not in cfg["keys"]:
+            out.append("no pin for the %s key" % name)
     for gpio in cfg["grid"]["adc"]:
         if gpio not in mcu["adc"]:
             out.append("GPIO%d is not an ADC input on %s" % (gpio, cfg["mcu"]))
@@ -387,6 +390,7 @@ def bom_markdown():
         ),
         ("Clock keys", "30 mm arcade push button with microswitch", "Black, White", 2),
         ("Pause key", "12 mm tactile switch", "", 1),
+        ("Menu key", "12 mm tactile switch", "opens the menus while the clock is stopped", 1),
         (
             "Buzzer",
             "passive piezo transducer, about 4 kHz resonance (e.g. Murata PKM13EPYH4000-A0)",
@@ -489,7 +493,7 @@ def wiring_svg(cfg):
                 for c, d in sorted(cfg["displays"].items())
             ],
         ),
-        "keys": ("Keys", ["Black, White clock keys", "pause key (all to GND)"]),
+        "keys": ("Keys", ["Black, White clock keys", "pause and menu keys (all to GND)"]),
         "buzzer": ("Buzzer", ["passive piezo"]),
         "module": ("On the module", ["battery sense"]),
     }

@@ -39,10 +39,12 @@ PICO2 = {
     ),
     # One SSD1306 per bus, so both modules keep their factory address.
     "displays": {"B": {"bus": 0, "addr": 0x3C}, "W": {"bus": 1, "addr": 0x3C}},
-    "keys": {"B": 20, "W": 21, "pause": 22},  # to GND, internal pull-ups, active low
+    # To GND, internal pull-ups, active low. "menu" opens the standalone menus (core/menu.py)
+    # while the clock is stopped; there the clock keys move and change, pause goes back.
+    "keys": {"B": 20, "W": 21, "pause": 22, "menu": 1},
     "buzzer": 0,  # PWM0 A, passive piezo
     "battery_adc": 29,  # VSYS/3 on the Pico 2 (shared with the radio on a Pico 2 W)
-    "spare": (1, 28),
+    "spare": (28,),
 }
 
 # Raspberry Pi Pico 2 W: the same pins; the radio gives Wi-Fi and Bluetooth LE. The battery
@@ -77,14 +79,17 @@ ESP32S3 = {
     "bowls": {"B": {"dout": 10, "sck": 11}, "W": {"dout": 12, "sck": 13}},
     "i2c": ({"id": 0, "sda": 39, "scl": 40, "freq": 400000},),
     "displays": {"B": {"bus": 0, "addr": 0x3C}, "W": {"bus": 0, "addr": 0x3D}},
-    "keys": {"B": 41, "W": 42, "pause": 47},
+    "keys": {"B": 41, "W": 42, "pause": 47, "menu": 21},
     "buzzer": 14,
     "battery_adc": None,
-    "spare": (21,),
+    "spare": (),
 }
 
 VARIANTS = {"pico2": PICO2, "pico2w": PICO2W, "esp32s3": ESP32S3}
 DEFAULT = "pico2"
+
+# The keys in the order of drivers/keys.py (index 0 B, 1 W, 2 pause, 3 menu).
+KEYS = ("B", "W", "pause", "menu")
 
 CHANNELS_PER_GROUP = 16  # CD74HC4067
 GROUPS_PER_BANK = 16  # one second-level CD74HC4067 and one 74HC154 per bank
@@ -131,8 +136,9 @@ def used_pins(cfg):
     for bus in cfg["i2c"]:
         out.append((bus["sda"], "I2C%d SDA (displays)" % bus["id"]))
         out.append((bus["scl"], "I2C%d SCL (displays)" % bus["id"]))
-    for name in ("B", "W", "pause"):
-        out.append((cfg["keys"][name], "key %s (to GND)" % name))
+    for name in KEYS:
+        if name in cfg["keys"]:
+            out.append((cfg["keys"][name], "key %s (to GND)" % name))
     out.append((cfg["buzzer"], "buzzer (PWM)"))
     if cfg.get("battery_adc") is not None:
         out.append((cfg["battery_adc"], "battery sense VSYS/3 (ADC, on the module)"))
@@ -167,7 +173,7 @@ def build(name=None):
         power_on_us=grid["power_on_us"],
     )
     keys = cfg["keys"]
-    hw["keys"] = Keys([machine.Pin(keys[k], in_pin, pull_up) for k in ("B", "W", "pause")])
+    hw["keys"] = Keys([machine.Pin(keys[k], in_pin, pull_up) for k in KEYS])
     hw["buzzer"] = Buzzer(machine.PWM(machine.Pin(cfg["buzzer"])))
     hw["i2c"] = [
         machine.I2C(b["id"], sda=machine.Pin(b["sda"]), scl=machine.Pin(b["scl"]), freq=b["freq"])

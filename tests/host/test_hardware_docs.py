@@ -48,7 +48,7 @@ def test_every_variant_is_wired_legally():
 
 def test_wiring_problems_are_found():
     bad = dict(bc.PICO2)
-    bad["keys"] = {"B": 20, "W": 20, "pause": 23}
+    bad["keys"] = {"B": 20, "W": 20, "pause": 23}  # and no menu key
     bad["i2c"] = ({"id": 0, "sda": 17, "scl": 16, "freq": 400000}, bc.PICO2["i2c"][1])
     grid = dict(bc.PICO2["grid"])
     grid["adc"] = (26, 25)
@@ -58,6 +58,7 @@ def test_wiring_problems_are_found():
     assert "GPIO23" in text
     assert "I2C0 cannot use" in text
     assert "GPIO25 is not an ADC input" in text
+    assert "no pin for the menu key" in text
 
 
 def test_pin_map_lists_every_used_pin_of_the_reference_design():

@@ -1,4 +1,4 @@
-"""Debounced clock keys (Black, White) and the pause key.
+"""Debounced clock keys (Black, White), the pause key and the menu key.
 
 Each key is a pin read with `pin()`; keys are wired to GND with pull-ups, so 0 means pressed
 (`active_low`). `poll(now_ms)` is called often (every few ms) with the time passed in, so the
@@ -13,7 +13,7 @@ _IDLE = const(0)
 _PENDING = const(1)  # raw level changed, waiting for it to hold for debounce_ms
 _DOWN = const(2)
 
-NAMES = ("B", "W", "pause")
+NAMES = ("B", "W", "pause", "menu")
 
 
 class Keys:
@@ -53,7 +53,7 @@ class Keys:
         return count
 
     def take(self, index):
-        """True once for each debounced press of key `index` (0 B, 1 W, 2 pause)."""
+        """True once for each debounced press of key `index` (0 B, 1 W, 2 pause, 3 menu)."""
         if self._pressed[index]:
             self._pressed[index] = 0
             return True
