@@ -34,6 +34,7 @@ from micropython import const
 from ingboard import protocol
 from ingboard.core import clock_face, cues, journal
 from ingboard.core.board import BLACK, WHITE
+from ingboard.core.bowls import MAX_READING_G, plausible
 from ingboard.core.classifier import format_scan
 from ingboard.core.session import SessionWriter, check_config
 from ingboard.core.tracker import Tracker
@@ -103,6 +104,7 @@ class App:
         self.outputs = RingQueue(OUTPUTS)
         self.protocol = protocol.Protocol(self)
         self.failure = None
+        self.errors = {}  # task name -> exceptions reported (report())
         self.stopping = False
         self.grams = {"B": None, "W": None}
         self.last_scan = None
@@ -202,6 +204,12 @@ class App:
             self.journal_file.close()
             self.journal_file = None
         self.store.clear_journal()
+
+    def report(self, task, exc):
+        """A task met an exception it cannot handle: one warning, counted, and the task goes on
+        (issue 19: no input may stop the board program)."""
+        self.errors[task] = self.errors.get(task, 0) + 1
+        self.warn("%s task: %s: %s" % (task, exc.__class__.__name__, exc))
 
     def warn(self, text):
         self.emit({"t": self._last, "type": "warning", "text": text})
@@ -449,11 +457,14 @@ class App:
         size = classifier.size
         period = self.periods[0]
         while not self.stopping:
-            classifier.classify(grid.scan())
-            line = format_scan(classifier.classes, size)
-            if line != self.last_scan:
-                self.last_scan = line
-                self.inputs.put((_SCAN, self.now(), line.split("/"), None))
+            try:
+                classifier.classify(grid.scan())
+                line = format_scan(classifier.classes, size)
+                if line != self.last_scan:
+                    self.last_scan = line
+                    self.inputs.put((_SCAN, self.now(), line.split("/"), None))
+            except Exception as exc:  # noqa: BLE001 (a bad scan never ends the scan task)
+                self.report("scan", exc)
             await self.sleep_ms(period)
 
     async def bowl_task(self):
@@ -471,6 +482,11 @@ class App:
                     grams = hx.poll(t)
                 except SensorFault as exc:
                     self.inputs.put((_FAULT, t, color, str(exc)))
+                    continue
+                if grams is not None and not plausible(grams):
+                    # NaN, infinity, 100 kg: refused at the boundary as a fault (issue 19)
+                    why = "reading %r g refused (not within +-%d g)" % (grams, MAX_READING_G)
+                    self.inputs.put((_FAULT, t, color, why))
                     continue
                 if grams is not None:
                     grams = int(grams * 10 + (0.5 if grams >= 0 else -0.5)) / 10
@@ -501,9 +517,15 @@ class App:
         while not self.stopping:
             item = self.inputs.get()
             while item is not None:
-                self.step(item)
+                try:
+                    self.step(item)
+                except Exception as exc:  # noqa: BLE001 (one input never ends the game task)
+                    self.report("game", exc)
                 item = self.inputs.get()
-            self.tick(self.now())
+            try:
+                self.tick(self.now())
+            except Exception as exc:  # noqa: BLE001
+                self.report("game", exc)
             await self.sleep_ms(period)
 
     async def display_task(self):
@@ -514,9 +536,12 @@ class App:
             for name, color in (("B", BLACK), ("W", WHITE)):
                 fb = displays.get(name)
                 if fb is not None:
-                    clock_face.draw(fb, self.tracker.clock, color, t)
-                    if hasattr(fb, "show"):
-                        fb.show()
+                    try:
+                        clock_face.draw(fb, self.tracker.clock, color, t)
+                        if hasattr(fb, "show"):
+                            fb.show()
+                    except Exception as exc:  # noqa: BLE001 (a display fault is reported)
+                        self.report("display", exc)
             await self.sleep_ms(period)
 
     async def link_task(self):
@@ -533,7 +558,13 @@ class App:
             message = self.outputs.get()
             while message is not None:
                 if link is not None:
-                    link.write(protocol.Protocol.line(message))
+                    try:
+                        link.write(protocol.Protocol.line(message))
+                    except Exception as exc:  # noqa: BLE001 (a message that cannot be written)
+                        if message.get("type") == "warning":  # no loop of warnings on warnings
+                            self.errors["link"] = self.errors.get("link", 0) + 1
+                        else:
+                            self.report("link", exc)
                 message = self.outputs.get()
             await self.sleep_ms(period)
 

@@ -40,6 +40,10 @@ VERSION = const(1)
 MAX_LINE = const(4096)
 MAX_READ = const(2048)
 MAX_SAMPLES = const(64)
+MAX_OFFSET = const(0x3FFFFFFF)  # file offsets: a small int on the board
+# Nesting of a command's JSON: {"cmd", "config": {"bowls": {"B": {...}}}} is 4 deep. Deeper
+# lines are refused before json.loads, whose recursion a thousand brackets would exhaust.
+MAX_DEPTH = const(8)
 
 BUTTONS = ("pause", "resume", "agree", "dispute", "resign-B", "resign-W", "undo", "new-game")
 
@@ -81,20 +85,44 @@ def _check(name, key, kind, v):
         if v not in BUTTONS:
             raise ProtocolError("unknown button %r" % (v,), name)
     elif kind == "grams":
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v < 100000:
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v < 100000:  # NaN too
             raise ProtocolError("%s must be grams > 0" % key, name)
     elif kind == "name":
         if not isinstance(v, str) or not v or "/" in v or len(v) > 64:
             raise ProtocolError("name must be a file name", name)
     elif kind == "count":
-        if not _is_int(v) or v < 0:
-            raise ProtocolError("%s must be an integer >= 0" % key, name)
+        if not _is_int(v) or v < 0 or v > MAX_OFFSET:
+            raise ProtocolError("%s must be an integer 0..%d" % (key, MAX_OFFSET), name)
     elif kind == "samples":
         if not _is_int(v) or not 1 <= v <= MAX_SAMPLES:
             raise ProtocolError("%s must be 1..%d" % (key, MAX_SAMPLES), name)
     elif kind == "chunk":
         if not _is_int(v) or not 1 <= v <= MAX_READ:
             raise ProtocolError("%s must be 1..%d" % (key, MAX_READ), name)
+
+
+def too_deep(text, limit):
+    """True when the JSON text nests objects/arrays deeper than `limit` (strings skipped)."""
+    depth = 0
+    in_string = False
+    escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch == "{" or ch == "[":
+            depth += 1
+            if depth > limit:
+                return True
+        elif ch == "}" or ch == "]":
+            depth -= 1
+    return False
 
 
 def parse(line):
@@ -106,9 +134,11 @@ def parse(line):
             line = bytes(line).decode()
         except UnicodeError:
             raise ProtocolError("line is not UTF-8")
+    if too_deep(line, MAX_DEPTH):
+        raise ProtocolError("line nests deeper than %d" % MAX_DEPTH)
     try:
         cmd = json.loads(line)
-    except (ValueError, IndexError, TypeError):
+    except (ValueError, IndexError, TypeError, RuntimeError):
         raise ProtocolError("line is not JSON")
     if not isinstance(cmd, dict):
         raise ProtocolError("a command is a JSON object with a cmd")
@@ -152,6 +182,8 @@ class Protocol:
             return method(cmd)
         except (ValueError, TypeError, KeyError) as exc:
             return [error(str(exc) or exc.__class__.__name__, name)]
+        except Exception as exc:  # noqa: BLE001 (no host line may end the link task)
+            return [error("%s: %s" % (exc.__class__.__name__, exc), name)]
 
     @staticmethod
     def line(message):

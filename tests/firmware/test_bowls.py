@@ -40,7 +40,8 @@ def test_config_is_checked():
     raises(ValueError, Bowls, None, 4)
     b = make()
     raises(ValueError, b.feed, "R", 10.0, 0)
-    raises(TypeError, b.feed, "B", None, 0)
+    b.feed("B", None, 0)  # not a number: refused with an alert (below)
+    assert codes(b.poll()) == ["sensor-fault"]
     raises(ValueError, b.check, "later", 0)
     raises(ValueError, b.on_board, 181, 0, 0)
 
@@ -278,3 +279,22 @@ def test_a_prisoner_allowance_cannot_hide_a_drop_under_ing():
             assert alerts and "Black: 1 stone short" in alerts[0]["text"]
         else:
             assert alerts == []  # the stone may still be in the lid (territory rules keep it)
+
+
+def test_nan_infinite_and_100_kg_readings_are_refused_with_one_alert_and_change_nothing():
+    # Issue 19: a load cell is a trust boundary. A reading that is not a finite number within
+    # +-MAX_READING_G raises one sensor-fault alert per run and leaves the count alone.
+    b = make()
+    t = steady(b, "B", W180_B, 0)
+    assert b.count("B") == 180
+    bad = (float("nan"), float("inf"), -float("inf"), 100000.0, 1e308, -20000, 10**40, "12")
+    for g in bad:
+        b.feed("B", g, t)
+        t += 100
+    alerts = b.poll()
+    assert codes(alerts) == ["sensor-fault"] and "refused" in alerts[0]["text"]
+    assert b.count("B") == 180
+    t = steady(b, "B", W180_B, t)
+    assert b.count("B") == 180 and b.poll() == []
+    b.feed("B", float("nan"), t)  # a new run of refused readings alerts again
+    assert codes(b.poll()) == ["sensor-fault"]

@@ -76,3 +76,18 @@ def test_active_high_keys():
     pins[0].level = 1
     keys.poll(60)
     assert keys.poll(70) == 1
+
+
+def test_a_key_held_across_a_reboot_is_no_press_until_released():
+    # Issue 19: keys are a trust boundary; a key down when the board starts is not a press.
+    pins = [Key(), Key(), Key()]
+    pins[0].level = 0
+    keys = Keys(pins, debounce_ms=20)
+    for t in range(0, 200, 5):
+        assert keys.poll(t) == 0
+    assert not keys.take(0)
+    pins[0].level = 1
+    for t in range(200, 260, 5):
+        assert keys.poll(t) == 0
+    pins[0].level = 0
+    assert keys.poll(260) == 0 and keys.poll(280) == 1 and keys.take(0)

@@ -63,6 +63,7 @@ _NOMINAL_STONE_MG = const(6500)  # 1991 Art. 12: standard stone 6.5 g (before en
 _EVAL_MS = const(500)  # re-evaluate a settled plateau at most this often
 _MAX_ALERTS = const(16)
 _MAX_SE_MG = const(15000)  # keeps se*se + ref_se*ref_se below 2**30
+MAX_READING_G = const(10000)  # net of the empty bowl; beyond it a reading is refused
 
 PHASES = ("before", "play", "after-count", "put-away")
 _NAMES = ("B", "W")
@@ -71,6 +72,14 @@ _CONFIG_KEYS = ("B", "W", "window", "bias_g", "creep_g_per_min", "zero_limit_g",
 # captured stones must be back in their bowl: three moves of each player.
 _PRISONER_POSITIONS = const(6)
 _COLOUR_KEYS = ("w180_g", "spread_pct", "temp_c")
+
+
+def plausible(grams):
+    """True for a load-cell reading the bowls can use: a finite number of grams within
+    +-MAX_READING_G (a full bowl of 180 stones is about 1.2 kg)."""
+    if isinstance(grams, bool) or not isinstance(grams, (int, float)):
+        return False
+    return -MAX_READING_G <= grams <= MAX_READING_G  # False for NaN
 
 
 def _to_mg(grams, what):
@@ -143,6 +152,7 @@ class _Bowl:
         self.mis_since = 0
         self.mis_alerted = 0
         self.faulty = False
+        self.refused = False  # the last reading was refused (out of range); alerted once
         self.zero_alerted = False
 
     def stone_mg(self):
@@ -213,8 +223,23 @@ class Bowls:
 
     # ---------------------------------------------------------------- readings
     def feed(self, color, grams, now_ms):
-        """One reading of a bowl, in grams net of the empty bowl (may be noisy or unsettled)."""
+        """One reading of a bowl, in grams net of the empty bowl (may be noisy or unsettled).
+
+        A reading that is not a finite number within +-MAX_READING_G (NaN, infinity, a 100 kg
+        spike: a load cell is a trust boundary, issue 19) is refused: one `sensor-fault` alert
+        per run of such readings, and nothing else changes."""
         bowl = self.bowls[_index(color)]
+        if not plausible(grams):
+            if not bowl.refused:
+                bowl.refused = True
+                text = "%s bowl scale: reading %r g refused (not within +-%d g)" % (
+                    bowl.name,
+                    grams,
+                    MAX_READING_G,
+                )
+                self._alert("sensor-fault", text, bowl.name, now_ms)
+            return
+        bowl.refused = False
         v = _to_mg(grams, "bowl reading") - bowl.zero
         bowl.faulty = False
         h = bowl.head

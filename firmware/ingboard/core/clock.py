@@ -386,11 +386,9 @@ class Clock:
     def start(self, now_ms, color_to_move):
         """Start the clock for the player to move."""
         c = _colour(color_to_move)
-        if self.started:
-            raise ValueError("the clock has already started")
-        if self.loser:
-            raise ValueError("the clock has stopped: %s lost on time" % _name(self.loser))
         self._check_time(now_ms)
+        if self.started or self.loser:
+            return  # started once only (a second arrival press changes nothing)
         self.started = True
         self.turn = c
         self._since = now_ms
@@ -403,7 +401,7 @@ class Clock:
         if not self.running():
             return _NO_EVENTS
         if now_ms < self._since:
-            raise ValueError("now_ms %d is before the last time given, %d" % (now_ms, self._since))
+            return _NO_EVENTS  # time never runs backwards: an earlier instant uses no time
         events = self._scratch
         self._consume(self.turn, self._since, now_ms, events)
         self._since = now_ms
@@ -421,12 +419,13 @@ class Clock:
         If color's time ran out before now_ms the events hold the forfeit and nothing switches.
         """
         c = _colour(color)
-        if not self.started:
-            raise ValueError("the clock has not started")
-        if self.loser:
-            raise ValueError("the clock has stopped: %s lost on time" % _name(self.loser))
-        if c != self.turn:
-            raise ValueError("it is %s's clock that runs, not %s's" % (_name(self.turn), _name(c)))
+        self._check_time(now_ms)
+        if not self.started or self.loser or c != self.turn:
+            # A press that does not apply (a double press, the other player's key, a key after
+            # a loss on time) is an input from the hall: it changes nothing and never raises.
+            return []
+        if now_ms < self._since:
+            now_ms = self._since
         events = list(self.advance(now_ms))
         if self.loser:
             return events

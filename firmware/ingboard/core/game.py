@@ -36,6 +36,9 @@ MOVE = const(0)
 PASS_PLAY = const(1)
 MANDATORY_PASS = const(2)  # White's handicap pass plays (Ing 1991 Art. 6)
 ILLEGAL_PASS = const(3)  # an illegal move treated as a pass (AGA Rule 8)
+# A bound on komi, far beyond any the seeds give (Ing 8, AGA 7.5): a board of 361 points
+# cannot be worth more, and it keeps komi * 2 a small number.
+MAX_KOMI = const(1000)
 
 # Phases.
 PLAY = "play"
@@ -70,8 +73,12 @@ class Game:
         self.handicap_style = style
         if komi is None:
             komi = self.rules.komi_handicap if handicap else self.rules.komi
-        if not isinstance(komi, (int, float)):
+        if isinstance(komi, bool) or not isinstance(komi, (int, float)):
             raise ValueError("komi must be a number, not %r" % (komi,))
+        # NaN fails both comparisons; infinities and 1e308 are out of range before any
+        # arithmetic (int(inf) would raise OverflowError, not a clear ValueError).
+        if not -MAX_KOMI <= komi <= MAX_KOMI:
+            raise ValueError("komi must be within +-%d points, not %r" % (MAX_KOMI, komi))
         if komi * 2 != int(komi * 2):
             raise ValueError("komi must be a whole or half number, not %r" % (komi,))
         self.komi = komi

@@ -22,6 +22,7 @@ Payloads come out parsed: config → dict, scan → list of `size` row strings (
 import json
 
 from ingboard.core.board import BLACK, MAX_SIZE, MIN_SIZE, WHITE
+from ingboard.core.game import MAX_KOMI
 from ingboard.core.rulesets import HANDICAP_FIXED, HANDICAP_FREE, HANDICAP_ING_PLAYS, NAMES
 
 HEADER = "ingboard-session 1"
@@ -52,6 +53,10 @@ TIME_SYSTEMS = {
 }
 
 SCAN_CHARS = ".BW?"
+# Bounds of a config's numbers (a trust boundary: host lines, files): every number is finite and
+# at most MAX_NUMBER (a year of milliseconds is 3.2e10); names are at most MAX_NAME characters.
+MAX_NUMBER = 10**12
+MAX_NAME = 64
 _DIGITS = "0123456789"
 
 
@@ -100,7 +105,12 @@ def _is_int(v):
 
 
 def _is_number(v):
-    return (isinstance(v, int) or isinstance(v, float)) and not isinstance(v, bool)
+    """A finite number within +-MAX_NUMBER (NaN, infinities, 1e308 and huge ints are not)."""
+    return (
+        (isinstance(v, int) or isinstance(v, float))
+        and not isinstance(v, bool)
+        and -MAX_NUMBER <= v <= MAX_NUMBER
+    )
 
 
 def check_config(config):
@@ -116,8 +126,10 @@ def check_config(config):
         raise ValueError("config has no rules")
     if config["rules"] not in RULES:
         raise ValueError("unknown rules %r (one of %s)" % (config["rules"], ", ".join(RULES)))
-    if "komi" in config and not _is_number(config["komi"]):
-        raise ValueError("config komi must be a number, not %r" % (config["komi"],))
+    if "komi" in config and not (_is_number(config["komi"]) and abs(config["komi"]) <= MAX_KOMI):
+        raise ValueError(
+            "config komi must be a number within +-%d, not %r" % (MAX_KOMI, config["komi"])
+        )
     if "handicap" in config:
         h = config["handicap"]
         if not _is_int(h) or h < 0 or h >= size * size:
@@ -131,13 +143,16 @@ def check_config(config):
         _check_time(config["time"])
     if "round_start_ms" in config:
         r = config["round_start_ms"]
-        if not _is_int(r) or r < 0:
+        if not _is_int(r) or r < 0 or r > MAX_NUMBER:
             raise ValueError("config round_start_ms must be an integer >= 0, not %r" % (r,))
     if "players" in config:
         _check_per_colour(config["players"], "players")
         for name in config["players"].values():
-            if not isinstance(name, str):
-                raise ValueError("config players must be names, not %r" % (name,))
+            if not isinstance(name, str) or len(name) > MAX_NAME:
+                raise ValueError(
+                    "config players must be names of at most %d characters, not %r"
+                    % (MAX_NAME, name)
+                )
     if "bowls" in config:
         _check_per_colour(config["bowls"], "bowls")
         for bowl in config["bowls"].values():

@@ -4,7 +4,8 @@ Each key is a pin read with `pin()`; keys are wired to GND with pull-ups, so 0 m
 (`active_low`). `poll(now_ms)` is called often (every few ms) with the time passed in, so the
 debouncing is tested without sleeping. A key counts as pressed once it has read pressed for
 `debounce_ms` continuously, and is reported once per press (edge), which is what a clock key
-needs: holding the key down does not press it again.
+needs: holding the key down does not press it again, and a key held down while the board starts
+is no press until it has been released.
 """
 
 from micropython import const
@@ -25,6 +26,11 @@ class Keys:
         self._state = bytearray(n)
         self._since = [0] * n
         self._pressed = bytearray(n)  # latched edges not yet taken by the caller
+        # A key already down when the board starts (held across a reboot, or stuck) is not a
+        # press: it must be released first (issue 19; the press before the cut is journaled).
+        for i in range(n):
+            if self._pins[i]() == self._active:
+                self._state[i] = _DOWN
 
     def poll(self, now_ms):
         """Sample every key; return the number of keys newly pressed (see `take`)."""
