@@ -1,0 +1,127 @@
+"""The end of the game: dead stones in the pause, the count, the fill-in and the put-away
+checks (part of the Tracker).
+"""
+
+from micropython import const
+
+from ingboard.core.board import BLACK, EMPTY, WHITE, color_name
+from ingboard.core.counting import count_game
+from ingboard.core.sensing import UNKNOWN
+
+PUT_AWAY_MS = const(2000)
+
+
+class GameEnd:
+    """The pause, the count and the checks after it (a Tracker mixin)."""
+
+    def _dead_stones(self, t, missing):
+        # During the pause: a chain whose stones are all gone from the board is dead.
+        events = []
+        board = self.game.board
+        done = []
+        for p in missing:
+            if p in done or board.get(p) == EMPTY:
+                continue
+            chain = board.chain(p)
+            gone = True
+            for q in chain:
+                if q not in missing or t - self.since[q] < self.settle_ms:
+                    gone = False
+            for q in chain:
+                done.append(q)
+            if gone:
+                color = board.get(p)
+                self.game.remove_dead(p)
+                events.append(
+                    {
+                        "t": t,
+                        "type": "removal",
+                        "color": color_name(color),
+                        "points": [board.name(q) for q in chain],
+                    }
+                )
+        return events
+
+    def _put_back(self, t, new):
+        # During the pause a stone put back where a dead stone was taken off (by mistake)
+        # restores that removal (Ing 1991 Art. 8 "Mistaken removal": parity is restored with no
+        # penalty); it is no move.
+        events = []
+        game = self.game
+        for p in new:
+            color = self.seen[p]
+            if (p, color) in game.dead and t - self.since[p] >= self.settle_ms:
+                chain = game.restore_dead_chain(p)
+                board = game.board
+                events.append(
+                    {
+                        "t": t,
+                        "type": "restored",
+                        "color": color_name(color),
+                        "points": [board.name(q) for q in chain],
+                    }
+                )
+        return events
+
+    def _ended(self, t):
+        game = self.game
+        events = self._clock_events(t, self.clock.pause(t)) if self.clock.running() else []
+        if game.end_reason == "count":
+            pb = self.clock.penalty(BLACK)
+            pw = self.clock.penalty(WHITE)
+            count, plan = count_game(game, penalty_b=pb, penalty_w=pw)
+            count["t"] = t
+            game.result = count["result"]
+            self.counted = count
+            self.plan = plan
+            board = game.board
+            if plan is None:
+                self.fill_target = (board.count[BLACK], board.count[WHITE])
+            elif plan.get("final"):
+                # Ing 1991 Art. 4 "All stones are filled in to count": the board will hold
+                # the plan's final position once both players have filled in.
+                final = "".join(plan["final"])
+                self.fill_target = (final.count("B"), final.count("W"))
+            else:
+                self.fill_target = None  # no layout fits (territory too small): no check
+            events.append(count)
+        events.append({"t": t, "type": "end", "result": game.result, "reason": game.end_reason})
+        return events
+
+    def _after_end(self, t):
+        # After the count: the bowls are checked when the fill-in is complete (Ing 1991 Art. 9
+        # "to confirm that the game was counted correctly") and once the stones are put away.
+        counts = [0, 0, 0, 0, 0]
+        seen = self.seen
+        since = self.since
+        latest = 0
+        for p in self.order:
+            counts[seen[p]] += 1
+            if since[p] > latest:
+                latest = since[p]
+        if counts[UNKNOWN] or t - latest < self.settle_ms:
+            return []
+        events = []
+        target = self.fill_target
+        if not self.filled and target and (counts[BLACK], counts[WHITE]) == target:
+            self.filled = True
+            event = self.bowls.check("after-count", t, counts[BLACK], counts[WHITE])
+            event["t"] = t
+            events.append(event)
+            events += self._bowl_alerts(t)
+        if not counts[BLACK] and not counts[WHITE]:
+            if not self.empty_since:
+                self.empty_since = t  # the put-away check waits for the bowls (see _bowl)
+        else:
+            self.empty_since = 0
+        return events
+
+    def _put_away(self, t):
+        # Ing 1991 Art. 9, 1996 Rule 2: 180 each once the stones are back in the bowls - when
+        # the board has been empty a while and both bowls have settled since.
+        if self.put_away or not self.empty_since or t - self.empty_since < PUT_AWAY_MS:
+            return []
+        if not self.bowls.settled() and t - self.empty_since < 2 * PUT_AWAY_MS:
+            return []  # a scale that never settles gives an uncertain count (null), not none
+        self.put_away = True
+        return [self._bowls_event(t, "put-away")] + self._bowl_alerts(t)

@@ -1,0 +1,112 @@
+"""The timekeeper: the clock driven by the presses and the game (part of the Tracker).
+
+Arrival (lateness), the switch at each completed move, the undo stack of clock snapshots for a
+retraction, pause/resume, and the `clock`/`cue` events.
+"""
+
+from micropython import const
+
+from ingboard.core import clock_sgf
+from ingboard.core.board import BLACK, WHITE, color_name
+from ingboard.core.game import ENDED, MANDATORY_PASS
+
+_UNDO_DEPTH = const(8)  # clock snapshots kept for accepted retractions
+
+
+class Timekeeper:
+    """The clock side of the tracker (a Tracker mixin)."""
+
+    def _arrive(self, t, color):
+        # A player arrives (lateness, Ing 1991 Art. 8): twice the lateness comes off their
+        # basic time; Ing 1996 Rule 10: more than 1/6 of it forfeits.
+        if self.arrived[color]:
+            return []
+        self.arrived[color] = True
+        events = []
+        for ev in self.clock.apply_lateness(color, self.round_start, t):
+            if ev[1] == "forfeit":
+                self.game.forfeit(color)
+                return events + self._ended(t)
+            events.append(dict(self.clock.state(t), t=t, type="clock"))
+        if self.arrived[BLACK] and self.arrived[WHITE] and self.game.phase != ENDED:
+            self.clock.start(t, self.game.to_play)
+        return events
+
+    def _clock_moved(self, t, color):
+        if not self.clock.started:
+            return []  # the clock starts when both players are there (lateness)
+        self.clock.advance(t)
+        # Kept with the number of plies at the switch, so a retraction knows whether the move
+        # it takes back had switched the clock (a stone not yet pressed has not).
+        self.push_clock_snapshot([len(self.game.plies), self.clock.snapshot()])
+        events = self._clock_events(t, self.clock.moved(t, color))
+        plies = self.game.plies
+        if plies and plies[-1].kind == MANDATORY_PASS and color == BLACK:
+            # Ing 1991 Art. 6: White's mandatory pass play follows at once; so does its clock.
+            events += self._clock_events(t, self.clock.moved(t, WHITE))
+        # BL/WL of the presser's last ply (SGF: time left after the move).
+        plies = self.game.plies
+        for i in range(len(plies) - 1, -1, -1):
+            if plies[i].color == color and plies[i].kind != MANDATORY_PASS:
+                while len(self.ply_props) < len(plies):
+                    self.ply_props.append(None)
+                # Kept as the SGF text itself: one small str per ply, not lists of tuples.
+                text = ""
+                for name, value in clock_sgf.move_props(self.clock, color):
+                    text += "%s[%s]" % (name, value)
+                self.ply_props[i] = text or None
+                break
+        return events
+
+    def undo_clock(self, t):
+        """After a retraction: the clock as it was before the retracted moves switched it (a
+        move retracted before its press leaves the clock as it is: it still runs for the
+        player who is to move again)."""
+        plies = len(self.game.plies)
+        restore = None
+        while self.clock_before and self.clock_before[-1][0] > plies:
+            restore = self.clock_before.pop()[1]
+        if restore is not None:
+            self.clock.restore(restore, t)
+
+    def push_clock_snapshot(self, snap):
+        """Keep [plies, clock snapshot] from before a switch, for a retraction (the last few)."""
+        if len(self.clock_before) >= _UNDO_DEPTH:
+            self.clock_before.pop(0)
+        self.clock_before.append(snap)
+        self.clock_pushes += 1
+
+    def _resumed(self, t):
+        self.pause_announced = False
+        events = self._clock_events(t, self.clock.resume(t))
+        events.append(self._ev(t, "resume"))
+        return events
+
+    def _clock_events(self, t, clock_events):
+        events = []
+        for ev in clock_events:
+            events += self._clock_event(ev)
+        return events
+
+    def _clock_event(self, ev):
+        at, kind, color, value = ev
+        if kind == "cue":
+            # For the beeper / voice module (cues.py): five minutes left, countdown, ...
+            return [
+                {
+                    "t": at,
+                    "type": "cue",
+                    "color": color_name(color),
+                    "cue": value[0],
+                    "n": value[1],
+                }
+            ]
+        if at == self.clock_logged_t and kind != "forfeit":
+            events = []  # one `clock` event per instant (a period and its penalty coincide)
+        else:
+            events = [dict(self.clock.state(at), t=at, type="clock")]
+            self.clock_logged_t = at
+        if kind == "forfeit" and self.game.phase != ENDED:
+            self.game.lose_on_time(color)
+            events += self._ended(at)
+        return events

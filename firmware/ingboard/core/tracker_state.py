@@ -1,0 +1,92 @@
+"""The tracker's bookkeeping as the journal keeps it (part of the Tracker)."""
+
+from ingboard.core.board import BLACK, EMPTY, WHITE
+from ingboard.core.game import ENDED
+
+
+class TrackerState:
+    """state() / restore_state(): the journal contract (a Tracker mixin)."""
+
+    def state(self):
+        """The tracker's own bookkeeping as a short JSON-ready list of ints (the journal's
+        contract with the tracker, undone by restore_state()):
+
+            [awaiting_press, owed_B, owed_W, checked_before, started,
+             leaving (flat: point, colour, point, colour...),
+             end (1: after-count check made, 2: put-away check made; or-ed),
+             empty_since, count_t (board time of the count, -1 if none)]
+
+        Not in it: what the game, clock and bowls hold (each has its own snapshot; the journal
+        keeps `ply_props` and the undo stack of push_clock_snapshot()), the fill-in plan
+        (recomputed from the position: count_game is exact), and what the sensors see (read
+        again after a restart)."""
+        leaving = []
+        for p in sorted(self.leaving):
+            leaving.append(p)
+            leaving.append(self.leaving[p])
+        owed = self.press_owed
+        counted = self.counted
+        return [
+            self.awaiting_press,
+            1 if owed[1] else 0,
+            1 if owed[2] else 0,
+            1 if self.checked_before else 0,
+            1 if self.started else 0,
+            leaving,
+            (1 if self.filled else 0) | (2 if self.put_away else 0),
+            self.empty_since,
+            -1 if counted is None else counted["t"],
+        ]
+
+    def restore_state(self, state, t):
+        """Continue at board time t from a list of state() (the first six items suffice) once
+        the game, clock, bowls, ply_props and undo stack are what they were: the journal's
+        recovery after a power cut. The sensors are taken to show the game, with the captured
+        stones not yet lifted still there, as of t (the next scan puts that right); the count
+        and the fill-in plan of a counted game are computed again from its position; the
+        bowls learn the stones on the board and the prisoners again (not after the after-count
+        check: from then on they are not reconciled with the board)."""
+        self.awaiting_press = state[0]
+        self.press_owed = [False, bool(state[1]), bool(state[2])]
+        self.checked_before = bool(state[3])
+        self.started = bool(state[4])
+        flat = state[5]
+        self.leaving = {}
+        for k in range(0, len(flat), 2):
+            self.leaving[flat[k]] = flat[k + 1]
+        end = state[6] if len(state) > 6 else 0
+        self.filled = bool(end & 1)
+        self.put_away = bool(end & 2)
+        self.empty_since = state[7] if len(state) > 7 else 0
+        count_t = state[8] if len(state) > 8 and state[8] >= 0 else t
+        self.press_pending = 0
+        self.moved = {}
+        self.active = {}
+        self.last_t = t
+        self.due = 0
+        game = self.game
+        cells = game.board.cells
+        for p in self.order:
+            self.seen[p] = cells[p]
+            self.since[p] = t
+        for p in self.leaving:
+            if cells[p] == EMPTY:
+                self.seen[p] = self.leaving[p]
+        self.counted = None
+        self.plan = None
+        self.fill_target = None
+        if game.phase == ENDED and game.end_reason == "count":
+            self._ended(count_t)  # the count as it was made (the clock is stopped): exact
+        if self.filled:
+            return
+        # Stones that left the board are prisoners (in a lid), the rest are on the board.
+        placed = [0, 0, 0]
+        for _p, color in game.setup:
+            placed[color] += 1
+        for ply in game.plies:
+            if ply.point >= 0:
+                placed[ply.color] += 1
+        total = self.bowls.total
+        self.bowls.on_board(min(total, placed[BLACK]), min(total, placed[WHITE]), t)
+        board = game.board
+        self.bowls.on_board(board.count[BLACK], board.count[WHITE], t, game.to_play)
