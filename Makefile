@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 INGBOARD := $(VENV)/bin/ingboard
 PORT ?=
 
-.PHONY: setup system-deps test lint format size demo bench flash sim mp-test clean
+.PHONY: setup system-deps test lint format size demo bench flash sim twin mp-test clean
 
 setup: $(VENV)/.installed node_modules/.installed system-deps
 
@@ -50,6 +50,12 @@ demo: setup
 SIM_PORT ?= 8000
 sim: setup
 	$(INGBOARD) sim --port $(SIM_PORT)
+
+# The device twin: the real MicroPython rp2 firmware on an emulated RP2040, its USB serial on a
+# pseudo-terminal (images from $$INGBOARD_MCU_DIR, default ../shared/mcu). TWIN_ARGS=--romfs etc.
+TWIN_ARGS ?=
+twin: setup
+	$(INGBOARD) twin $(TWIN_ARGS)
 
 bench: setup
 	$(PY) -m bench

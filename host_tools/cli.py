@@ -26,6 +26,7 @@ COMMANDS = (
     "demo",
     "gtp",
     "sim",
+    "twin",
 )
 
 

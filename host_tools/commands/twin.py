@@ -1,0 +1,97 @@
+"""`ingboard twin [--romfs | --image F.uf2] [--flash-image F] [--model M.mjs] [--link PATH]`.
+
+Boots the MicroPython rp2 firmware on the emulated RP2040 (host_tools/twin/) and serves its USB
+serial on a pseudo-terminal: `ingboard flash/pull/monitor --port <pty>` and `mpremote connect
+<pty>` work against it as against a board. Runs until Ctrl-C. `--flash-image F` boots from F's
+flash contents when F exists and saves the flash to F at the end (a board's memory between
+sessions). Emulated time follows the wall clock (never ahead of it; `--fast` lets idle time run
+ahead).
+"""
+
+import os
+import signal
+import sys
+import time
+
+from host_tools.errors import InputError
+
+HELP = "run the firmware on the emulated RP2040 (device twin), serial on a pseudo-terminal"
+
+
+def add_arguments(parser):
+    image = parser.add_mutually_exclusive_group()
+    image.add_argument(
+        "--romfs", action="store_true", help="boot the firmware image with a ROMFS partition"
+    )
+    image.add_argument("--image", help="a MicroPython RPI_PICO .uf2 to boot instead")
+    parser.add_argument(
+        "--flash-image", help="load the flash from this file if it exists, save it there at exit"
+    )
+    parser.add_argument(
+        "--model", action="append", default=[], help="a hardware model (.mjs) to attach"
+    )
+    parser.add_argument("--link", help="also make PATH a symlink to the pseudo-terminal")
+    parser.add_argument(
+        "--fast", action="store_true", help="let emulated time run ahead of the wall clock"
+    )
+
+
+def _interrupt(*_):
+    raise KeyboardInterrupt
+
+
+def run(args):
+    from host_tools.twin.process import Twin, TwinError
+    from host_tools.twin.pty_bridge import PtyBridge
+
+    image = args.image or ("romfs" if args.romfs else "stock")
+    if args.image and not os.path.isfile(args.image):
+        raise InputError("--image %s: no such file" % args.image)
+    for model in args.model:
+        if not os.path.isfile(model):
+            raise InputError("--model %s: no such file" % model)
+    flash = args.flash_image
+    if flash and os.path.isdir(flash):
+        raise InputError("--flash-image %s is a directory" % flash)
+    twin = Twin(image, flash_image=flash if flash and os.path.exists(flash) else None)
+    bridge = None
+    signal.signal(signal.SIGTERM, _interrupt)  # ends it like Ctrl-C (the flash is still saved)
+    try:
+        twin.start()
+        for model in args.model:
+            twin.load_model(model)
+        bridge = PtyBridge(twin).start()
+        if args.link:
+            if os.path.lexists(args.link):
+                os.remove(args.link)
+            os.symlink(bridge.path, args.link)
+        twin.go(realtime=not args.fast)
+        print(
+            "ingboard twin: MicroPython %s on %s (e.g. ingboard flash --port %s); Ctrl-C stops"
+            % (os.path.basename(twin.uf2), args.link or bridge.path, args.link or bridge.path),
+            flush=True,
+        )
+        while not twin.stopped and twin.proc.poll() is None:
+            time.sleep(0.2)
+    except KeyboardInterrupt:
+        pass
+    except TwinError as exc:
+        print("ingboard twin: %s" % exc, file=sys.stderr)
+        return 1
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, signal.SIG_IGN)  # a second Ctrl-C must not lose the flash image
+        try:
+            if twin.proc is not None:
+                twin.pause()
+                if flash:
+                    twin.save_flash(flash)
+                    print("ingboard twin: flash saved to %s" % flash)
+        except TwinError as exc:
+            print("ingboard twin: %s" % exc, file=sys.stderr)
+        if bridge:
+            bridge.close()
+        if args.link and os.path.islink(args.link):
+            os.remove(args.link)
+        twin.close()
+    return 0
