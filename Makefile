@@ -46,10 +46,12 @@ test: setup lint
 demo: setup
 	$(INGBOARD) demo
 
-# The virtual board in the browser (http://127.0.0.1:$(SIM_PORT)/).
+# The virtual board in the browser (http://127.0.0.1:$(SIM_PORT)/), opened when there is a
+# display; `make sim ENGINE="gnugo --mode gtp"` plays against a GTP engine.
 SIM_PORT ?= 8000
+ENGINE ?=
 sim: setup
-	$(INGBOARD) sim --port $(SIM_PORT)
+	$(INGBOARD) sim --port $(SIM_PORT) --open auto $(if $(ENGINE),--engine "$(ENGINE)")
 
 # The device twin: the real MicroPython rp2 firmware on an emulated RP2040, its USB serial on a
 # pseudo-terminal (images from $$INGBOARD_MCU_DIR, default ../shared/mcu). TWIN_ARGS=--romfs etc.

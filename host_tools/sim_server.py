@@ -167,28 +167,167 @@ class LiveBoard:
             "events": self.events,
             "bowls": {"B": self.bowls[BLACK].count(), "W": self.bowls[WHITE].count()},
             "clock": tracker.clock.state(self.t),
+            "clock_started": tracker.clock.started,
             "plan": tracker.plan,
+            "count": tracker.counted,
+            "config": self.config,
+            "moves": moves(game),
+            "setup": [[game.board.name(p), "B" if c == BLACK else "W"] for p, c in game.setup],
+            "prisoners": {"B": game.prisoners[BLACK], "W": game.prisoners[WHITE]},
+            "marks": board_marks(self.rows(), game, tracker),
+            "owner": owner_rows(game) if game.phase != "play" else None,
+            "stars": star_points(self.size),
         }
+
+
+def moves(game):
+    """The game's plies for the move list: {"n", "c", "p" (or "pass"), "x" (captures)}."""
+    board = game.board
+    out = []
+    for i, ply in enumerate(game.plies):
+        out.append(
+            {
+                "n": i + 1,
+                "c": "B" if ply.color == BLACK else "W",
+                "p": board.name(ply.point) if ply.point >= 0 else "pass",
+                "x": [board.name(q) for q in list(ply.captured) + list(ply.self_removed)],
+            }
+        )
+    return out
+
+
+def board_marks(rows, game, tracker):
+    """Where the board and the game disagree (ARCHITECTURE "The physical board is not the
+    game"): stones to lift (on the board, not in the game: captured, retracted by an undo, or
+    simply wrong), stones missing (in the game, not on the board) and stones of the wrong
+    colour. The player to move's one new stone, not yet committed, is not a difference."""
+    if game.phase == "ended":
+        return {"lift": [], "missing": [], "wrong": []}
+    board = game.board
+    size = game.size
+    lift, missing, wrong = [], [], []
+    for i, row in enumerate(game.board.rows()):
+        seen = rows[i]
+        for col in range(size):
+            name = board.name(board.index(col, size - 1 - i))
+            want, got = row[col], seen[col]
+            if want == got or got == "?":
+                continue
+            if want == ".":
+                lift.append((name, got))
+            elif got == ".":
+                missing.append(name)
+            else:
+                wrong.append(name)
+    mover = "B" if game.to_play == BLACK else "W"
+    new = [n for n, c in lift if c == mover and n not in _leaving_names(board, tracker)]
+    if game.phase == "play" and len(new) == 1 and len(lift) == 1:
+        lift = []
+    return {"lift": [n for n, _c in lift], "missing": missing, "wrong": wrong}
+
+
+def _leaving_names(board, tracker):
+    return [board.name(p) for p in tracker.leaving]
+
+
+def owner_rows(game):
+    """Who owns each empty point of the game's position (rows as Board.rows(), 'b'/'w' for
+    an empty point reached by one colour only, '.' otherwise): the territory drawn at the
+    pause and after the end."""
+    from ingboard.core.scoring import empty_regions
+
+    board = game.board
+    size = game.size
+    grid = [["."] * size for _ in range(size)]
+    for points, touches in empty_regions(board):
+        if touches not in (BLACK, WHITE):
+            continue
+        mark = "b" if touches == BLACK else "w"
+        for p in points:
+            col, row = board.col_row(p)
+            grid[size - 1 - row][col] = mark
+    return ["".join(r) for r in grid]
+
+
+def star_points(size):
+    """The star points drawn on the board: the nine handicap points where they exist."""
+    from ingboard.core.rulesets import fixed_handicap_points
+
+    for count in (9,) if size >= 13 else (5, 4):
+        try:
+            spots = fixed_handicap_points(size, count)
+        except ValueError:
+            continue
+        board = Board(size)
+        return [board.name(board.index(col, row)) for col, row in spots]
+    return []
 
 
 # -- the web page (ingboard sim) -----------------------------------------------------------------
 
 PAGE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sim_page")
+STATIC = {
+    "/": ("index.html", "text/html; charset=utf-8"),
+    "/index.html": ("index.html", "text/html; charset=utf-8"),
+    "/sim.js": ("sim.js", "text/javascript; charset=utf-8"),
+    "/sim.css": ("sim.css", "text/css; charset=utf-8"),
+}
 DEFAULT_CONFIG = {
     "size": 9,
     "rules": "ing1991",
     "komi": 8,
     "time": {"system": "ing-pp", "basic_s": 600},
 }
+# The page's own files only: no inline script or style, nothing from elsewhere.
+CSP = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'"
 _BUTTONS = ("pause", "resume", "agree", "dispute", "undo", "resign-B", "resign-W")
+_SETTINGS = ("size", "rules", "komi", "handicap", "handicap_style", "time", "players")
+
+
+def options():
+    """What the settings form offers: every ruleset (name, title, komi), handicap style and
+    time system with the numbers it takes."""
+    from ingboard.core import rulesets
+    from ingboard.core.session import HANDICAP_STYLES, TIME_SYSTEMS
+
+    return {
+        "rules": [
+            {"name": n, "title": rulesets.get(n).title, "komi": rulesets.get(n).komi}
+            for n in rulesets.NAMES
+        ],
+        "handicap_styles": list(HANDICAP_STYLES),
+        "time_systems": {k: list(v) for k, v in sorted(TIME_SYSTEMS.items())},
+    }
+
+
+def settings(body):
+    """A game config from the settings form's JSON (only the known keys; check_config judges)."""
+    config = {"size": DEFAULT_CONFIG["size"], "rules": DEFAULT_CONFIG["rules"]}
+    config.update({k: body[k] for k in _SETTINGS if k in body and body[k] is not None})
+    if "komi" not in body and config["rules"] == DEFAULT_CONFIG["rules"]:
+        config["komi"] = DEFAULT_CONFIG["komi"]
+    if "time" not in config:
+        config["time"] = DEFAULT_CONFIG["time"]
+    players = config.get("players")
+    if isinstance(players, dict):
+        config["players"] = {k: str(v).strip()[:40] for k, v in players.items() if str(v).strip()}
+        if not config["players"]:
+            del config["players"]
+    return config
 
 
 class Session:
-    """One LiveBoard on the wall clock, shared by the page's requests (one lock)."""
+    """One LiveBoard, shared by the page's requests (one lock).
 
-    def __init__(self, config=None, clock=time.monotonic):
+    Board time is the wall clock from the first stone or clock press on (the clocks do not
+    run while nobody plays), or, with `manual_time`, moves only when asked (`POST /api/wait`):
+    scripted demonstrations and the browser tests get the same board times every run."""
+
+    def __init__(self, config=None, clock=time.monotonic, manual_time=False, engine=None):
         self.lock = threading.Lock()
         self.clock = clock
+        self.manual_time = manual_time
+        self.engine = engine
         self.new(config or DEFAULT_CONFIG)
 
     def new(self, config):
@@ -197,16 +336,26 @@ class Session:
         except ValueError as exc:
             raise InputError(str(exc)) from None
         self.board = board
-        self.start = self.clock()
+        self.start = None  # wall clock of board time 0 (the first stone or press)
+        self.manual_t = 0
 
     def now(self):
+        if self.manual_time:
+            return self.manual_t
+        if self.start is None:
+            return 0
         return int((self.clock() - self.start) * 1000)
+
+    def _play_starts(self):
+        if self.start is None:
+            self.start = self.clock()
 
     def handle(self, action, body):
         with self.lock:
             board = self.board
             board.advance(self.now())
             if action == "click":
+                self._play_starts()
                 name = str(body.get("point", ""))
                 if board.stone(name) != ".":
                     board.lift(name)
@@ -219,6 +368,7 @@ class Session:
                 color = body.get("color")
                 if color not in ("B", "W"):
                     raise InputError("colour must be B or W")
+                self._play_starts()
                 board.press(color)
             elif action == "button":
                 name = body.get("name")
@@ -226,13 +376,26 @@ class Session:
                     raise InputError("unknown button %r" % (name,))
                 board.button(name)
             elif action == "new":
-                config = dict(DEFAULT_CONFIG)
-                config.update({k: v for k, v in body.items() if k in ("size", "rules", "komi")})
-                self.new(config)
+                self.new(settings(body))
+            elif action == "wait":
+                ms = body.get("ms")
+                if not self.manual_time:
+                    raise InputError(
+                        "board time follows the wall clock (start with --manual-time)"
+                    )
+                if not isinstance(ms, int) or not 0 <= ms <= 3600000:
+                    raise InputError("ms must be 0..3600000")
+                self.manual_t += ms
             elif action != "state":
                 raise InputError("unknown action %r" % (action,))
             self.board.advance(self.now())
-            return self.board.state()
+            state = self.board.state()
+            if self.engine is not None:
+                game = self.board.tracker.game
+                if game.phase != "ended":
+                    self.engine.want(game)
+                state["engine"] = self.engine.view(game)
+            return state
 
     def clock_png(self, color):
         from host_tools.clock_png import face_image
@@ -244,10 +407,16 @@ class Session:
         img.save(out, format="PNG")
         return out.getvalue()
 
+    def close(self):
+        if self.engine is not None:
+            self.engine.close()
+
 
 def make_server(port=8000, host="127.0.0.1", session=None):
     """A ThreadingHTTPServer serving the page and the API for one Session."""
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    from http.server import BaseHTTPRequestHandler
+
+    from host_tools.page_server import QuietServer
 
     session = session or Session()
 
@@ -260,6 +429,7 @@ def make_server(port=8000, host="127.0.0.1", session=None):
             self.send_header("Content-Type", ctype)
             self.send_header("Content-Length", str(len(body)))
             self.send_header("Cache-Control", "no-store")
+            self.send_header("Content-Security-Policy", CSP)
             for k, v in (extra or {}).items():
                 self.send_header(k, v)
             self.end_headers()
@@ -270,9 +440,12 @@ def make_server(port=8000, host="127.0.0.1", session=None):
 
         def do_GET(self):
             path = self.path.split("?")[0]
-            if path in ("/", "/index.html"):
-                with open(os.path.join(PAGE_DIR, "index.html"), "rb") as f:
-                    return self._send(200, f.read(), "text/html; charset=utf-8")
+            if path in STATIC:
+                name, ctype = STATIC[path]
+                with open(os.path.join(PAGE_DIR, name), "rb") as f:
+                    return self._send(200, f.read(), ctype)
+            if path == "/api/options":
+                return self._json(200, options())
             if path == "/api/state":
                 return self._json(200, session.handle("state", {}))
             if path in ("/api/clock/B.png", "/api/clock/W.png"):
@@ -303,7 +476,7 @@ def make_server(port=8000, host="127.0.0.1", session=None):
                 return self._json(400, {"error": str(exc)})
 
     try:
-        server = ThreadingHTTPServer((host, port), Handler)
+        server = QuietServer((host, port), Handler)
     except OSError as exc:
         raise InputError(
             "cannot listen on %s:%d: %s" % (host, port, exc.strerror or exc)

@@ -1,0 +1,163 @@
+"""The virtual board against a GTP engine (host_tools/sim_engine.py) without a browser: the
+handshake tells GTP engines from other programs, the engine's game follows the tracker's
+(including an undo and a stone placed elsewhere), its dead stones are named in the pause; and
+the sim's own rules: the clocks start with the first stone or press, settings are checked."""
+
+import subprocess
+import sys
+import time
+
+import pytest
+
+from host_tools import ROOT
+from host_tools.commands.sim import has_display
+from host_tools.errors import InputError
+from host_tools.gtp import find_gnugo
+from host_tools.sim_server import Session, settings
+
+needs_gnugo = pytest.mark.skipif(not find_gnugo(), reason="GNU Go missing: make setup")
+
+
+def sim(*args, timeout=30):
+    return subprocess.run(
+        [sys.executable, "-m", "host_tools", "sim", "--port", "0", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+@pytest.mark.parametrize(
+    "command, words",
+    [
+        ("cat", "does not speak GTP (engine gave no answer to 'protocol_version' within 1 s)"),
+        ("/bin/true", "does not speak GTP (engine /bin/true exited"),
+        ("no-such-engine-xyz", "cannot start engine 'no-such-engine-xyz'"),
+        ("'unclosed", "bad engine command"),
+    ],
+)
+def test_not_a_gtp_engine_is_one_clear_error(command, words):
+    done = sim("--engine", command, "--handshake-timeout", "1")
+    assert done.returncode == 2
+    assert words in done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def wait_for(session, predicate, timeout=30):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        state = session.handle("state", {})
+        if predicate(state):
+            return state
+        time.sleep(0.05)
+    raise AssertionError("timed out; engine %r" % state.get("engine"))
+
+
+def play(session, point, color):
+    session.handle("click", {"point": point, "color": color})
+    session.handle("wait", {"ms": 300})
+    return session.handle("press", {"color": color})
+
+
+@needs_gnugo
+def test_engine_follows_the_game_through_undo_and_other_moves():
+    from host_tools.sim_engine import EngineSeat
+
+    seat = EngineSeat("gnugo --mode gtp --level 1 --seed 1", "W")
+    session = Session({"size": 9, "rules": "chinese"}, manual_time=True, engine=seat)
+    try:
+        assert session.handle("state", {})["engine"]["move"] is None  # Black to play
+        play(session, "E5", "B")
+        s = wait_for(session, lambda s: s["engine"]["move"])
+        first = s["engine"]["move"]
+        assert first not in ("pass", "resign", "E5")
+        # The person puts the engine's stone somewhere else: the game takes what is on the
+        # board, the engine is told (its own move taken back), and suggests again for Black's
+        # reply only after Black moved.
+        other = "A1" if first != "A1" else "A2"
+        play(session, other, "W")
+        s = session.handle("state", {})
+        assert [m["p"] for m in s["moves"]] == ["E5", other]
+        assert s["engine"]["move"] is None
+        play(session, "C3", "B")
+        s = wait_for(session, lambda s: s["engine"]["move"])
+        assert s["engine"]["move"] not in ("E5", other, "C3")
+        # Undo Black's C3 (and lift it): the engine is set back too, then Black plays D4.
+        session.handle("button", {"name": "undo"})
+        assert session.handle("state", {})["marks"]["lift"] == ["C3"]
+        session.handle("click", {"point": "C3"})
+        play(session, "D4", "B")
+        s = wait_for(session, lambda s: s["engine"]["move"])
+        assert s["engine"]["move"] not in ("E5", other, "D4")
+        assert seat.told[1][:3] == (("B", "E5"), ("W", other), ("B", "D4"))
+        assert s["engine"]["error"] is None
+    finally:
+        session.close()
+
+
+@needs_gnugo
+def test_engine_names_dead_stones_in_the_pause():
+    from host_tools.sim_engine import EngineSeat
+
+    seat = EngineSeat("gnugo --mode gtp --level 1", "W")
+    session = Session({"size": 5, "rules": "ing1991", "komi": 8}, manual_time=True, engine=seat)
+    try:
+        for p, c in [("C3", "B"), ("D3", "W"), ("C2", "B"), ("D2", "W"), ("C4", "B")]:
+            play(session, p, c)
+        # A lone black stone in White's area: dead.
+        for p, c in [("D4", "W"), ("E2", "B"), ("pass", "W"), ("pass", "B")]:
+            if p == "pass":
+                session.handle("wait", {"ms": 300})
+                session.handle("press", {"color": c})
+            else:
+                play(session, p, c)
+        s = wait_for(session, lambda s: s["engine"]["dead"] is not None)
+        assert s["phase"] == "paused"
+        assert "E2" in s["engine"]["dead"]
+    finally:
+        session.close()
+
+
+def test_clocks_start_with_the_first_stone_or_press():
+    now = [100.0]
+    session = Session(clock=lambda: now[0])
+    now[0] += 30  # nobody at the board yet: no time passes
+    s = session.handle("state", {})
+    assert s["t"] == 0 and s["clock"]["B"]["main_ms"] == 600000
+    session.handle("click", {"point": "E5"})
+    now[0] += 5
+    s = session.handle("press", {"color": "B"})
+    assert s["moves"][0]["p"] == "E5" and s["t"] == 5000
+    now[0] += 7
+    s = session.handle("state", {})
+    assert s["clock"]["W"]["main_ms"] == 600000 - 7000
+
+
+def test_settings_are_checked():
+    assert settings({"size": 13, "rules": "aga", "players": {"B": " Ann ", "W": ""}}) == {
+        "size": 13,
+        "rules": "aga",
+        "time": {"system": "ing-pp", "basic_s": 600},
+        "players": {"B": "Ann"},
+    }
+    session = Session()
+    for bad, words in [
+        ({"size": 4}, "size must be"),
+        ({"rules": "chess"}, "unknown rules"),
+        ({"time": {"system": "hourglass"}}, "unknown time system"),
+        ({"handicap": 3, "handicap_style": "sideways"}, "unknown handicap_style"),
+    ]:
+        with pytest.raises(InputError, match=words):
+            session.handle("new", bad)
+    with pytest.raises(InputError, match="--manual-time"):
+        session.handle("wait", {"ms": 5})
+
+
+def test_browser_opened_only_with_a_display(monkeypatch):
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    assert not has_display()
+    monkeypatch.setenv("DISPLAY", ":0")
+    assert has_display()
