@@ -65,6 +65,15 @@ def main(argv=None):
     except InputError as exc:
         print("ingboard %s: error: %s" % (args.command, exc), file=sys.stderr)
         return 2
+    except (ValueError, ArithmeticError, LookupError, RecursionError) as exc:
+        # Input the command's own checks missed (issue 19: no input gives a traceback): one
+        # line naming it, exit 2 like any bad input.
+        print(
+            "ingboard %s: error: cannot process the input: %s: %s"
+            % (args.command, exc.__class__.__name__, str(exc)[:200]),
+            file=sys.stderr,
+        )
+        return 2
     except BrokenPipeError:
         return 0
 

@@ -75,7 +75,11 @@ def parse(data, name="SGF"):
     root = game.get_root()
     rules = None
     if root.has_property("RU"):
-        rules = rules_from_ru(root.get("RU"))
+        # A repeated RU, or text the file's charset (CA) cannot decode, is one clear error.
+        try:
+            rules = rules_from_ru(root.get("RU"))
+        except ValueError as exc:
+            raise InputError("%s: bad RU: %s" % (name, exc)) from None
     try:
         komi = game.get_komi() if root.has_property("KM") else None  # None: the ruleset's
         handicap = game.get_handicap() or 0

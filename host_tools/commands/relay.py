@@ -27,6 +27,9 @@ def add_arguments(parser):
     parser.add_argument(
         "--offline-after", type=float, default=20.0, help="seconds of silence = offline"
     )
+    parser.add_argument(
+        "--max-viewers", type=int, default=256, help="live pages served at once (default 256)"
+    )
     parser.add_argument("--duration", type=float, help="stop after this many seconds")
     parser.add_argument("--export-sgf", metavar="DIR", help="write one SGF per game and exit")
     parser.add_argument("--export-egd", metavar="FILE", help="write the EGD results and exit")
@@ -67,6 +70,18 @@ def _exports(args):
     return 0
 
 
+def _quarantine_rows(store, limit=200):
+    """The quarantined messages for the live server's /api/quarantine (payloads as text)."""
+    rows = []
+    for event, board, topic, payload, reason, times in store.quarantined(limit):
+        text = bytes(payload[:2000]).decode("utf-8", "replace")
+        rows.append(
+            {"event": event, "board": board, "topic": topic, "reason": reason, "times": times,
+             "payload": text}
+        )  # fmt: skip
+    return rows
+
+
 def run(args):
     if args.export_sgf or args.export_egd or args.export_aga:
         return _exports(args)
@@ -99,7 +114,12 @@ def run(args):
     for v in relay.views():
         broadcaster.push("board", v)
     try:
-        server = LiveServer((http_host, http_port), broadcaster)
+        server = LiveServer(
+            (http_host, http_port),
+            broadcaster,
+            quarantine=lambda: _quarantine_rows(store),
+            max_streams=args.max_viewers,
+        )
     except OSError as exc:
         raise InputError("--http %s: %s" % (args.http, exc)) from None
     mqtt = MqttRelay(relay, host, port, args.user, password, args.client_id)
@@ -122,6 +142,9 @@ def run(args):
     mqtt.stop()
     server.stop()
     store.close()
-    print("relay: stopped; %(moves)d moves stored, %(duplicates)d duplicates" % relay.stats)
+    print(
+        "relay: stopped; %(moves)d moves stored, %(duplicates)d duplicates, "
+        "%(quarantined)d messages quarantined" % relay.stats
+    )
     sys.stdout.flush()
     return 0

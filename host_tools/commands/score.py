@@ -16,9 +16,6 @@ def add_arguments(parser):
 
 
 def run(args):
-    from ingboard.core import scoring
-    from ingboard.core.counting import count_game
-
     record = sgf_input.load(args.sgf)
     rules = record_game.rules_name(record, args.rules)
     game = record_game.new_game(record, rules)
@@ -35,6 +32,16 @@ def run(args):
         if board.get(p) not in (1, 2):
             raise InputError("--dead: there is no stone at %s" % text)
         dead.append(p)
+    try:
+        return _count(args, rules, game, board, dead)
+    except ValueError as exc:  # a position no set of stones can make (too many stones)
+        raise InputError("%s cannot be counted: %s" % (args.sgf, exc)) from None
+
+
+def _count(args, rules, game, board, dead):
+    from ingboard.core import scoring
+    from ingboard.core.counting import count_game
+
     final = scoring.without_dead(board, dead)[0]
     black_area, white_area, neutral = scoring.area(final)
     black_terr, white_terr = scoring.territory(final, game.rules.seki_territory)

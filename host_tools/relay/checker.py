@@ -11,6 +11,8 @@ from ingboard.core.game import Game, IllegalMove
 
 import host_tools  # noqa: F401  (firmware on sys.path)
 
+MAX_NAME = 64  # characters of a player's name
+
 
 class BadGame(ValueError):
     pass
@@ -18,6 +20,15 @@ class BadGame(ValueError):
 
 class GameCheck:
     def __init__(self, info):
+        if not isinstance(info, dict):
+            raise BadGame("a game's settings are an object")
+        players = info.get("players", {})
+        if not isinstance(players, dict) or not set(players) <= {"B", "W"}:
+            raise BadGame("players must be an object with B and W")
+        for p in players.values():
+            name = p.get("name") if isinstance(p, dict) else p
+            if not (name is None or isinstance(name, str)) or len(name or "") > MAX_NAME:
+                raise BadGame("a player's name is text of at most %d characters" % MAX_NAME)
         try:
             self.game = Game(
                 info.get("size", 19),
@@ -26,7 +37,7 @@ class GameCheck:
                 handicap=info.get("handicap", 0),
                 handicap_style=info.get("handicap_style"),
             )
-        except (ValueError, TypeError, AttributeError) as exc:
+        except (ValueError, TypeError, AttributeError, ArithmeticError) as exc:
             raise BadGame(str(exc)) from None
         self.size = self.game.size
 

@@ -18,13 +18,22 @@ import os
 from ingboard.core.board import Board
 
 
+def _one_line(value, limit=64):
+    """Board-supplied text as one line of printable text (no line or control characters can
+    break an export's format), at most `limit` characters."""
+    text = value if isinstance(value, str) else ("" if value is None else str(value))
+    return "".join(c if c.isprintable() else " " for c in text)[:limit]
+
+
 def _player(info, color):
-    p = (info.get("players") or {}).get(color)
+    players = info.get("players")
+    p = players.get(color) if isinstance(players, dict) else None
     if isinstance(p, dict):
-        out = dict(p)
+        out = {str(k): _one_line(v) for k, v in p.items()}
     else:
-        out = {"name": str(p) if p else "?"}
-    out.setdefault("name", "?")
+        out = {"name": _one_line(p) if p else "?"}
+    if not out.get("name"):
+        out["name"] = "?"
     return out
 
 

@@ -10,17 +10,100 @@ is checked with the rules core and stored; a later one waits in memory until the
 from the stored ply, a rewrite flagged for the tournament director. An illegal move is stored
 (the archive keeps what the board sent), flagged, and holds the game: neither it nor any later
 move of that game is broadcast. Every message is answered with an ack of `have`.
+
+Every message is a trust boundary (issue 19): at most MAX_PAYLOAD bytes of UTF-8 JSON, nested
+at most MAX_DEPTH deep, every number finite and within +-MAX_NUMBER, every string at most
+MAX_TEXT characters, each field of the kind it must be. A message that breaks a bound, or that
+makes a handler raise, is quarantined: kept once in the archive (`Store.quarantine`, with how
+often it came), flagged for the tournament director, counted on the board's card on the live
+page, and never raised out of `handle()` - so the MQTT client acknowledges it and the broker
+does not deliver it again after every restart.
 """
 
 import json
 import threading
 
+from ingboard.protocol import too_deep
 from ingboard.relay_link import split_topic, topic, valid_name
 
 from host_tools.relay import checker
 
 MAX_AHEAD = 2000  # moves buffered past a gap, per game
 OFFLINE_AFTER_MS = 20000  # a board silent this long shows offline (its clock speaks at 1 Hz)
+MAX_PAYLOAD = 8192  # bytes of one message (a game's settings are a few hundred)
+MAX_DEPTH = 6  # JSON nesting: {"players": {"B": {"name": ...}}} is 3
+MAX_NUMBER = 2**53  # every number (plies, ms, komi) is far smaller
+MAX_TEXT = 256  # characters of any string (names, results)
+MAX_GAMES = 500  # games per board (a day of blitz is a few dozen)
+CLOCK_KEYS = ("main_ms", "period", "period_ms", "stones", "penalty", "forfeit")
+
+
+class BadMessage(ValueError):
+    """A message outside the protocol's bounds: quarantined with this reason."""
+
+
+def _refuse_constant(name):
+    raise BadMessage("%s is not a number JSON allows" % name)
+
+
+def _bounded(value, depth=0):
+    """Raise BadMessage unless every number and string inside `value` is within bounds."""
+    if isinstance(value, bool) or value is None:
+        return
+    if isinstance(value, (int, float)):
+        if not -MAX_NUMBER <= value <= MAX_NUMBER:  # also NaN
+            raise BadMessage("number out of range: %.40s" % (value,))
+    elif isinstance(value, str):
+        if len(value) > MAX_TEXT:
+            raise BadMessage("text longer than %d characters" % MAX_TEXT)
+    elif isinstance(value, list):
+        for v in value:
+            _bounded(v, depth + 1)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _bounded(k, depth + 1)
+            _bounded(v, depth + 1)
+
+
+def decode(payload):
+    """The message object of one payload (bytes or str); BadMessage naming what is wrong."""
+    if payload is None or len(payload) == 0:
+        raise BadMessage("empty message")
+    if len(payload) > MAX_PAYLOAD:
+        raise BadMessage("message of %d bytes (at most %d)" % (len(payload), MAX_PAYLOAD))
+    if isinstance(payload, (bytes, bytearray)):
+        try:
+            payload = bytes(payload).decode()
+        except UnicodeError:
+            raise BadMessage("message is not UTF-8") from None
+    if too_deep(payload, MAX_DEPTH):
+        raise BadMessage("JSON nested deeper than %d" % MAX_DEPTH)
+    try:
+        msg = json.loads(payload, parse_constant=_refuse_constant)
+    except BadMessage:
+        raise
+    except (ValueError, RecursionError) as exc:
+        raise BadMessage("not JSON (%s)" % str(exc)[:80]) from None
+    if not isinstance(msg, dict):
+        raise BadMessage("a message is a JSON object")
+    _bounded(msg)
+    return msg
+
+
+def _clock_side(side):
+    if side is None:
+        return None
+    if not isinstance(side, dict):
+        raise BadMessage("a clock side is an object")
+    out = {}
+    for key in CLOCK_KEYS:
+        v = side.get(key)
+        if v is None:
+            continue
+        if not isinstance(v, (int, bool)):
+            raise BadMessage("clock %s must be an integer" % key)
+        out[key] = v
+    return out
 
 
 def _gid_order(gid):
@@ -54,7 +137,7 @@ class Relay:
         self.games = {}  # (event, board, gid) -> _GameState
         self.boards = {}  # (event, board) -> view dict (what the page shows)
         self.ignored = 0
-        self.stats = {"moves": 0, "duplicates": 0, "acks": 0}
+        self.stats = {"moves": 0, "duplicates": 0, "acks": 0, "quarantined": 0, "lost": 0}
 
     # -- start-up --------------------------------------------------------------------------
 
@@ -96,7 +179,18 @@ class Relay:
     # -- messages ----------------------------------------------------------------------------
 
     def handle(self, topic_name, payload, now_ms):
-        """One MQTT message. Returns what it was taken as (for tests), or None if ignored."""
+        """One MQTT message. Returns what it was taken as (for tests), None if ignored, or
+        "quarantined". Never raises: no message can stop the relay (issue 19)."""
+        try:
+            return self._handle(topic_name, payload, now_ms)
+        except Exception as exc:  # noqa: BLE001 (a handler that fails quarantines, goes on)
+            reason = "%s: %s" % (exc.__class__.__name__, str(exc)[:200])
+            return self._quarantine(topic_name, payload, reason, now_ms)
+
+    def _handle(self, topic_name, payload, now_ms):
+        if not isinstance(topic_name, str):
+            self.ignored += 1
+            return None
         parts = split_topic(topic_name)
         if parts is None or (self.event is not None and parts[0] != self.event):
             self.ignored += 1
@@ -106,19 +200,45 @@ class Relay:
             self.ignored += 1
             return None
         try:
-            if isinstance(payload, (bytes, bytearray)):
-                payload = payload.decode()
-            msg = json.loads(payload) if payload else None
-        except (ValueError, UnicodeError):
-            self.ignored += 1
-            return None
-        if not isinstance(msg, dict):
-            self.ignored += 1
-            return None
+            msg = decode(payload)
+        except BadMessage as exc:
+            return self._quarantine(topic_name, payload, str(exc), now_ms)
         with self.lock:
             self._seen(ev, board, now_ms)
             handler = getattr(self, "_on_" + kind)
-            return handler(ev, board, msg, now_ms)
+            try:
+                return handler(ev, board, msg, now_ms)
+            except BadMessage as exc:
+                return self._quarantine(topic_name, payload, str(exc), now_ms)
+
+    def _quarantine(self, topic_name, payload, reason, now_ms):
+        """Keep a message that cannot be processed for the TD, flag it, show it; never raise."""
+        self.stats["quarantined"] += 1
+        if isinstance(payload, str):
+            payload = payload.encode("utf-8", "replace")
+        elif not isinstance(payload, (bytes, bytearray)):
+            payload = repr(payload).encode()
+        parts = split_topic(topic_name) if isinstance(topic_name, str) else None
+        ev, board = (parts[0], parts[1]) if parts else ("?", "?")
+        if not (valid_name(ev) and valid_name(board)):
+            ev, board = "?", "?"
+        try:
+            with self.lock:
+                new = self.store.quarantine(
+                    ev, board, str(topic_name)[:200], bytes(payload), reason, now_ms
+                )
+                if new:
+                    self.store.flag(ev, board, None, None, "quarantined", reason, now_ms)
+                if board != "?":
+                    v = self._view(ev, board)
+                    v["quarantined"] = v.get("quarantined", 0) + 1
+                    self._emit_board(v)
+        except Exception as exc:  # noqa: BLE001 (the archive itself failed: say so, go on)
+            self.stats["lost"] += 1
+            import sys
+
+            print("relay: could not quarantine a message: %s" % exc, file=sys.stderr)
+        return "quarantined"
 
     def _view(self, ev, board):
         key = (ev, board)
@@ -139,21 +259,27 @@ class Relay:
 
     def _on_status(self, ev, board, msg, now_ms):
         v = self._view(ev, board)
-        online = msg.get("state") == "online"
-        if online != v["online"] or msg.get("boot") != v["boot"]:
+        state, boot = msg.get("state"), msg.get("boot")
+        if state not in ("online", "offline"):
+            raise BadMessage("status state must be online or offline")
+        if not (boot is None or isinstance(boot, int) or valid_name(boot)):
+            raise BadMessage("status boot must be a number or a name")
+        online = state == "online"
+        if online != v["online"] or boot != v["boot"]:
             v["online"] = online
             if online:
-                v["boot"] = msg.get("boot")
+                v["boot"] = boot
             self._emit_board(v)
         return "status"
 
     def _on_game(self, ev, board, msg, now_ms):
         gid = msg.get("g")
         if not isinstance(gid, str) or not valid_name(gid):
-            self.ignored += 1
-            return None
+            raise BadMessage("a game message needs a game id g (a name)")
         g = self._state(ev, board, gid)
         if g is None:
+            if self.store.count_games(ev, board) >= MAX_GAMES:
+                raise BadMessage("more than %d games from one board" % MAX_GAMES)
             try:
                 checker.GameCheck(msg)
             except checker.BadGame as exc:
@@ -196,8 +322,7 @@ class Relay:
             or len(point) > 8
             or not (t_ms is None or isinstance(t_ms, int))
         ):
-            self.ignored += 1
-            return None
+            raise BadMessage("a move needs g, n >= 1, c B or W, p a point and t ms")
         g = self._state(ev, board, gid)
         if g is None:
             return "unknown-game"  # no ack: the board resends the settings, then the move
@@ -252,8 +377,7 @@ class Relay:
     def _on_result(self, ev, board, msg, now_ms):
         gid, n, result, reason = msg.get("g"), msg.get("n"), msg.get("result"), msg.get("reason")
         if not isinstance(gid, str) or not isinstance(n, int) or not isinstance(result, str):
-            self.ignored += 1
-            return None
+            raise BadMessage("a result needs g, n and result")
         g = self._state(ev, board, gid)
         if g is None:
             return "unknown-game"
@@ -276,7 +400,15 @@ class Relay:
         v = self._view(ev, board)
         if msg.get("g") != v.get("g"):
             return "clock"  # an old game's clock, or one the relay does not know yet
-        clock = {"run": msg.get("run"), "B": msg.get("B"), "W": msg.get("W"), "n": msg.get("n")}
+        run, n = msg.get("run"), msg.get("n")
+        if run not in ("B", "W", None) or not (n is None or isinstance(n, int)):
+            raise BadMessage("clock run must be B, W or null and n a ply number")
+        clock = {
+            "run": run,
+            "B": _clock_side(msg.get("B")),
+            "W": _clock_side(msg.get("W")),
+            "n": n,
+        }
         v["clock"] = clock
         self.on_event("clock", {"event": ev, "board": board, "g": v["g"], "clock": clock})
         return "clock"
@@ -352,4 +484,5 @@ class MqttRelay:
     def _on_message(self, client, userdata, msg):
         import time
 
+        # handle() never raises, so paho acknowledges every message: none is redelivered.
         self.relay.handle(msg.topic, msg.payload, int(time.monotonic() * 1000))

@@ -6,6 +6,7 @@ crash could lose the last commits, and the boards resend anything not acknowledg
 acknowledges a ply only after the commit that stores it.
 """
 
+import hashlib
 import json
 import sqlite3
 import threading
@@ -27,7 +28,16 @@ CREATE TABLE IF NOT EXISTS flags (
     event TEXT NOT NULL, board TEXT NOT NULL, gid TEXT, n INTEGER, kind TEXT NOT NULL,
     detail TEXT NOT NULL, received_ms INTEGER NOT NULL,
     UNIQUE (event, board, gid, n, kind, detail));
+CREATE TABLE IF NOT EXISTS quarantine (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    event TEXT NOT NULL, board TEXT NOT NULL, topic TEXT NOT NULL, payload BLOB NOT NULL,
+    digest TEXT NOT NULL, reason TEXT NOT NULL, received_ms INTEGER NOT NULL,
+    times INTEGER NOT NULL DEFAULT 1,
+    UNIQUE (event, board, digest));
 """
+
+KEEP_BYTES = 16384  # of a quarantined message (the rest is cut; its digest is of the whole)
+MAX_QUARANTINE = 10000  # distinct quarantined messages kept; later ones are only counted
 
 
 class Store:
@@ -143,6 +153,45 @@ class Store:
                 (event, board, gid, n, kind, detail, now_ms),
             )
             return cur.rowcount == 1
+
+    # -- quarantine: messages the relay could not process ----------------------------------------
+
+    def quarantine(self, event, board, topic, payload, reason, now_ms):
+        """Keep a message once (the same bytes again only count up); True if new. Bounded:
+        past MAX_QUARANTINE distinct messages nothing new is kept (the relay counts them)."""
+        digest = hashlib.sha256(topic.encode() + b"\0" + payload).hexdigest()
+        with self.lock:
+            cur = self.db.execute(
+                "UPDATE quarantine SET times = times + 1 WHERE event=? AND board=? AND digest=?",
+                (event, board, digest),
+            )
+            if cur.rowcount:
+                return False
+            (count,) = self.db.execute("SELECT COUNT(*) FROM quarantine").fetchone()
+            if count >= MAX_QUARANTINE:
+                return False
+            self.db.execute(
+                "INSERT INTO quarantine (event, board, topic, payload, digest, reason,"
+                " received_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (event, board, topic, payload[:KEEP_BYTES], digest, reason, now_ms),
+            )
+            return True
+
+    def quarantined(self, limit=1000):
+        """[(event, board, topic, payload bytes, reason, times)], oldest first."""
+        with self.lock:
+            return self.db.execute(
+                "SELECT event, board, topic, payload, reason, times FROM quarantine"
+                " ORDER BY id LIMIT ?",
+                (limit,),
+            ).fetchall()
+
+    def count_games(self, event, board):
+        with self.lock:
+            (n,) = self.db.execute(
+                "SELECT COUNT(*) FROM games WHERE event=? AND board=?", (event, board)
+            ).fetchone()
+        return n
 
     def flags(self):
         with self.lock:

@@ -12,6 +12,15 @@ sends can change anything: the server answers GET only.
     GET /events       text/event-stream: `snapshot` {"boards": [...]}, `board` {...},
                       `clock` {"event", "board", "g", "clock"}
     GET /api/boards   the public state as JSON
+    GET /api/quarantine   messages the relay could not process (kept for the TD), as JSON
+    GET /page.js, /page.css   the page's script and style (served files: no inline script)
+
+Safety (issue 19): every response carries a Content-Security-Policy that allows only this
+server's own script and style (no inline script, no eval, no frames, no plugins) and
+`nosniff`; the page puts board-supplied text into the document only escaped. At most
+`max_streams` event streams and `max_connections` connections are served at once (beyond them:
+503 with Retry-After, or the connection is closed), and a client that stops reading is dropped
+after `TIMEOUT_S`.
 """
 
 import collections
@@ -24,6 +33,13 @@ from urllib.parse import parse_qs, urlparse
 
 RING = 50000
 KEEPALIVE_S = 10
+TIMEOUT_S = 20  # a socket read or write blocked this long ends that connection
+MAX_STREAMS = 256  # live pages at once
+MAX_CONNECTIONS = 320  # connections at once (streams + page loads + API)
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+    "img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
 
 
 class Broadcaster:
@@ -105,6 +121,7 @@ def _sse(event_id, kind, data_text):
 class _Handler(BaseHTTPRequestHandler):
     server_version = "ingboard-relay"
     protocol_version = "HTTP/1.1"
+    timeout = TIMEOUT_S
 
     def log_message(self, fmt, *args):
         pass
@@ -112,16 +129,26 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         url = urlparse(self.path)
         b = self.server.broadcaster
-        if url.path == "/":
-            self._send(200, "text/html; charset=utf-8", PAGE.encode())
+        if url.path in STATIC:
+            ctype, body = STATIC[url.path]
+            self._send(200, ctype, body)
         elif url.path == "/api/boards":
             _seq, boards = b.snapshot()
             self._send(200, "application/json", json.dumps({"boards": boards}).encode())
+        elif url.path == "/api/quarantine":
+            rows = self.server.quarantine()
+            self._send(200, "application/json", json.dumps({"quarantine": rows}).encode())
         elif url.path == "/events":
             last = self.headers.get("Last-Event-ID")
             if last is None:
                 last = (parse_qs(url.query).get("last") or [None])[0]
-            self._stream(b, b.parse_id(last))
+            if not self.server.open_stream():
+                self._send(503, "text/plain", b"too many live pages\n", retry=10)
+                return
+            try:
+                self._stream(b, b.parse_id(last))
+            finally:
+                self.server.close_stream()
         else:
             self._send(404, "text/plain", b"not found\n")
 
@@ -130,13 +157,21 @@ class _Handler(BaseHTTPRequestHandler):
 
     do_POST = do_PUT = do_DELETE = do_PATCH = _refuse
 
-    def _send(self, status, ctype, body, allow=None):
+    def _safety_headers(self):
+        self.send_header("Content-Security-Policy", CSP)
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Referrer-Policy", "no-referrer")
+
+    def _send(self, status, ctype, body, allow=None, retry=None):
         self.send_response(status)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
+        self._safety_headers()
         if allow:
             self.send_header("Allow", allow)
+        if retry:
+            self.send_header("Retry-After", str(retry))
         self.end_headers()
         self.wfile.write(body)
 
@@ -144,6 +179,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-store")
+        self._safety_headers()
         self.send_header("Connection", "close")
         self.end_headers()
         self.close_connection = True
@@ -177,12 +213,68 @@ class _Handler(BaseHTTPRequestHandler):
 
 class LiveServer(ThreadingHTTPServer):
     daemon_threads = True
+    request_queue_size = 64
 
-    def __init__(self, address, broadcaster):
+    def __init__(
+        self,
+        address,
+        broadcaster,
+        quarantine=None,
+        max_streams=MAX_STREAMS,
+        max_connections=MAX_CONNECTIONS,
+    ):
         self.broadcaster = broadcaster
+        self.quarantine = quarantine or (lambda: [])
         self.stopping = False
+        self.max_streams = max_streams
+        self.max_connections = max_connections
+        self.streams = 0
+        self.connections = 0
+        self.refused = 0
+        self._count_lock = threading.Lock()
         super().__init__(address, _Handler)
         self._ticker = threading.Thread(target=self._tick, daemon=True)
+
+    def open_stream(self):
+        with self._count_lock:
+            if self.streams >= self.max_streams:
+                self.refused += 1
+                return False
+            self.streams += 1
+            return True
+
+    def close_stream(self):
+        with self._count_lock:
+            self.streams -= 1
+
+    def process_request(self, request, client_address):
+        with self._count_lock:
+            full = self.connections >= self.max_connections
+            if full:
+                self.refused += 1
+            else:
+                self.connections += 1
+        if full:
+            try:
+                request.sendall(
+                    b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 10\r\n"
+                    b"Content-Length: 0\r\nConnection: close\r\n\r\n"
+                )
+            except OSError:
+                pass
+            self.shutdown_request(request)
+            return
+        super().process_request(request, client_address)
+
+    def process_request_thread(self, request, client_address):
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            with self._count_lock:
+                self.connections -= 1
+
+    def handle_error(self, request, client_address):
+        pass  # one connection's failure is that connection's (the handler never stops the server)
 
     def start(self):
         self._ticker.start()
@@ -203,5 +295,14 @@ class LiveServer(ThreadingHTTPServer):
         self.server_close()
 
 
-with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "page.html")) as _f:
-    PAGE = _f.read()
+def _read(name):
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), name), "rb") as f:
+        return f.read()
+
+
+STATIC = {
+    "/": ("text/html; charset=utf-8", _read("page.html")),
+    "/page.js": ("text/javascript; charset=utf-8", _read("page.js")),
+    "/page.css": ("text/css; charset=utf-8", _read("page.css")),
+}
+PAGE = STATIC["/"][1].decode()

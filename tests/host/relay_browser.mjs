@@ -6,6 +6,8 @@
 //        (stones in the card's SVG user units, 240 wide)
 //   {"op": "conn", "text": "reconnecting", "timeout": 5000}  wait for the connection label
 //   {"op": "shot", "board": "t1", "file": "page.png"}  screenshot -> {"svg": [x, y, w, h]}
+//   {"op": "text", "board": "t1"}  -> {"title", "h2": the card's heading as text, "elements":
+//        tag names inside the heading} (board-supplied text must stay text)
 //   {"op": "quit"}
 // A command that fails answers {"error": "..."}; the script goes on with the next one.
 import path from "node:path";
@@ -45,6 +47,13 @@ try {
         await page.waitForFunction((t) => document.getElementById("conn").textContent === t,
           cmd.text, { timeout: cmd.timeout || 5000 });
         say({ conn: cmd.text });
+      } else if (cmd.op === "text") {
+        say(await page.evaluate((b) => {
+          const c = [...document.querySelectorAll(".card")].find((x) => x.id.endsWith("/" + b));
+          const h2 = c.querySelector("h2");
+          return { title: document.title, h2: h2.textContent,
+            elements: [...h2.querySelectorAll("*")].map((e) => e.tagName.toLowerCase()) };
+        }, cmd.board));
       } else if (cmd.op === "shot") {
         const svg = page.locator(`.card[id$='/${cmd.board}'] svg`);
         const b = await svg.boundingBox();

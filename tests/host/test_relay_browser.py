@@ -37,8 +37,10 @@ pytestmark = pytest.mark.skipif(
 SIZE = 9
 STEP = 240 / (SIZE + 1)  # the page's SVG: 240 user units (= CSS px) across, lines 1..SIZE
 COLS = "ABCDEFGHJ"
+# White's name is markup a board login could send (issue 19): the page must show it as text.
+EVIL = "Bo <img src=x onerror=\"document.title='owned'\"> White"
 INFO = {"size": SIZE, "rules": "chinese", "komi": 7.5, "round": 1,
-        "players": {"B": "Ann Black", "W": "Bo White"}}  # fmt: skip
+        "players": {"B": "Ann Black", "W": EVIL}}  # fmt: skip
 MOVES = [("B", "C3"), ("W", "G7"), ("B", "E5"), ("W", "C7"), ("B", "G3")]
 
 
@@ -199,6 +201,9 @@ def test_live_page_shows_moves_and_catches_up_after_drops_and_a_relay_restart(tm
         assert sorted(card["stones"]) == sorted(
             [list(centre("C3")) + ["#000"], list(centre("G7")) + ["#fff"]]
         )
+        text = browser.ask(op="text", board="t1")
+        assert text["h2"].endswith("t1: Ann Black - " + EVIL), text
+        assert text["elements"] == ["span"] and text["title"] == "ingboard relay"
 
         # The page's connection drops; a move is made; the page resumes where it was.
         proxy.drop()

@@ -101,6 +101,34 @@ def test_acl_keeps_each_board_to_its_own_topics(tmp_path):
         assert codes and codes[0].is_failure
 
 
+def test_client_ids_are_bound_to_user_names(tmp_path):
+    # Issue 19: a board that asks for another board's (or the relay's) client id does not take
+    # over that connection: the broker uses the user name as the id (use_username_as_clientid).
+    users = dict(_users(2), relay="relay-pw")
+    with brokers.Broker(str(tmp_path / "broker"), users) as broker:
+        drops = []
+        clients = []
+        for user, cid in (("b001", "b001"), ("relay", "relay")):
+            c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=cid)
+            c.username_pw_set(user, users[user])
+            c.on_disconnect = lambda cl, u, f, rc, p, who=user: drops.append(who)
+            c.connect("127.0.0.1", broker.port)
+            c.loop_start()
+            clients.append(c)
+        time.sleep(0.5)
+        for victim in ("b001", "relay"):
+            thief = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=victim)
+            thief.username_pw_set("b000", "pw-b000")
+            thief.connect("127.0.0.1", broker.port)
+            thief.loop_start()
+            clients.append(thief)
+            time.sleep(0.5)
+        time.sleep(0.5)
+        for c in clients:
+            c.loop_stop()
+        assert drops == []
+
+
 def _board_view(url, name):
     with urllib.request.urlopen(url + "api/boards", timeout=5) as resp:
         for v in json.loads(resp.read())["boards"]:

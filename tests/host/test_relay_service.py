@@ -111,22 +111,31 @@ def test_conflicting_rewrite_is_flagged_not_stored(tmp_path):
     assert relay.store.flags()[-1][4] == "result-rewrite"
 
 
-def test_bad_messages_are_ignored(tmp_path):
+def test_messages_of_other_topics_are_ignored_and_malformed_ones_quarantined(tmp_path):
     relay, acks = _relay(tmp_path)
     _msg(relay, "game", INFO)
     before = relay.ignored
     for topic, payload in (
-        ("go/v1/club/t1/move", b"garbage"),
-        ("go/v1/club/t1/move", b"[1, 2]"),
-        ("go/v1/club/t1/move", json.dumps({"g": "3-1", "n": "1", "c": "B", "p": "E5"})),
-        ("go/v1/club/t1/move", json.dumps({"g": "3-1", "n": 1, "c": "X", "p": "E5"})),
         ("go/v1/other/t1/move", json.dumps({"g": "3-1", "n": 1, "c": "B", "p": "E5"})),
         ("go/v1/club/t1/ack", json.dumps({"g": "3-1", "n": 9})),
         ("elsewhere/t1", b"{}"),
     ):
         assert relay.handle(topic, payload, 0) is None
-    assert relay.ignored - before == 7
+    assert relay.ignored - before == 3
+    bad = (
+        b"garbage",
+        b"[1, 2]",
+        json.dumps({"g": "3-1", "n": "1", "c": "B", "p": "E5"}),
+        json.dumps({"g": "3-1", "n": 1, "c": "X", "p": "E5"}),
+    )
+    for payload in bad:
+        assert relay.handle("go/v1/club/t1/move", payload, 0) == "quarantined"
     assert relay.store.all_moves() == [] and len(acks.sent) == 1  # only the game's ack
+    kept = relay.store.quarantined()
+    assert [q[3] for q in kept] == [p if isinstance(p, bytes) else p.encode() for p in bad]
+    assert all(q[4] for q in kept)  # each with its reason
+    assert [f[4] for f in relay.store.flags()] == ["quarantined"] * 4
+    assert relay.views()[0]["quarantined"] == 4
 
 
 def test_restart_restores_games_from_the_archive(tmp_path):
@@ -253,7 +262,8 @@ def test_live_page_streams_and_resumes_over_http():
     try:
         b.push("board", {"event": "e", "board": "t1", "g": "1-1", "n": 1, "last": None})
         page = urllib.request.urlopen(base + "/").read().decode()
-        assert "EventSource" in page
+        assert '<script src="/page.js">' in page
+        assert "EventSource" in urllib.request.urlopen(base + "/page.js").read().decode()
         first = _read_events(base + "/events", {}, 1)
         assert first[0]["event"] == "snapshot"
         assert json.loads(first[0]["data"])["boards"][0]["n"] == 1
