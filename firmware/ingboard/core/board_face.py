@@ -1,0 +1,227 @@
+"""Faces with a mini-board, 128x64: an alert to act on, the count and its fill-in plan, and
+the sensor health map.
+
+No per-point LEDs: a player sees on their clock face *where* the board needs them. The
+mini-board (left, up to 57x57 px: 3 px per line on 19x19, more on smaller boards) shows the
+position with Black's stones filled and White's as rings, the star points as dots, and the
+point(s) to act on framed; the right half says what to do in a few words. Drawn with
+clock_face's font and fill_rect only, so the bytes are the same on the board, under
+MicroPython on a PC and in the host's PNGs (host_tools/menu_png.py, tests/golden/menu/).
+
+    alert(fb, rows, event)            an `alert` event of the tracker, bowls or clock
+    result(fb, count, plan, rows)     the `count` event, its plan (scoring.ing_fill_in), result
+    health(fb, rows)                  classifier.health_rows(): '+' healthy, R/F/C faulty
+
+`rows` are board rows as strings, top line first ('.', 'B', 'W'; board.rows()).
+"""
+
+from micropython import const
+
+from ingboard.core.board import COLUMNS
+from ingboard.core.clock_face import HEIGHT, WIDTH, text
+
+TEXT_X = const(64)
+_LINE = const(7)
+_CHARS = const(16)  # characters per line in the right half
+
+# Each alert code's few words on the face (core/alerts.py has the full sentence; a test keeps
+# both tables complete).
+SHORT = {
+    "occupied": ("POINT TAKEN", "TAKE THE STONE BACK"),
+    "suicide": ("SUICIDE", "NOT ALLOWED: TAKE THE STONE BACK"),
+    "ko": ("KO", "HOT STONE: PLAY ELSEWHERE FIRST"),
+    "superko": ("SUPERKO", "REPEATS A POSITION: TAKE IT BACK"),
+    "recycle": ("ING KO", "CYCLE ALREADY USED: PLAY ELSEWHERE"),
+    "not-your-turn": ("NOT YOUR TURN", "THE OTHER PLAYER IS TO MOVE"),
+    "wrong-colour": ("WRONG COLOUR", "TAKE THE STONE BACK"),
+    "two-stones": ("TWO STONES", "TAKE ONE BACK (OR RESIGN)"),
+    "remove-captured": ("CAPTURED", "REMOVE THE CAPTURED STONES"),
+    "stone-missing": ("STONE MISSING", "PUT IT BACK"),
+    "stone-extra": ("EXTRA STONE", "REMOVE IT"),
+    "stone-moved": ("STONE MOVED", "PUT IT BACK ON ITS POINT"),
+    "bowl-mismatch": ("BOWLS", "STONES DO NOT ADD UP: CHECK THE BOWLS"),
+    "sensor-fault": ("SENSOR FAULT", "PLAY ON; CALL THE DIRECTOR"),
+}
+
+
+def wrap(s, width=_CHARS):
+    """Words of s in lines of at most `width` characters."""
+    lines = []
+    line = ""
+    for word in s.split(" "):
+        if not line:
+            line = word
+        elif len(line) + 1 + len(word) <= width:
+            line += " " + word
+        else:
+            lines.append(line)
+            line = word
+    if line:
+        lines.append(line)
+    return lines
+
+
+def point_xy(name, size):
+    """(column, line from the top) of a point name like "Q16"; None if not on the board."""
+    if not isinstance(name, str) or len(name) < 2:
+        return None
+    col = COLUMNS.find(name[0].upper())
+    if col < 0 or col >= size or not name[1:].isdigit():
+        return None
+    row = size - int(name[1:])
+    if row < 0 or row >= size:
+        return None
+    return col, row
+
+
+def _geometry(size):
+    pitch = 54 // (size - 1) if size > 1 else 6
+    if pitch > 6:
+        pitch = 6
+    r = (pitch - 1) // 2
+    return pitch, r
+
+
+def mini_board(fb, rows, marked=(), x0=0, y0=0):
+    """The position of `rows` in the left 64x64 of fb, the points `marked` ((col, row) from the
+    top) framed."""
+    size = len(rows)
+    pitch, r = _geometry(size)
+    span = pitch * (size - 1)
+    ox = x0 + (63 - span) // 2
+    oy = y0 + (63 - span) // 2
+    edge = r + 2
+    fb.fill_rect(ox - edge, oy - edge, span + 2 * edge + 1, 1, 1)
+    fb.fill_rect(ox - edge, oy + span + edge, span + 2 * edge + 1, 1, 1)
+    fb.fill_rect(ox - edge, oy - edge, 1, span + 2 * edge + 1, 1)
+    fb.fill_rect(ox + span + edge, oy - edge, 1, span + 2 * edge + 1, 1)
+    d = 3 if size >= 13 else 2
+    stars = (d, size // 2, size - 1 - d) if size >= 7 else ()
+    for row in range(size):
+        line = rows[row]
+        y = oy + row * pitch
+        for col in range(size):
+            x = ox + col * pitch
+            ch = line[col]
+            if ch == "B":
+                fb.fill_rect(x - r, y - r, 2 * r + 1, 2 * r + 1, 1)
+            elif ch == "W":
+                w = 2 * r + 1
+                fb.fill_rect(x - r, y - r, w, 1, 1)
+                fb.fill_rect(x - r, y + r, w, 1, 1)
+                fb.fill_rect(x - r, y - r, 1, w, 1)
+                fb.fill_rect(x + r, y - r, 1, w, 1)
+            elif row in stars and col in stars:
+                fb.fill_rect(x, y, 1, 1, 1)
+    for col, row in marked:
+        x = ox + col * pitch
+        y = oy + row * pitch
+        k = r + 2
+        fb.fill_rect(x - k + 1, y - k + 1, 2 * k - 1, 1, 0)  # a dark gap inside the frame
+        fb.fill_rect(x - k + 1, y + k - 1, 2 * k - 1, 1, 0)
+        fb.fill_rect(x - k + 1, y - k + 1, 1, 2 * k - 1, 0)
+        fb.fill_rect(x + k - 1, y - k + 1, 1, 2 * k - 1, 0)
+        fb.fill_rect(x - k, y - k, 2 * k + 1, 1, 1)
+        fb.fill_rect(x - k, y + k, 2 * k + 1, 1, 1)
+        fb.fill_rect(x - k, y - k, 1, 2 * k + 1, 1)
+        fb.fill_rect(x + k, y - k, 1, 2 * k + 1, 1)
+
+
+def _title(fb, s):
+    # An inverted bar over the right half.
+    fb.fill_rect(TEXT_X, 0, WIDTH - TEXT_X, 9, 1)
+    text(fb, TEXT_X + 2, 2, s[:15], 0)
+
+
+def _lines(fb, lines, y=12):
+    for line in lines:
+        if y > HEIGHT - 6:
+            break
+        text(fb, TEXT_X + 1, y, line[:_CHARS])
+        y += _LINE
+    return y
+
+
+def _marks(names, size):
+    out = []
+    for name in names:
+        xy = point_xy(name, size)
+        if xy is not None:
+            out.append(xy)
+    return out
+
+
+def alert(fb, rows, event):
+    """An alert event: the board with its points framed, what it is and what to do."""
+    fb.fill(0)
+    size = len(rows)
+    points = event.get("points") or []
+    mini_board(fb, rows, _marks(points, size))
+    title, todo = SHORT[event["code"]]
+    _title(fb, title)
+    lines = []
+    if points:
+        lines += wrap("AT " + " ".join(points[:4]))
+    lines += wrap(todo)
+    _lines(fb, lines)
+
+
+def result(fb, count, plan, rows):
+    """The count at the end: the board (the fill-in plan's final position when there is one,
+    the winning space framed), the result, both counts and what to fill in."""
+    fb.fill(0)
+    size = len(rows)
+    marked = []
+    final = plan.get("final") if plan else None
+    if final:
+        rows = final
+        space = count.get("winning_space")
+        if space:
+            marked = _marks([space], size)
+    mini_board(fb, rows, marked)
+    _title(fb, "RESULT " + (count.get("result") or ""))
+    lines = ["BLACK %s" % _num(count.get("black")), "WHITE %s" % _num(count.get("white"))]
+    komi = count.get("komi")
+    if komi:
+        lines.append("KOMI %s" % _num(komi))
+    penalty = count.get("penalty") or {}
+    if penalty.get("B") or penalty.get("W"):
+        lines.append("PENALTY B%d W%d" % (penalty.get("B", 0), penalty.get("W", 0)))
+    if plan:
+        fill = plan.get("fill") or {}
+        lines.append("FILL B%d W%d" % (fill.get("B", 0), fill.get("W", 0)))
+        comp = plan.get("compensation") or {}
+        if comp.get("stones"):
+            lines.append("KOMI STONES %d" % comp["stones"])
+    _lines(fb, lines)
+
+
+def _num(v):
+    if v is None:
+        return "-"
+    if v == int(v):
+        return "%d" % v
+    return "%d.5" % int(v) if v > 0 else "-%d.5" % int(-v)
+
+
+def health(fb, rows):
+    """The health map: every faulty point framed, how many and which."""
+    fb.fill(0)
+    size = len(rows)
+    marked = []
+    names = []
+    for r in range(size):
+        line = rows[r]
+        for c in range(size):
+            if line[c] != "+":
+                marked.append((c, r))
+                names.append("%s%d" % (COLUMNS[c], size - r))
+    mini_board(fb, ["." * size] * size, marked)
+    _title(fb, "SENSOR MAP")
+    if not names:
+        lines = ["ALL %d POINTS" % (size * size), "READ WELL"]
+    else:
+        lines = ["%d FAULTY:" % len(names)] + wrap(" ".join(names[:12]))
+        if len(names) > 12:
+            lines.append("AND %d MORE" % (len(names) - 12))
+    _lines(fb, lines)

@@ -1,0 +1,195 @@
+"""The standalone menus (core/menu.py), their settings (core/settings.py) and the alert faces'
+texts (core/board_face.py): keys in, screens and actions out (issue 16)."""
+
+from expect import raises
+from ingboard.core import board_face, menu
+from ingboard.core import settings as st
+from ingboard.core.alerts import ALERTS
+from ingboard.core.menu import Menu, main_items, status_of
+from ingboard.core.tracker import Tracker
+
+RUNNING = {"phase": "play", "running": True, "paused": False, "started": True, "plies": 3}
+PAUSED = {"phase": "play", "running": False, "paused": True, "started": True, "plies": 3}
+TWO_PASSES = {"phase": "paused", "running": False, "paused": True, "started": True, "plies": 9}
+ENDED = {"phase": "ended", "running": False, "paused": True, "started": True, "plies": 9}
+
+
+def press(m, status, keys):
+    out = []
+    for k in keys.split():
+        out += m.key(k, status)
+    return out
+
+
+def labels(m, status):
+    return [row[0] for row in m.screen(status)[2]]
+
+
+def test_the_menu_never_opens_while_the_clock_runs():
+    m = Menu()
+    assert press(m, RUNNING, "menu B W pause") == [] and not m.is_open()
+    press(m, PAUSED, "menu")
+    assert m.is_open() and m.screen(PAUSED)[1] == "MENU"
+    # A play in the pause resumed the clock: the menu closes, keys press the clock again.
+    m.sync(RUNNING)
+    assert not m.is_open() and m.screen(RUNNING) is None
+
+
+def test_main_items_follow_the_game():
+    assert main_items(PAUSED) == ("RESUME", "UNDO", "RESIGN", "NEW GAME", "SENSOR MAP")
+    assert main_items(dict(PAUSED, plies=0)) == ("RESUME", "RESIGN", "NEW GAME", "SENSOR MAP")
+    # Ing 1991 Art. 1: in the pause after two passes the players agree or dispute.
+    assert main_items(TWO_PASSES)[:2] == ("AGREE", "DISPUTE")
+    assert main_items(ENDED) == ("NEW GAME", "SENSOR MAP")
+
+
+def test_resume_is_the_resume_button_and_pause_closes_the_menu():
+    m = Menu()
+    assert press(m, PAUSED, "menu menu") == [("button", "resume")] and not m.is_open()
+    press(m, PAUSED, "menu")
+    assert press(m, PAUSED, "pause") == [] and not m.is_open()
+
+
+def test_undo_needs_both_players_keys():
+    # Ing 1991 Art. 8: a retraction is by agreement of both players.
+    m = Menu()
+    assert press(m, PAUSED, "menu W menu B B") == []
+    assert "BLACK: YES" in m.screen(PAUSED)[2]
+    assert "WHITE: PRESS YOUR KEY" in m.screen(PAUSED)[2]
+    assert press(m, PAUSED, "W") == [("button", "undo")] and not m.is_open()
+    # Cancelled with pause: nothing happens, back on the main page.
+    press(m, PAUSED, "menu W menu B")
+    assert press(m, PAUSED, "pause") == [] and m.page == "main"
+
+
+def test_the_resigning_player_presses_their_own_key():
+    m = Menu()
+    assert press(m, PAUSED, "menu W W menu W") == [("button", "resign-W")]
+    m = Menu()
+    assert press(m, PAUSED, "menu W W menu menu B") == [("button", "resign-B")]
+
+
+def test_agree_needs_both_and_dispute_either_after_two_passes():
+    m = Menu()
+    assert press(m, TWO_PASSES, "menu menu W") == []
+    assert press(m, TWO_PASSES, "B") == [("button", "agree")]
+    m = Menu()
+    assert press(m, TWO_PASSES, "menu W menu B") == [("button", "dispute")]
+
+
+def test_setting_up_ing_rules_with_penalty_points_and_starting():
+    m = Menu()
+    press(m, ENDED, "menu menu")
+    assert labels(m, ENDED)[:3] == ["RULES", "KOMI", "HANDICAP"]
+    # TIME: from Ing PP one down to absolute and back; BASIC TIME 60 -> 45 minutes.
+    press(m, ENDED, "W W W menu B W menu W menu B menu")
+    got = press(m, ENDED, "W menu")  # ROUND START -> edit? no: cursor moves to ROUND START
+    assert got == [] and m.editing
+    press(m, ENDED, "W W menu W")  # round start in 5 minutes, then to START
+    actions = press(m, ENDED, "menu")
+    assert len(actions) == 1 and actions[0][0] == "new-game"
+    chosen = actions[0][1]
+    assert chosen["time"]["system"] == "ing-pp" and chosen["time"]["basic_s"] == 45 * 60
+    assert chosen["round_start_min"] == 5
+    cfg = st.config(chosen, 19)
+    assert cfg == {
+        "size": 19,
+        "rules": "ing1991",
+        "time": {"system": "ing-pp", "basic_s": 2700},
+        "round_start_ms": 300000,
+    }
+    assert m.settings == chosen  # remembered for the next setup
+    Tracker(cfg)  # a game the tracker plays
+
+
+def test_setup_lists_only_what_applies():
+    s = st.defaults()
+    keys = [k for k, _ in menu.visible_setup(s)]
+    assert "handicap_style" not in keys and "periods" not in keys and keys[-1] == "start"
+    s["handicap"] = 2
+    s["time"]["system"] = "byoyomi"
+    keys = [k for k, _ in menu.visible_setup(s)]
+    assert "handicap_style" in keys and "periods" in keys and "period_s" in keys
+    assert "stones" not in keys and "increment_s" not in keys
+
+
+def test_values_step_within_their_choices():
+    s = st.defaults()
+    # Komi starts from the ruleset's own and returns to "RULES" there (follows the rules).
+    assert menu.value_text(s, "komi") == "RULES 8"
+    s["komi"] = menu._step(s, "komi", 1)
+    assert s["komi"] == 8.5 and menu.value_text(s, "komi") == "8.5"
+    assert menu._step(s, "komi", -1) is None
+    s["rules"] = "japanese"
+    s["komi"] = None
+    assert menu.value_text(s, "komi") == "RULES 6.5"
+    # Ends of a list stay put; basic time 0 only with overtime periods.
+    assert menu._step(s, "rules", -1) == "ing1996"
+    s["rules"] = "aga"
+    assert menu._step(s, "rules", -1) == "aga"
+    s["handicap"] = 9
+    assert menu._step(s, "handicap", 1) == 9
+    s["time"]["basic_s"] = 60
+    assert menu._step(s, "basic_s", -1) == 60  # Ing PP needs basic time
+    s["time"]["system"] = "byoyomi"
+    assert menu._step(s, "basic_s", -1) == 0
+    assert menu.value_text(s, "basic_s") == "1 MIN"
+
+
+def test_abandoning_a_game_in_progress_needs_both_players():
+    m = Menu()
+    press(m, PAUSED, "menu W W W menu B")
+    assert m.page == "confirm"
+    press(m, PAUSED, "W")
+    assert m.page == "setup"
+    # After the end a new game needs no confirmation.
+    m = Menu()
+    press(m, ENDED, "menu menu")
+    assert m.page == "setup"
+
+
+def test_the_sensor_map_page_and_back():
+    m = Menu()
+    press(m, ENDED, "menu W menu")
+    assert m.screen(ENDED)[0] == "health"
+    press(m, ENDED, "B")
+    assert m.page == "main"
+
+
+def test_status_of_a_real_tracker():
+    t = Tracker({"size": 9, "rules": "ing1991", "time": {"system": "ing-pp", "basic_s": 600}})
+    t.scan(0, ["........."] * 9)
+    s = status_of(t)
+    assert s["running"] and s["phase"] == "play" and s["plies"] == 0
+    t.button(1000, "pause")
+    assert not status_of(t)["running"] and status_of(t)["paused"]
+
+
+def test_settings_file_round_trip_and_damage():
+    s = st.defaults()
+    s["komi"] = 7.5
+    s["time"]["system"] = "fischer"
+    assert st.parse(st.text(s)) == s
+    assert "not JSON" in str(raises(ValueError, st.parse, "{"))
+    assert "format" in str(raises(ValueError, st.parse, '{"format": 9}'))
+    bad = st.text(s).replace('"rules": "ing1991"', '"rules": "chess"')
+    assert "unknown rules" in str(raises(ValueError, st.parse, bad))
+    bad = st.text(s).replace('"komi": 7.5', '"komi": 7.25')
+    assert "komi" in str(raises(ValueError, st.parse, bad))
+    s["handicap"] = 12
+    assert "handicap" in str(raises(ValueError, st.text, s))
+
+
+def test_every_alert_code_has_words_that_fit_the_face():
+    assert sorted(board_face.SHORT) == sorted(ALERTS)
+    for code, (title, todo) in board_face.SHORT.items():
+        assert len(title) <= 15, code
+        lines = board_face.wrap(todo)
+        assert 0 < len(lines) <= 4 and max(len(x) for x in lines) <= 16, code
+
+
+def test_point_names_on_the_mini_board():
+    assert board_face.point_xy("A19", 19) == (0, 0)
+    assert board_face.point_xy("T1", 19) == (18, 18)
+    assert board_face.point_xy("J10", 19) == (8, 9)  # no I column
+    assert board_face.point_xy("K10", 9) is None and board_face.point_xy("pass", 9) is None
