@@ -32,7 +32,7 @@ import json
 from micropython import const
 
 from ingboard import protocol
-from ingboard.core import clock_face, cues, journal
+from ingboard.core import cues, journal
 from ingboard.core.board import BLACK, WHITE
 from ingboard.core.bowls import MAX_READING_G, plausible
 from ingboard.core.classifier import format_scan
@@ -40,7 +40,7 @@ from ingboard.core.session import SessionWriter, check_config
 from ingboard.core.tracker import Tracker
 
 DEFAULT_CONFIG = {"size": 19, "rules": "ing1991", "komi": 8}
-_SCAN, _PRESS, _BUTTON, _BOWL, _FAULT, _LINE = 1, 2, 3, 4, 5, 6
+_SCAN, _PRESS, _BUTTON, _BOWL, _FAULT, _LINE, _KEY = 1, 2, 3, 4, 5, 6, 7
 INPUTS = const(64)
 OUTPUTS = const(64)
 JOURNAL_LIMIT = const(64 * 1024)
@@ -77,6 +77,9 @@ class RingQueue:
 
 class App:
     """The board's program; see the module docstring. `run()` is the entry (asyncio)."""
+
+    PRESS = _PRESS  # input kinds standalone.py hands back to step()
+    BUTTON = _BUTTON
 
     def __init__(
         self,
@@ -119,8 +122,12 @@ class App:
         self._t0 = ticks_ms()
         self._base = 0
         self._last = 0
+        # The standalone surface (menus, faces, remembered settings): standalone.py.
+        from ingboard.standalone import Standalone
+
+        self.standalone = Standalone(self)
         if not self._resume():
-            self.new_game(config or DEFAULT_CONFIG)
+            self.new_game(config or self._boot_config())
 
     # -- time: the one place ticks become board time --------------------------------------------
 
@@ -156,6 +163,16 @@ class App:
         self.journal_file.flush()
         self.saved = False
         return self.number
+
+    def _boot_config(self):
+        # No game to resume: one with the settings remembered on flash, on this board's grid.
+        classifier = self.hw.get("classifier")
+        size = classifier.size if classifier is not None else DEFAULT_CONFIG["size"]
+        try:
+            return self.standalone.config(size)
+        except ValueError as exc:
+            self.warn("remembered settings refused (%s): the defaults are used" % exc)
+            return dict(DEFAULT_CONFIG, size=size)
 
     def _resume(self):
         data = self.store.journal_bytes()
@@ -254,6 +271,9 @@ class App:
             events = tracker.button(t, a)
         elif kind == _BOWL:
             events = tracker.bowl(t, a, b)
+        elif kind == _KEY:
+            self.standalone.key(t, a)  # a clock press, pause, or the menus (standalone.py)
+            return
         elif kind == _FAULT:
             tracker.bowls.fault(a, t, b)
             events = tracker.bowls.poll()
@@ -291,6 +311,8 @@ class App:
         for event in events:
             self.emit(event)
             self._cue(event, t)
+            self.standalone.note(event, t)
+        self.standalone.after()
         if self.tracker.game.phase == "ended" and not self.saved:
             self.saved = True
             for text in self.store.save_sgf(self.number, self.tracker.sgf()):
@@ -363,7 +385,10 @@ class App:
         return []
 
     def cmd_calibrate(self, cmd):
-        return [{"type": "ok", "cmd": "calibrate", "grid": self._load_grid(), "bowls": False}]
+        grid = self._load_grid()
+        if grid:
+            self.standalone.show_health(self.now())  # the health map on both faces
+        return [{"type": "ok", "cmd": "calibrate", "grid": grid, "bowls": False}]
 
     def _load_grid(self):
         from ingboard import storage_paths
@@ -501,13 +526,11 @@ class App:
         while not self.stopping:
             t = self.now()
             if keys is not None and keys.poll(t):
-                if keys.take(0):
-                    self.inputs.put((_PRESS, t, BLACK, None))
-                if keys.take(1):
-                    self.inputs.put((_PRESS, t, WHITE, None))
-                if keys.take(2):
-                    name = "resume" if self.tracker.clock.paused else "pause"
-                    self.inputs.put((_BUTTON, t, name, None))
+                # In key order (B, W, pause, menu); the game task decides what each means
+                # (standalone.py: the clock, the pause, or the open menu).
+                for i in range(keys.count):
+                    if keys.take(i):
+                        self.inputs.put((_KEY, t, i, None))
             if buzzer is not None:
                 buzzer.update(t)
             await self.sleep_ms(period)
@@ -537,7 +560,7 @@ class App:
                 fb = displays.get(name)
                 if fb is not None:
                     try:
-                        clock_face.draw(fb, self.tracker.clock, color, t)
+                        self.standalone.draw(fb, color, t)
                         if hasattr(fb, "show"):
                             fb.show()
                     except Exception as exc:  # noqa: BLE001 (a display fault is reported)

@@ -14,6 +14,8 @@ board's file system (MicroPython's `/` is the flash file system).
 - `BOWL_CALIBRATION`: the bowls' HX711 zero and scale, one line of JSON:
   `{"format": 1, "B": {"offset": -81234, "scale": 412.7}, "W": {...}}` (offset: raw code of
   the empty bowl; scale: raw counts per gram), read by `parse_bowl_calibration`.
+- `SETTINGS`: the game settings last set up with the board's menus (core/settings.py, one
+  line of JSON), the next game's unless a host sends its own.
 - `FIRMWARE_DIR`: the installed firmware package (`/ingboard/*.mpy`, written by flash).
 """
 
@@ -25,6 +27,7 @@ PART_SUFFIX = ".part"
 JOURNAL_DIR = "/journal"
 CALIBRATION = "/calib.bin"
 BOWL_CALIBRATION = "/bowls.json"
+SETTINGS = "/settings.json"
 FIRMWARE_DIR = "/ingboard"
 BOWL_CALIBRATION_FORMAT = 1
 

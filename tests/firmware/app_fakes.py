@@ -156,13 +156,24 @@ class FakePWM:
 
 
 class FakeDisplay(framebuf.FrameBuffer):
-    def __init__(self):
+    """An SSD1306 as the app draws it. With `watch` set (a function of no arguments), every
+    shown frame for which it returns true is kept in `frames` as (t, bytes) when it differs
+    from the last one kept."""
+
+    def __init__(self, vt=None):
         self.buf = bytearray(128 * 64 // 8)
         super().__init__(self.buf, 128, 64, framebuf.MONO_VLSB)
         self.shown = 0
+        self.vt = vt
+        self.watch = None
+        self.frames = []
 
     def show(self):
         self.shown += 1
+        if self.watch is not None and self.watch():
+            frame = bytes(self.buf)
+            if not self.frames or self.frames[-1][1] != frame:
+                self.frames.append((self.vt.now if self.vt else 0, frame))
 
 
 class FakeLink:
@@ -187,8 +198,10 @@ class FakeLink:
         return [json.loads(x) for x in b"".join(self.out).decode().split("\n") if x]
 
 
-def hardware(vt, log_text, host_lines=()):
-    """(config, hw) replaying a session log: the grid, scales and keys follow its records."""
+def hardware(vt, log_text, host_lines=(), keys=None):
+    """(config, hw) replaying a session log: the grid, scales and keys follow its records.
+    `keys`: more key presses, {"B"|"W"|"pause"|"menu": [t, ...]} (the menu key is the
+    fourth key, as on the board)."""
     from ingboard.core.classifier import Classifier
 
     config = None
@@ -205,7 +218,14 @@ def hardware(vt, log_text, host_lines=()):
         elif r.kind == "press":
             presses[r.payload].append(r.t_ms)
     size = config["size"]
-    pins = [KeyPin(vt, presses[1]), KeyPin(vt, presses[2]), KeyPin(vt, [])]
+    more = keys or {}
+    times = [
+        sorted(presses[1] + list(more.get("B", ()))),
+        sorted(presses[2] + list(more.get("W", ()))),
+        sorted(more.get("pause", ())),
+        sorted(more.get("menu", ())),
+    ]
+    pins = [KeyPin(vt, x) for x in times]
     pwm = FakePWM()
     hw = {
         "grid": FakeGrid(vt, scans, size),
@@ -214,22 +234,41 @@ def hardware(vt, log_text, host_lines=()):
         "keys": Keys(pins),
         "buzzer": Buzzer(pwm),
         "pwm": pwm,
-        "displays": {"B": FakeDisplay(), "W": FakeDisplay()},
+        "displays": {"B": FakeDisplay(vt), "W": FakeDisplay(vt)},
         "link": FakeLink(vt, list(host_lines)),
     }
     return config, hw
 
 
-def run_app(log_text, root, until_ms, host_lines=(), vt=None, periods=None, stop=True):
+def run_app(
+    log_text,
+    root,
+    until_ms,
+    host_lines=(),
+    vt=None,
+    periods=None,
+    stop=True,
+    keys=None,
+    own_settings=False,
+    watch=False,
+):
     """Run the whole app over the log until until_ms of virtual time; returns (app, hw).
-    stop=False: the app is not stopped (nothing flushed): see power_cut()."""
+    stop=False: the app is not stopped (nothing flushed): see power_cut(). `keys`: more key
+    presses (hardware()). own_settings: the app starts with the settings remembered on its
+    flash, not the log's config. watch: the displays keep every frame other than the clock
+    face (FakeDisplay.frames)."""
     from ingboard.app import App
     from ingboard.records_store import RecordsStore
 
     vt = vt or VirtualTime()
-    config, hw = hardware(vt, log_text, host_lines)
+    config, hw = hardware(vt, log_text, host_lines, keys)
     store = RecordsStore(root)
+    if own_settings:
+        config = None
     app = App(hw, store, vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, config=config, **(periods or {}))
+    if watch:
+        for fb in hw["displays"].values():
+            fb.watch = lambda: app.standalone.shown != "clock"
 
     vt.drive(app, until_ms, stop=stop)
     return app, hw

@@ -181,11 +181,16 @@ def test_settings_file_round_trip_and_damage():
 
 
 def test_every_alert_code_has_words_that_fit_the_face():
+    import framebuf
+
     assert sorted(board_face.SHORT) == sorted(ALERTS)
+    fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
     for code, (title, todo) in board_face.SHORT.items():
         assert len(title) <= 15, code
         lines = board_face.wrap(todo)
         assert 0 < len(lines) <= 4 and max(len(x) for x in lines) <= 16, code
+        # Every character has a glyph: the face draws (a ValueError otherwise).
+        board_face.alert(fb, ["." * 9] * 9, {"code": code, "points": ["A1", "J9"]})
 
 
 def test_point_names_on_the_mini_board():

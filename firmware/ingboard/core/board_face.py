@@ -40,7 +40,7 @@ SHORT = {
     "stone-extra": ("EXTRA STONE", "REMOVE IT"),
     "stone-moved": ("STONE MOVED", "PUT IT BACK ON ITS POINT"),
     "bowl-mismatch": ("BOWLS", "STONES DO NOT ADD UP: CHECK THE BOWLS"),
-    "sensor-fault": ("SENSOR FAULT", "PLAY ON; CALL THE DIRECTOR"),
+    "sensor-fault": ("SENSOR FAULT", "PLAY ON AND CALL THE DIRECTOR"),
 }
 
 

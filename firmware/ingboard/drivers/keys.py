@@ -21,6 +21,7 @@ class Keys:
     def __init__(self, pins, debounce_ms=20, active_low=True):
         self._pins = list(pins)
         n = len(self._pins)
+        self.count = n
         self._active = 0 if active_low else 1
         self._debounce = debounce_ms
         self._state = bytearray(n)

@@ -1,0 +1,164 @@
+"""The board on its own: the app's side of the menus, the faces shown, the remembered settings.
+
+app.py hands every debounced key to `key()` (in the game task, in order with the other
+inputs), every event to `note()`, and each display to `draw()`. The logic of the menus is
+core/menu.py; this module turns its actions into what the app does anyway for a host:
+("button", name) is a button input (recorded in the session log like any button), and
+("new-game", settings) writes the settings to flash (storage_paths.SETTINGS, via a temporary
+file and a rename, so a power cut leaves the old or the new file) and starts the game.
+
+Keys while no menu is open: the clock keys press the clock, the pause key pauses or resumes,
+the menu key opens the menu (only while the clock is stopped: core/menu.py).
+
+What each face shows, first that applies:
+1. the menu, while it is open (both faces);
+2. the sensor health map, for HEALTH_MS after a calibration (or until a key);
+3. the newest alert still standing (tracker alerts until the board is put right; bowl and
+   sensor alerts for ALERT_MS): a mini-board with the point(s) and what to do;
+4. after a counted end, the count, the fill-in plan and the result;
+5. the clock face.
+"""
+
+from micropython import const
+
+from ingboard import storage_paths
+from ingboard.core import board_face, clock_face, menu_face
+from ingboard.core import settings as st
+from ingboard.core.board import BLACK, WHITE
+from ingboard.core.menu import Menu, status_of
+
+KEY_NAMES = ("B", "W", "pause", "menu")
+HEALTH_MS = const(30000)
+ALERT_MS = const(10000)  # alerts the tracker does not withdraw itself (bowls, sensors)
+_SHOWN = const(4)  # alerts kept for the faces
+
+
+class Standalone:
+    def __init__(self, app):
+        self.app = app
+        self.path = app.store.root + storage_paths.SETTINGS
+        self.menu = Menu(self._load())
+        self.alerts = []  # newest last
+        self.health_until = -1
+        self.shown = None  # the face drawn last: menu, health, alert, result or clock
+
+    # -- settings on flash ---------------------------------------------------------------------
+
+    def _load(self):
+        try:
+            with open(self.path) as f:
+                return st.parse(f.read())
+        except OSError:
+            return st.defaults()  # never saved: the defaults
+        except ValueError as exc:
+            self.app.warn("settings not read (%s): the defaults are used" % exc)
+            return st.defaults()
+
+    def save(self, settings):
+        import os
+
+        tmp = self.path + ".tmp"
+        with open(tmp, "w") as f:
+            f.write(st.text(settings))
+        try:
+            os.remove(self.path)  # MicroPython's rename does not replace on every port
+        except OSError:
+            pass
+        os.rename(tmp, self.path)
+
+    def config(self, size):
+        """The config of a new game with the remembered settings on a board of `size`."""
+        return st.config(self.menu.settings, size)
+
+    # -- keys ----------------------------------------------------------------------------------
+
+    def key(self, t, index):
+        """One debounced key press at board time t."""
+        app = self.app
+        name = KEY_NAMES[index]
+        self.health_until = -1
+        tracker = app.tracker
+        if not self.menu.is_open() and name != "menu":
+            if name == "pause":
+                button = "resume" if tracker.clock.paused else "pause"
+                app.step((app.BUTTON, t, button, None))
+            else:
+                app.step((app.PRESS, t, BLACK if name == "B" else WHITE, None))
+            return
+        for action in self.menu.key(name, status_of(tracker)):
+            if action[0] == "button":
+                app.step((app.BUTTON, t, action[1], None))
+            else:
+                settings = action[1]
+                size = app.tracker.config["size"]
+                config = st.config(settings, size)
+                try:
+                    self.save(settings)
+                except OSError as exc:
+                    app.warn("settings not saved: %s" % exc)
+                app.new_game(config)
+                self.alerts = []
+
+    def after(self):
+        """After every input: the menu follows the game (a running clock closes it)."""
+        if self.menu.is_open():
+            self.menu.sync(status_of(self.app.tracker))
+
+    def note(self, event, t):
+        if event["type"] == "alert":
+            self.alerts.append((t, event))
+            if len(self.alerts) > _SHOWN:
+                self.alerts.pop(0)
+
+    def show_health(self, t):
+        self.health_until = t + HEALTH_MS
+
+    # -- faces ---------------------------------------------------------------------------------
+
+    def _standing(self, t):
+        """The newest alert still standing, or None."""
+        tracker = self.app.tracker
+        active = getattr(tracker, "active", None) or {}
+        board = tracker.game.board
+        for i in range(len(self.alerts) - 1, -1, -1):
+            at, event = self.alerts[i]
+            code = event["code"]
+            points = event.get("points") or []
+            for key in active:
+                if isinstance(key, tuple) and key[0] == code:
+                    p = key[1]
+                    if not points or (p >= 0 and board.name(p) == points[0]):
+                        return event
+            if code in ("bowl-mismatch", "sensor-fault") and t - at < ALERT_MS:
+                return event
+        return None
+
+    def draw(self, fb, color, t):
+        """Paint color's face (BLACK or WHITE) at board time t."""
+        app = self.app
+        tracker = app.tracker
+        menu = self.menu
+        if menu.is_open():
+            screen = menu.screen(status_of(tracker))
+            rows = None
+            if screen[0] == "health":
+                rows = app.hw["classifier"].health_rows()
+            menu_face.draw(fb, screen, rows)
+            self.shown = "menu"
+            return
+        if t < self.health_until:
+            board_face.health(fb, app.hw["classifier"].health_rows())
+            self.shown = "health"
+            return
+        alert = self._standing(t) if self.alerts else None
+        if alert is not None:
+            board_face.alert(fb, tracker.game.board.rows(), alert)
+            self.shown = "alert"
+            return
+        counted = tracker.counted
+        if counted is not None and tracker.game.phase == "ended":
+            board_face.result(fb, counted, tracker.plan, tracker.game.board.rows())
+            self.shown = "result"
+            return
+        clock_face.draw(fb, tracker.clock, color, t)
+        self.shown = "clock"
