@@ -99,15 +99,81 @@ def test_ing_handicap_plays_with_mandatory_passes():
     assert g.plies[-1].kind == MANDATORY_PASS and g.to_play == BLACK
     play_all(g, "B:G7")
     assert g.to_play == WHITE and len(g.plies) == 3
-    # 1996 term 313: Black plays "the number of moves equal to the handicap": one fewer pass.
+    # Ing 1996 Rule 3 "At the start of a handicap game, white makes mandatory passes, known as
+    # handicap plays"; Rule 8 "gives a 5 duan one handicap play": N plays = N White passes.
     g = Game(9, "ing1996", handicap=2)
     play_all(g, "B:C3")
     assert g.plies[-1].kind == MANDATORY_PASS
     play_all(g, "B:G7")
+    assert g.plies[-1].kind == MANDATORY_PASS and g.to_play == BLACK
+    play_all(g, "B:E5")
     assert g.to_play == WHITE
+    assert [p.kind for p in g.plies].count(MANDATORY_PASS) == 2
     # Undo takes back Black's play together with White's mandatory pass.
     g.undo()
-    assert len(g.plies) == 2 and g.to_play == BLACK
+    assert len(g.plies) == 4 and g.to_play == BLACK
+
+
+def test_ing_handicap_plays_are_mandatory_passes_under_both_ing_texts():
+    # Ing 1991 Art. 6 "The size of the handicap is one less than the number (N) of initial board
+    # plays by Black"; Ing 1996 Rule 3 "white makes mandatory passes, known as handicap plays".
+    for rules in ("ing1991", "ing1996"):
+        for h in range(1, 6):
+            g = Game(9, rules, handicap=h)
+            black_plays = 0
+            while g.to_play == BLACK:
+                g.play(BLACK, g.board.index(black_plays, 0))
+                black_plays += 1
+            assert black_plays == h + 1, (rules, h)
+            assert [p.kind for p in g.plies].count(MANDATORY_PASS) == h
+
+
+def _wall(size):
+    from ingboard.core.board import Board
+
+    board = Board(size)
+    for row in range(size):
+        board.set(board.index(4, row), BLACK)
+        board.set(board.index(5, row), WHITE)
+    return board
+
+
+def test_kss_handicap_compensation_n_points_and_white_wins_ties():
+    # Kim/Simon/Straus Part 2 "Counting" 5: "In handicap games of N-stone handicap, White must
+    # receive N-point compensation ... In handicap games, White wins ties." A setting.
+    from ingboard.core.counting import count_game, kss_stones
+
+    raises(ValueError, Game, 9, "ing1991", compensation="bogus")
+    # A 9x9 board split 45 (Black, columns A-E) to 36 (White, F-J): Black leads by 9.
+    for rules in ("ing1991", "chinese"):
+        g = Game(9, rules, komi=0, handicap=2, compensation="kss")
+        assert kss_stones(g) == (3 if rules == "ing1991" else 2)
+        g.board = _wall(9)
+        count = count_game(g)[0]
+        # ing-plays: a 2-play handicap is 3 initial Black plays, 3 points; fixed: 2 points.
+        assert count["result"] == ("B+6" if rules == "ing1991" else "B+7"), count
+        plain = Game(9, rules, komi=0, handicap=2)
+        plain.board = g.board
+        assert count_game(plain)[0]["result"] == (
+            "B+9" if rules == "ing1991" else "B+7"  # Chinese pays 1 per stone itself
+        )
+    # A tie in a KSS handicap game goes to White.
+    g = Game(9, "ing1991", komi=7, handicap=1, compensation="kss")
+    g.board = _wall(9)
+    assert count_game(g)[0]["result"] == "W+0"
+
+
+def test_odd_komi_under_ing_rules_is_warned():
+    # Ing 1991 Art. 4 (3) "Step size": "the score cannot be adjust[ed] by an odd number of
+    # points"; Ing 1996 Rule 8 "the number of compensation points (must be an even number)".
+    for rules in ("ing1991", "ing1996"):
+        r = rs.get(rules)
+        assert rs.komi_warning(r, 8) is None and rs.komi_warning(r, 0) is None
+        assert rs.komi_warning(r, -4) is None
+        assert "even" in rs.komi_warning(r, 7)
+        assert "even" in rs.komi_warning(r, 7.5)
+        assert rs.komi_warning(r, 3, rs.COMPENSATION_KSS) is None
+    assert rs.komi_warning(rs.get("chinese"), 7.5) is None
 
 
 def test_aga_fixed_handicap_star_points_and_komi():

@@ -19,6 +19,8 @@ ALERTS = {
     "stone-missing": "A stone is missing from the board: put it back.",
     "stone-extra": "There is a stone on the board that is not in the game: remove it.",
     "stone-moved": "A stone was nudged to a neighbouring point: put it back.",
+    # settings
+    "odd-komi": "Komi is not an even number: Ing counting pays it in stones, two points each.",
     # equipment
     "bowl-mismatch": "The bowls and the board do not add up to the full set of stones.",
     "sensor-fault": "A sensor is not reading correctly; the game continues without it.",

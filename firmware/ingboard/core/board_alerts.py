@@ -50,11 +50,14 @@ class BoardAlerts:
 
     def _alert_event(self, t, code, points, text=None):
         board = self.game.board
+        names = [board.name(p) for p in points]
+        # Every alert is also an SGF comment at the ply it happened (sgf_record.Notes).
+        self.notes.add(len(self.game.plies), ("alert %s %s" % (code, " ".join(names))).strip())
         return {
             "t": t,
             "type": "alert",
             "code": code,
-            "points": [board.name(p) for p in points],
+            "points": names,
             "text": text or alert_text(code),
         }
 

@@ -17,18 +17,30 @@ def count_game(game, dead=(), penalty_b=0, penalty_w=0):
     rules = game.rules
     board = game.board
     penalty = {"B": penalty_b, "W": penalty_w}
+    kss = game.compensation == rs.COMPENSATION_KSS and game.handicap > 0
     if rules.scoring == rs.ING_FILL_IN:
+        style = scoring.HANDICAP_NONE
+        draw_winner = None  # Ing's own (scoring.ing_draw_winner)
+        if kss:
+            # Kim/Simon/Straus Part 2 "Counting" 5: N points to White, White wins ties.
+            style = scoring.HANDICAP_EACH
+            draw_winner = WHITE
         return scoring.ing_fill_in(
             board,
             komi=game.komi,
             penalty_b=penalty_b,
             penalty_w=penalty_w,
-            handicap=game.handicap,
+            handicap=kss_stones(game) if kss else game.handicap,
+            handicap_style=style,
             dead=dead,
+            draw_winner=draw_winner,
         )
+    draw_winner = WHITE if kss else rules.draw_winner
     if rules.scoring == rs.AREA:
         style = scoring.HANDICAP_NONE
-        if game.handicap_style != rs.HANDICAP_ING_PLAYS:
+        if kss:
+            style = scoring.HANDICAP_EACH
+        elif game.handicap_style != rs.HANDICAP_ING_PLAYS:
             # AGA Rule 4: one point per stone after the first; Chinese: one per stone.
             style = (scoring.HANDICAP_NONE, scoring.HANDICAP_AFTER_FIRST, scoring.HANDICAP_EACH)[
                 rules.handicap_compensation
@@ -36,12 +48,12 @@ def count_game(game, dead=(), penalty_b=0, penalty_w=0):
         score = scoring.area_score(
             board,
             komi=game.komi,
-            handicap=game.handicap,
+            handicap=kss_stones(game) if kss else game.handicap,
             handicap_style=style,
             penalty_b=penalty_b,
             penalty_w=penalty_w,
             dead=dead,
-            draw_winner=rules.draw_winner,
+            draw_winner=draw_winner,
         )
     else:
         # Territory: prisoners include AGA pass stones (game.prisoners counts them).
@@ -54,7 +66,7 @@ def count_game(game, dead=(), penalty_b=0, penalty_w=0):
             penalty_w=penalty_w,
             dead=dead,
             seki_eyes=rules.seki_territory,
-            draw_winner=rules.draw_winner,
+            draw_winner=draw_winner,
         )
     count = {
         "type": "count",
@@ -67,3 +79,14 @@ def count_game(game, dead=(), penalty_b=0, penalty_w=0):
         "result": score.result,
     }
     return count, None
+
+
+def kss_stones(game):
+    """The N of Kim/Simon/Straus's "N-stone handicap" for this game: Black's stones before
+    White's first board play - the handicap stones, or with Ing handicap plays (Ing 1991
+    Art. 6) the h+1 initial board plays of an h-play handicap. N points make area counting
+    give territory counting's result, which is the convention's purpose."""
+    h = game.handicap
+    if game.handicap_style == rs.HANDICAP_ING_PLAYS and h:
+        return h + 1
+    return h

@@ -60,7 +60,15 @@ class IllegalMove(ValueError):
 class Game:
     """One game under one ruleset, from the empty board (or handicap setup) to its result."""
 
-    def __init__(self, size=19, rules="ing1991", komi=None, handicap=0, handicap_style=None):
+    def __init__(
+        self,
+        size=19,
+        rules="ing1991",
+        komi=None,
+        handicap=0,
+        handicap_style=None,
+        compensation=None,
+    ):
         self.rules = rules if isinstance(rules, rs.Ruleset) else rs.get(rules)
         Board(size)  # validates the size
         self.size = size
@@ -82,6 +90,16 @@ class Game:
         if komi * 2 != int(komi * 2):
             raise ValueError("komi must be a whole or half number, not %r" % (komi,))
         self.komi = komi
+        # How a handicap is compensated at the count: "rules" (the ruleset's own), or "kss"
+        # (Kim/Simon/Straus Part 2 "Counting" 5: "White must receive N-point compensation ...
+        # In handicap games, White wins ties"); see rulesets.COMPENSATIONS.
+        compensation = compensation or rs.COMPENSATION_RULES
+        if compensation not in rs.COMPENSATIONS:
+            raise ValueError(
+                "unknown handicap compensation %r (one of %s)"
+                % (compensation, ", ".join(rs.COMPENSATIONS))
+            )
+        self.compensation = compensation
         self.first_to_play = 0  # set by set_to_play (SGF PL); 0 = as the handicap says
         self._reset()
 
@@ -113,10 +131,12 @@ class Game:
     def _start_handicap(self):
         h = self.handicap
         if self.handicap_style == rs.HANDICAP_ING_PLAYS:
-            # Ing 1991 Art. 6: "Black makes a board play anywhere, White makes a mandatory pass
-            # play, then Black makes another board play" - White owes `h` passes (1991:
-            # Black makes h+1 initial plays; 1996 term 313: h plays, so h-1 passes).
-            self.mandatory_passes_left = h - 1 + self.rules.ing_handicap_extra_play
+            # Ing 1991 Art. 6: "In a one-play handicap ... Black makes a board play anywhere,
+            # White makes a mandatory pass play, then Black makes another board play" - an
+            # h-play handicap is h mandatory White passes (1991: "The size of the handicap is
+            # one less than the number (N) of initial board plays by Black"; 1996 Rule 3: "white
+            # makes mandatory passes, known as handicap plays").
+            self.mandatory_passes_left = h
             return
         if h < 2:
             return  # AGA Rule 4: a one-stone handicap is Black moving first with 1/2 komi

@@ -172,8 +172,15 @@ class Plays:
         last = game.plies[-1]
         if last.kind == MANDATORY_PASS and len(game.plies) > 1:
             last = game.plies[-2]
+        n = len(game.plies)
         game.undo()
         del self.ply_props[len(game.plies) :]
+        # Ing 1991 Art. 8 "Retraction of a play" is always recorded (an SGF comment).
+        where = "pass" if last.point < 0 else game.board.name(last.point)
+        self.notes.add(
+            len(game.plies),
+            "retraction: %s %s (ply %d) taken back" % (color_name(last.color), where, n),
+        )
         if last.point >= 0:
             self.leaving[last.point] = last.color  # the retracted stone goes back to the bowl
         for q in last.captured:

@@ -40,6 +40,15 @@ HANDICAP_ING_PLAYS = "ing-plays"
 HANDICAP_FIXED = "fixed"
 HANDICAP_FREE = "free"
 
+# Handicap compensation conventions (session-log config `handicap_compensation`, CLI
+# `--compensation`, SGF private property IC): the ruleset's own, or Kim/Simon/Straus Part 2
+# "Counting" 5 ("In handicap games of N-stone handicap, White must receive N-point
+# compensation ... In handicap games, White wins ties"), which that text says "is not found in
+# any official documentation of the Ing rules" - so it is a setting, off by default.
+COMPENSATION_RULES = "rules"
+COMPENSATION_KSS = "kss"
+COMPENSATIONS = (COMPENSATION_RULES, COMPENSATION_KSS)
+
 
 class Ruleset:
     """One rule system. All fields are plain data; see RULESETS for the sources."""
@@ -60,7 +69,6 @@ class Ruleset:
         pass_stones=False,
         white_passes_last=False,
         handicap_style=HANDICAP_FREE,
-        ing_handicap_extra_play=0,
         handicap_compensation=0,
         illegal=ILLEGAL_REJECT,
         draw_winner=0,
@@ -68,6 +76,7 @@ class Ruleset:
         seki_territory=True,
         late_forfeit=False,
         pause_passes_confirm=True,
+        sgf_ru=None,
     ):
         self.name = name
         self.title = title
@@ -83,7 +92,6 @@ class Ruleset:
         self.pass_stones = pass_stones
         self.white_passes_last = white_passes_last
         self.handicap_style = handicap_style
-        self.ing_handicap_extra_play = ing_handicap_extra_play
         # Points to White for the handicap under area counting: 0 none, 1 one per stone after
         # the first (AGA Rule 4), 2 one per stone (Chinese).
         self.handicap_compensation = handicap_compensation
@@ -100,6 +108,9 @@ class Ruleset:
         # pass and there was no disagreement indicated, the game is over") - or, Simplified Ing,
         # they are continued alternate moving "as if there had been no removals".
         self.pause_passes_confirm = pause_passes_confirm
+        # The SGF RU value (FF[4] names AGA, GOE, Japanese, NZ; others by their usual name);
+        # the SGF also keeps `name` in the private property IR.
+        self.sgf_ru = sgf_ru or title
 
     def __repr__(self):
         return "Ruleset(%s)" % self.name
@@ -111,26 +122,28 @@ RULESETS = {
     # "both players pass and play pauses ... both players pass again and play ends"; Art. 4
     # fill-in counting; Art. 6 "eight points ... For draws, a practical rule is to award the
     # game to black"; Art. 6 handicap plays "The size of the handicap is one less than the
-    # number (N) of initial board plays by Black" (so Black makes handicap+1 plays).
+    # number (N) of initial board plays by Black" (so Black makes handicap+1 plays, White
+    # handicap mandatory passes).
     "ing1991": Ruleset(
         "ing1991",
         "Ing SST Laws 1991",
         SUICIDE_GROUPS_ONLY,
         KO_ING,
         ING_FILL_IN,
+        sgf_ru="GOE",
         komi=8,
         komi_handicap=0,
         passes_to_pause=2,
         passes_to_end=4,
         handicap_style=HANDICAP_ING_PLAYS,
-        ing_handicap_extra_play=1,
         illegal=ILLEGAL_REJECT,
         draw_winner=BLACK,
         fill_in=True,
     ),
     # Ing 1996: as 1991; Rule 8 "Fixed compensation: Mandatory eight points handicap, black
-    # wins in case of drawn games"; 313 "White passes mandatorily ... and allows black to play
-    # the number of moves equal to the (number of) handicap"; "Penalized mistakes: ...
+    # wins in case of drawn games"; Rule 3 "At the start of a handicap game, white makes
+    # mandatory passes, known as handicap plays" and Rule 8 "gives a 5 duan one handicap play"
+    # (N handicap plays = N mandatory White passes, as in 1991); "Penalized mistakes: ...
     # recapturing a ko stone without an intervening play violates the ko rule. ... the game is
     # forfeited."
     "ing1996": Ruleset(
@@ -139,12 +152,12 @@ RULESETS = {
         SUICIDE_GROUPS_ONLY,
         KO_ING,
         ING_FILL_IN,
+        sgf_ru="GOE",
         komi=8,
         komi_handicap=0,
         passes_to_pause=2,
         passes_to_end=4,
         handicap_style=HANDICAP_ING_PLAYS,
-        ing_handicap_extra_play=0,
         illegal=ILLEGAL_FORFEIT_KO,
         draw_winner=BLACK,
         fill_in=True,
@@ -161,6 +174,7 @@ RULESETS = {
         SUICIDE_ALLOWED,
         KO_POSITIONAL,
         AREA,
+        sgf_ru="Simplified Ing",
         komi=7.5,
         komi_handicap=0,
         pause_again_after_dispute=False,
@@ -178,6 +192,7 @@ RULESETS = {
         SUICIDE_FORBIDDEN,
         KO_SITUATIONAL,
         AREA,
+        sgf_ru="AGA",
         komi=5.5,
         komi_handicap=0.5,
         pause_again_after_dispute=False,
@@ -193,6 +208,7 @@ RULESETS = {
         SUICIDE_FORBIDDEN,
         KO_SITUATIONAL,
         TERRITORY,
+        sgf_ru="AGA",
         komi=5.5,
         komi_handicap=0.5,
         pause_again_after_dispute=False,
@@ -208,6 +224,7 @@ RULESETS = {
         SUICIDE_FORBIDDEN,
         KO_SIMPLE,
         AREA,
+        sgf_ru="Chinese",
         komi=7.5,
         komi_handicap=0,
         pause_again_after_dispute=False,
@@ -221,6 +238,7 @@ RULESETS = {
         SUICIDE_FORBIDDEN,
         KO_SIMPLE,
         TERRITORY,
+        sgf_ru="Japanese",
         komi=6.5,
         komi_handicap=0.5,
         pause_again_after_dispute=False,
@@ -234,6 +252,7 @@ RULESETS = {
         SUICIDE_ALLOWED,
         KO_SITUATIONAL,
         AREA,
+        sgf_ru="NZ",
         komi=7,
         komi_handicap=0,
         pause_again_after_dispute=False,
@@ -247,6 +266,7 @@ RULESETS = {
         SUICIDE_ALLOWED,
         KO_POSITIONAL,
         AREA,
+        sgf_ru="Tromp-Taylor",
         komi=7.5,
         komi_handicap=0,
         ends_at_pause=True,
@@ -299,3 +319,23 @@ def fixed_handicap_points(size, handicap):
     if size < 9 and handicap > 4:
         raise ValueError("at most 4 fixed handicap stones on a %dx%d board" % (size, size))
     return [(lines[_STAR_ORDER[i][0]], lines[_STAR_ORDER[i][1]]) for i in uses]
+
+
+def komi_warning(rules, komi, compensation=COMPENSATION_RULES):
+    """A sentence when `komi` cannot be paid as the fill-in count pays it, else None.
+
+    Ing 1991 Art. 4 "Counting" (3) Step size: "When the score is adjusted by compensation
+    points or time-difference penalty points, the unit of adjustment is therefore two points;
+    the score cannot be adjust[ed] by an odd number of points"; Ing 1996 Rule 8 "Non-fixed
+    compensation: ... decides the number of compensation points (must be an even number)".
+    The count still works (an odd point leaves a point of the payer's territory open, a half
+    point is given back in the result), so this is a warning, not a refusal.
+    """
+    if not rules.fill_in or compensation == COMPENSATION_KSS:
+        return None
+    if komi == int(komi) and int(komi) % 2 == 0:
+        return None
+    return (
+        "komi %s is not an even number of points: the Ing fill-in pays compensation one stone "
+        "per two points (Ing 1991 Art. 4 step size, Ing 1996 Rule 8)" % (komi,)
+    )

@@ -23,7 +23,13 @@ import json
 
 from ingboard.core.board import BLACK, MAX_SIZE, MIN_SIZE, WHITE
 from ingboard.core.game import MAX_KOMI
-from ingboard.core.rulesets import HANDICAP_FIXED, HANDICAP_FREE, HANDICAP_ING_PLAYS, NAMES
+from ingboard.core.rulesets import (
+    COMPENSATIONS,
+    HANDICAP_FIXED,
+    HANDICAP_FREE,
+    HANDICAP_ING_PLAYS,
+    NAMES,
+)
 
 HEADER = "ingboard-session 1"
 _HEADER_WORD = "ingboard-session"
@@ -139,12 +145,20 @@ def check_config(config):
             "unknown handicap_style %r (one of %s)"
             % (config["handicap_style"], ", ".join(HANDICAP_STYLES))
         )
+    if "handicap_compensation" in config and config["handicap_compensation"] not in COMPENSATIONS:
+        raise ValueError(
+            "unknown handicap_compensation %r (one of %s)"
+            % (config["handicap_compensation"], ", ".join(COMPENSATIONS))
+        )
     if "time" in config:
         _check_time(config["time"])
     if "round_start_ms" in config:
         r = config["round_start_ms"]
         if not _is_int(r) or r < 0 or r > MAX_NUMBER:
             raise ValueError("config round_start_ms must be an integer >= 0, not %r" % (r,))
+    for key in ("date", "event", "round"):
+        if key in config and not isinstance(config[key], str):
+            raise ValueError("config %s must be a string, not %r" % (key, config[key]))
     if "players" in config:
         _check_per_colour(config["players"], "players")
         for name in config["players"].values():

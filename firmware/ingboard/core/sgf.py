@@ -1,13 +1,24 @@
 """A compact SGF writer (FF[4]) for the games the board records.
 
-`game_sgf(game, root=(), per_ply=())` writes the game's main line: the root with GM/FF/CA/AP,
-SZ, RU, KM, HA and the setup stones (AB/AW), extra root properties (e.g. the clock's TM/OT,
-players, RE, the private IP), then one node per ply with B[]/W[] (a pass is an empty move) and
-that ply's extra properties (BL/WL...). Property values are escaped as SGF requires.
+`game_sgf(game, root=(), per_ply=(), notes=None, final=())` writes the game's main line: the
+root with GM/FF/CA/AP[ingboard:version], SZ, a standard RU (`GOE` for the Ing rules, `AGA`,
+`Japanese`, `NZ`, ...; rulesets.py's `sgf_ru`) with the ruleset's own name in the private
+property IR, KM, HA and the setup stones (AB/AW), extra root properties (the clock's TM/OT,
+DT/EV/RO/PB/PW, RE, the private IP and IC), then one node per ply with B[]/W[] (a pass is an
+empty move) and that ply's extra properties (BL/WL...). `notes[k]` are comments (C) for the
+node after k plies (0: the root): alerts, retractions, accepted shifts. `final` are properties
+of the last node: the dead stones and territory (`dead_markup`). Values are escaped as SGF
+requires.
+
+Private properties (kept by other SGF programs, read back by `ingboard score`/`replay`):
+IR the ruleset's name (ing1996, aga-territory, ...), IP penalty points (B4W2), IC the handicap
+compensation convention when not the ruleset's own (kss), DS the dead stones.
 """
 
-from ingboard.core.board import BLACK
-from ingboard.core.game import PASS
+from ingboard import VERSION
+from ingboard.core.board import BLACK, WHITE
+from ingboard.core.game import MANDATORY_PASS, PASS
+from ingboard.core.rulesets import COMPENSATION_RULES
 
 
 def escape(text):
@@ -15,32 +26,53 @@ def escape(text):
 
 
 def _props(pairs):
-    return "".join("%s[%s]" % (name, escape(value)) for name, value in pairs)
+    out = []
+    for name, value in pairs:
+        if isinstance(value, (list, tuple)):
+            if value:
+                out.append(name + "".join("[%s]" % escape(v) for v in value))
+        else:
+            out.append("%s[%s]" % (name, escape(value)))
+    return "".join(out)
 
 
-def game_sgf(game, root=(), per_ply=()):
+def _comment(texts):
+    return "C[%s]" % escape("\n".join(texts)) if texts else ""
+
+
+def game_sgf(game, root=(), per_ply=(), notes=None, final=()):
     """The SGF text of `game`; `root` extra (property, value) pairs, `per_ply[i]` those of
-    ply i as pairs or as ready SGF text (a list aligned with game.plies; shorter is fine)."""
+    ply i as pairs or as ready SGF text (a list aligned with game.plies; shorter is fine);
+    `notes` {plies: [comment, ...]}; `final` (property, [values]) pairs for the last node."""
     board = game.board
+    rules = game.rules
     head = [
         ("GM", "1"),
         ("FF", "4"),
         ("CA", "UTF-8"),
-        ("AP", "ingboard"),
+        ("AP", "ingboard:" + VERSION),
         ("SZ", str(game.size)),
-        ("RU", game.rules.name),
+        ("RU", rules.sgf_ru),
+        ("IR", rules.name),
         ("KM", _number(game.komi)),
     ]
     if game.handicap:
         head.append(("HA", str(game.handicap)))
+    if game.compensation != COMPENSATION_RULES:
+        head.append(("IC", game.compensation))
     out = ["(;", _props(head)]
-    for color, tag in ((1, "AB"), (2, "AW")):
+    for color, tag in ((BLACK, "AB"), (WHITE, "AW")):
         points = [board.sgf(p) for p, c in game.setup if c == color]
         if points:
             out.append(tag + "".join("[%s]" % q for q in points))
     out.append(_props(root))
-    out.append("\n")
+    notes = notes or {}
     plies = game.plies
+    if not plies:
+        out.append(_props(final))
+    out.append(_comment(notes.get(0)))
+    out.append("\n")
+    handicap_plays = 0
     for i in range(len(plies)):
         ply = plies[i]
         tag = "B" if ply.color == BLACK else "W"
@@ -49,6 +81,18 @@ def game_sgf(game, root=(), per_ply=()):
         if i < len(per_ply) and per_ply[i]:
             extra = per_ply[i]
             out.append(extra if isinstance(extra, str) else _props(extra))
+        texts = notes.get(i + 1) or []
+        if ply.kind == MANDATORY_PASS:
+            # Ing 1991 Art. 10 "Recorder": odd numbers for Black's plays, even for White's;
+            # "Pass plays should be numbered and recorded" - the node's number is the play's.
+            handicap_plays += 1
+            texts = [
+                "%d: White's mandatory pass play (handicap play %d)" % (i + 1, handicap_plays)
+            ]
+            texts += notes.get(i + 1) or []
+        if i == len(plies) - 1:
+            out.append(_props(final))
+        out.append(_comment(texts))
         if i % 10 == 9:
             out.append("\n")
     out.append(")\n")

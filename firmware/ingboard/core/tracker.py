@@ -36,7 +36,6 @@ resolved when the board is put right. Nothing is ever resynchronised silently.
 
 from micropython import const
 
-from ingboard.core import clock_sgf
 from ingboard.core.board import BLACK, WHITE
 from ingboard.core.board_alerts import BoardAlerts
 from ingboard.core.bowls import Bowls
@@ -46,7 +45,9 @@ from ingboard.core.game import ENDED, Game, IllegalMove
 from ingboard.core.game_end import GameEnd
 from ingboard.core.plays import Plays
 from ingboard.core.presses import PRESS_WAIT_MS, Presses
+from ingboard.core.rulesets import komi_warning
 from ingboard.core.sensing import UNKNOWN, Sensing
+from ingboard.core.sgf_record import Notes
 from ingboard.core.timekeeper import Timekeeper
 from ingboard.core.tracker_state import TrackerState
 
@@ -73,6 +74,7 @@ class Tracker(
             komi=config.get("komi"),
             handicap=config.get("handicap", 0),
             handicap_style=config.get("handicap_style"),
+            compensation=config.get("handicap_compensation"),
         )
         time = config.get("time")
         if (
@@ -119,6 +121,7 @@ class Tracker(
         self.clock_logged_t = -1  # board time of the last `clock` event
         self.pause_announced = False  # the pause after two passes has been announced
         self.ply_props = []  # SGF text of each ply's properties (BL/WL...), by game.plies
+        self.notes = Notes()  # SGF comments: alerts, retractions, accepted shifts
         self.counted = None
         self.due = 0  # board time before which nothing happens without new input
         self.plan = None  # the fill-in plan of the count (Ing rules)
@@ -261,6 +264,10 @@ class Tracker(
             self.started = True
             if self.round_start is None:
                 self.clock.start(t, self.game.to_play)
+            game = self.game
+            warning = komi_warning(game.rules, game.komi, game.compensation)
+            if warning:
+                events.append(self._alert_event(t, "odd-komi", [], warning))
         clock = self.clock
         while True:
             # Step to each clock event's own instant, so its state is logged as it was then.
@@ -289,19 +296,10 @@ class Tracker(
         return event
 
     def sgf(self):
-        """The game as SGF: rules, clock (TM/OT, BL/WL), players, result."""
-        from ingboard.core.sgf import game_sgf
+        """The game as SGF (sgf_record.py): rules, clock, players, result, dead stones, notes."""
+        from ingboard.core.sgf_record import record_sgf
 
-        root = clock_sgf.root_props(self.clock)
-        players = self.config.get("players") or {}
-        if players.get("B"):
-            root.append(("PB", players["B"]))
-        if players.get("W"):
-            root.append(("PW", players["W"]))
-        if self.game.result:
-            root.append(("RE", self.game.result))
-        root += clock_sgf.penalty_props(self.clock)
-        return game_sgf(self.game, root, self.ply_props)
+        return record_sgf(self.game, self.clock, self.config, self.ply_props, self.notes)
 
     def _ev(self, t, kind):
         return {"t": t, "type": kind}

@@ -1,0 +1,71 @@
+"""The complete SGF record of a tracked game: what the board knows, in the properties other
+programs read, and enough for `ingboard score` to give exactly the recorded result again.
+
+`record_sgf(game, clock, config, ply_props, notes)`:
+- root: TM/OT (clock_sgf), DT/EV/RO/PB/PW from the config when known, RE (B+3, W+R, B+T,
+  W+F, B+0 for an Ing draw awarded to Black), IP (penalty points), and the writer's own
+  GM/FF/CA/AP/SZ/RU/IR/KM/HA/IC/AB (sgf.game_sgf);
+- comments: `notes` {plies: [text]} - alerts, retractions, accepted shifts (`Notes.add`);
+- the dead stones of a counted game on the last node (`dead_markup`): territory markup TB/TW
+  (empty points and dead stones of the area each side counts, as FF[4] defines it) and the
+  private DS listing the dead stones themselves, which `ingboard score` and `ingboard simulate`
+  take off before counting.
+"""
+
+from ingboard.core import clock_sgf
+from ingboard.core.board import BLACK, WHITE
+from ingboard.core.scoring import empty_regions
+from ingboard.core.sgf import game_sgf
+
+# Config keys (all optional strings) -> SGF root properties.
+INFO_KEYS = (("date", "DT"), ("event", "EV"), ("round", "RO"))
+
+
+class Notes:
+    """Comments for the SGF, each kept with the number of plies when it was made (0: before
+    the first move). The tracker adds alerts and retractions; the app or other modules add
+    their own (an accepted shift of the board, ...)."""
+
+    def __init__(self):
+        self.by_ply = {}
+
+    def add(self, plies, text):
+        self.by_ply.setdefault(plies, []).append(text)
+
+    def count(self):
+        return sum(len(v) for v in self.by_ply.values())
+
+
+def dead_markup(game):
+    """[(prop, [values])] for the last node of a game ended by counting: TB/TW and DS."""
+    if game.end_reason != "count":
+        return []
+    board = game.board  # the dead stones have been taken off (game.dead)
+    terr = [[], [], []]
+    for region, touches in empty_regions(board):
+        if touches in (BLACK, WHITE):
+            terr[touches].extend(region)
+    dead = [p for p, _color in game.dead]
+    return [
+        ("TB", sorted(board.sgf(p) for p in terr[BLACK])),
+        ("TW", sorted(board.sgf(p) for p in terr[WHITE])),
+        ("DS", sorted(board.sgf(p) for p in dead)),
+    ]
+
+
+def record_sgf(game, clock, config, ply_props=(), notes=None):
+    """The SGF text of a tracked game (see the module docstring)."""
+    root = clock_sgf.root_props(clock)
+    for key, prop in INFO_KEYS:
+        if config.get(key):
+            root.append((prop, config[key]))
+    players = config.get("players") or {}
+    if players.get("B"):
+        root.append(("PB", players["B"]))
+    if players.get("W"):
+        root.append(("PW", players["W"]))
+    if game.result:
+        root.append(("RE", game.result))
+    root += clock_sgf.penalty_props(clock)
+    by_ply = notes.by_ply if notes is not None else None
+    return game_sgf(game, root, ply_props, by_ply, dead_markup(game))
