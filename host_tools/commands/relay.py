@@ -15,7 +15,7 @@ def add_arguments(parser):
     parser.add_argument("--broker", metavar="HOST:PORT", help="the venue's MQTT broker")
     parser.add_argument("--event", help="only this event (default: every event on the broker)")
     parser.add_argument(
-        "--db", default="relay.sqlite", help="SQLite archive (default %(default)s)"
+        "--db", help="SQLite archive (default relay.sqlite; with --demo-boards a temporary one)"
     )
     parser.add_argument(
         "--http", default="127.0.0.1:8080", metavar="HOST:PORT", help="live page (port 0: any)"
@@ -35,6 +35,13 @@ def add_arguments(parser):
     parser.add_argument("--export-egd", metavar="FILE", help="write the EGD results and exit")
     parser.add_argument("--export-aga", metavar="FILE", help="write the AGA results and exit")
     parser.add_argument("--round", type=int, help="exports: only this round")
+    parser.add_argument(
+        "--demo-boards",
+        type=int,
+        metavar="N",
+        help="a trial on one command: start mosquitto and N simulated boards playing round "
+        "after round (event 'demo'), archive them and serve the live page; Ctrl-C stops all",
+    )
 
 
 def _address(text, what):
@@ -82,18 +89,68 @@ def _quarantine_rows(store, limit=200):
     return rows
 
 
+def _say_status(host, port, broadcaster):
+    def on_status(state, detail):
+        where = "%s:%d" % (host, port)
+        if state == "connected":
+            text = "relay: connected to the broker %s" % where
+        elif state == "unreachable":
+            text = "relay: ERROR: cannot reach the broker %s (%s); still trying" % (where, detail)
+        elif state == "refused":
+            text = (
+                "relay: ERROR: the broker %s refused the relay's login (%s): check --user and "
+                "--password-file; still trying" % (where, detail)
+            )
+        else:
+            text = "relay: lost the broker %s (%s); reconnecting" % (where, detail)
+        print(text, file=sys.stderr, flush=True)
+        broadcaster.push("relay", {"broker": state, "detail": detail})
+
+    return on_status
+
+
 def run(args):
     if args.export_sgf or args.export_egd or args.export_aga:
+        if args.db is None:
+            args.db = "relay.sqlite"
         return _exports(args)
+    demo = None
+    if args.demo_boards is not None:
+        from host_tools.relay.demo import Demo
+
+        if args.broker:
+            raise InputError("--demo-boards starts its own broker: leave out --broker")
+        if args.event is None:
+            args.event = "demo"
+        demo = Demo(args.demo_boards, args.event)
+        args.broker = "127.0.0.1:%d" % demo.port
+        if args.db is None:
+            args.db = os.path.join(demo.dir, "relay.sqlite")
+        print(
+            "relay: demo with %d simulated boards on mosquitto 127.0.0.1:%d"
+            % (args.demo_boards, demo.port),
+            file=sys.stderr,
+            flush=True,
+        )
+    try:
+        return _relay(args, demo)
+    finally:
+        if demo is not None:
+            demo.stop()
+
+
+def _relay(args, demo):
+    if args.db is None:
+        args.db = "relay.sqlite"
     if not args.broker:
-        raise InputError("--broker HOST:PORT is required (or an --export-... option)")
+        raise InputError("--broker HOST:PORT is required (or --demo-boards N, or --export-...)")
     host, port = _address(args.broker, "--broker")
     http_host, http_port = _address(args.http, "--http")
     from ingboard.relay_link import valid_name
 
     if args.event is not None and not valid_name(args.event):
         raise InputError("--event: 1-32 of A-Z a-z 0-9 - _")
-    password = None
+    password = demo.password if demo is not None else None
     if args.password_file:
         try:
             with open(args.password_file) as f:
@@ -119,14 +176,27 @@ def run(args):
             broadcaster,
             quarantine=lambda: _quarantine_rows(store),
             max_streams=args.max_viewers,
+            store=store,
+            event=args.event,
         )
     except OSError as exc:
+        store.close()
         raise InputError("--http %s: %s" % (args.http, exc)) from None
-    mqtt = MqttRelay(relay, host, port, args.user, password, args.client_id)
+    mqtt = MqttRelay(
+        relay,
+        host,
+        port,
+        args.user,
+        password,
+        args.client_id,
+        on_status=_say_status(host, port, broadcaster),
+    )
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     server.start()
     mqtt.start()
+    if demo is not None:
+        demo.start_boards()
     print(
         "relay: broker %s:%d, page http://%s:%d/, archive %s"
         % (host, port, http_host, server.server_address[1], args.db),
@@ -139,6 +209,8 @@ def run(args):
             stop.wait(0.5)
     except KeyboardInterrupt:
         pass
+    if demo is not None:
+        demo.stop_boards()
     mqtt.stop()
     server.stop()
     store.close()

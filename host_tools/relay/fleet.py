@@ -56,6 +56,7 @@ class SimBoard:
         self.next_move = time.monotonic() + rng.uniform(0, fleet.move_s[1])
         self.frozen = False
         self.boots = 0
+        self.rest_until = 0.0  # after a game: until the next round starts on this board
         self._boot()
 
     def _boot(self):
@@ -104,7 +105,7 @@ class SimBoard:
                 self.transport.down()
             else:
                 self.transport.incoming(ev[1], ev[2], now)
-        if self.fleet.playing and t_s >= self.next_move:
+        if self.fleet.playing and t_s >= self.next_move and t_s >= self.rest_until:
             self._play(now)
             lo, hi = self.fleet.move_s
             self.next_move = t_s + self.rng.uniform(lo, hi)
@@ -118,13 +119,14 @@ class SimBoard:
         if self.game is None:
             self.game = Game(19, "chinese")
             self.plies_left = self.rng.randint(*self.fleet.plies)
+            rnd = len(self.truth) + 1  # each board plays one game per round
             self.gid = self.link.new_game(
                 {
                     "size": 19,
                     "rules": "chinese",
                     "komi": 7.5,
-                    "round": 1,
-                    "players": {"B": "Black %s" % self.name, "W": "White %s" % self.name},
+                    "round": rnd,
+                    "players": self.fleet.players(self.name, rnd),
                 },
                 now,
             )
@@ -155,6 +157,7 @@ class SimBoard:
             self.results[self.gid] = result
             self.link.result(result, "count", now)
             self.game = None
+            self.rest_until = time.monotonic() + self.fleet.rest_s
 
     def reboot(self):
         """Power cut: the TCP connection dies without DISCONNECT; start again from the journal."""
@@ -192,8 +195,12 @@ class Fleet:
         window=32,
         keepalive=10,
         ack_drop=0.0,
+        names=None,
+        rest_s=0.0,
     ):
         self.host, self.port, self.event = host, port, event
+        self.names = names
+        self.rest_s = rest_s
         self.workdir = workdir
         self.move_s, self.plies = move_s, plies
         self.resend_ms, self.window, self.keepalive = resend_ms, window, keepalive
@@ -219,6 +226,13 @@ class Fleet:
 
     def play(self, on=True):
         self.playing = on
+
+    def players(self, board, rnd):
+        """The pairing of a board in a round: given names by `names(board, rnd)`, else
+        "Black b001" / "White b001"."""
+        if self.names is not None:
+            return self.names(board, rnd)
+        return {"B": "Black %s" % board, "W": "White %s" % board}
 
     def reboot(self, name):
         with self.lock:

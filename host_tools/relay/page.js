@@ -1,53 +1,146 @@
+// The relay's hall page: the event and round, one card per board (position, last move, both
+// clocks running between the board's 1 Hz clock messages, penalty points, the result until
+// the board's next game), and the results table of every round. Everything shown is set with
+// textContent or SVG attributes: nothing a board sends is ever markup.
 "use strict";
-// The relay's live page. Everything a board sends is text, never markup: esc() on every value
-// put into innerHTML (issue 19); the server's Content-Security-Policy forbids inline script.
-const boards = {};
-function esc(x){ return String(x==null?"":x).replace(/[&<>"'`]/g,
-  c=>({"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;","'":"&#39;","`":"&#96;"})[c]); }
-function num(x){ const n=Number(x); return Number.isFinite(n)?n:0; }
-function key(v){ return v.event + "/" + v.board; }
-function ms(t){ if(t==null) return "-"; t=Math.max(0,Math.round(num(t)/1000));
-  const h=Math.floor(t/3600), m=Math.floor(t/60)%60, s=t%60;
-  return (h?h+":":"")+String(m).padStart(2,"0")+":"+String(s).padStart(2,"0"); }
-function side(c, s, run){ if(!s||typeof s!=="object") return "<span>"+c+" -</span>";
-  const cls = run===c ? "run" : "";
-  const left = s.main_ms>0 ? s.main_ms : s.period_ms;
-  return "<span class='"+cls+"'>"+c+" "+ms(left)+" PP "+num(s.penalty)+"</span>"; }
-function svgBoard(v){
-  const rows=Array.isArray(v.rows)?v.rows:[], n=rows.length||19, step=240/(n+1); let s="";
-  s+="<rect width='240' height='240' fill='#dcb35c'/>";
-  for(let i=1;i<=n;i++){ s+="<line x1='"+step+"' y1='"+i*step+"' x2='"+n*step+"' y2='"+i*step+"' stroke='#000' stroke-width='.5'/>";
-    s+="<line x1='"+i*step+"' y1='"+step+"' x2='"+i*step+"' y2='"+n*step+"' stroke='#000' stroke-width='.5'/>"; }
-  rows.forEach((r,y)=>{ r=String(r); for(let x=0;x<r.length;x++){ const c=r[x]; if(c==="B"||c==="W")
-    s+="<circle cx='"+(x+1)*step+"' cy='"+(y+1)*step+"' r='"+step*0.47+"' fill='"+(c==="B"?"#000":"#fff")+"' stroke='#000' stroke-width='.4'/>"; }});
-  if(v.last && typeof v.last.p==="string" && v.last.p!=="pass" && rows.length){
-    const cols="ABCDEFGHJKLMNOPQRST";
-    const x=cols.indexOf(v.last.p[0])+1, y=n-num(parseInt(v.last.p.slice(1)))+1;
-    s+="<circle cx='"+x*step+"' cy='"+y*step+"' r='"+step*0.2+"' fill='red' class='last'/>"; }
-  return "<svg viewBox='0 0 240 240'>"+s+"</svg>"; }
-function render(v){
-  let el=document.getElementById("b-"+key(v));
-  if(!el){ el=document.createElement("div"); el.id="b-"+key(v); el.className="card";
-    document.getElementById("boards").appendChild(el); }
-  const p=(v.info&&v.info.players)||{}; const nm=x=>typeof x==="object"&&x?x.name:(x||"?");
-  const clock=v.clock||{};
-  el.className="card "+(v.online?"on":"off");
-  el.dataset.ply=v.n||0; el.dataset.last=v.last?v.last.c+" "+v.last.p:"";
-  el.dataset.online=v.online?"1":"0";
-  el.innerHTML="<h2><span class='dot'></span> "+esc(v.board)+": "+esc(nm(p.B))+" - "+
-    esc(nm(p.W))+"</h2>"+
-    svgBoard(v)+"<div>move <span class='ply'>"+num(v.n)+"</span> "+
-    (v.last?"<span class='lastmove'>"+esc(v.last.c)+" "+esc(v.last.p)+"</span>":"")+"</div>"+
-    "<div class='clk'>"+side("B",clock.B,clock.run)+side("W",clock.W,clock.run)+"</div>"+
-    (v.result?"<div class='res'>"+esc(v.result)+"</div>":"")+
-    (v.held?"<div>held for the TD</div>":"")+
-    (v.quarantined?"<div class='quar'>"+num(v.quarantined)+
-      " message(s) quarantined for the TD</div>":""); }
-const es=new EventSource("/events");
-es.onopen=()=>{document.getElementById("conn").textContent="live";};
-es.onerror=()=>{document.getElementById("conn").textContent="reconnecting";};
-es.addEventListener("snapshot",e=>{ JSON.parse(e.data).boards.forEach(v=>{boards[key(v)]=v; render(v);}); });
-es.addEventListener("board",e=>{ const v=JSON.parse(e.data); const old=boards[key(v)];
-  if(old&&old.clock&&!v.clock&&old.g===v.g) v.clock=old.clock; boards[key(v)]=v; render(v); });
-es.addEventListener("clock",e=>{ const c=JSON.parse(e.data); const v=boards[key(c)];
-  if(v&&v.g===c.g){ v.clock=c.clock; render(v); } });
+const boards = {};       // key -> view
+const clockAt = {};      // key -> performance.now() when its clock message arrived
+const $ = (id) => document.getElementById(id);
+function key(v) { return v.event + "/" + v.board; }
+function playerName(x) { return typeof x === "object" && x ? String(x.name || "?") : String(x || "?"); }
+
+function add(parent, tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  parent.appendChild(e);
+  return e;
+}
+
+function gameUrl(v) {
+  return "/game?" + new URLSearchParams({ e: v.event, b: v.board, g: v.g || "" }).toString();
+}
+
+function card(v) {
+  const id = "b-" + key(v);
+  let el = document.getElementById(id);
+  if (!el) {
+    el = document.createElement("a");
+    el.id = id;
+    $("boards").appendChild(el);
+  }
+  return el;
+}
+
+function render(v) {
+  const el = card(v);
+  const p = (v.info && v.info.players) || {};
+  el.className = "card " + (v.online ? "on" : "off");
+  el.href = v.g ? gameUrl(v) : "#";
+  el.dataset.ply = v.n || 0;
+  el.dataset.last = v.last ? v.last.c + " " + v.last.p : "";
+  el.dataset.online = v.online ? "1" : "0";
+  el.dataset.result = v.result || "";
+  el.textContent = "";
+  const h = add(el, "h2");
+  add(h, "span", "dot");
+  h.appendChild(document.createTextNode(" " + v.board + ": " + playerName(p.B) + " - " + playerName(p.W)));
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  el.appendChild(svg);
+  drawGoBoard(svg, v.rows || [], { last: v.last && v.last.p !== "pass" ? v.last.p : null });
+  const line = add(el, "div");
+  const rnd = v.info && v.info.round;
+  line.appendChild(document.createTextNode((rnd ? "round " + rnd + " · " : "") + "move "));
+  add(line, "span", "ply", String(v.n || 0));
+  if (v.last) { line.appendChild(document.createTextNode(" ")); add(line, "span", "lastmove", v.last.c + " " + v.last.p); }
+  const clk = add(el, "div", "clk");
+  add(clk, "span", "side-B");
+  add(clk, "span", "side-W");
+  add(el, "div", "res", v.result ? v.result + (v.reason ? " (" + v.reason + ")" : "") : "");
+  if (v.held) add(el, "div", "held", "held for the TD");
+  if (v.quarantined) add(el, "div", "quar", Number(v.quarantined) + " message(s) quarantined for the TD");
+  renderClock(v);
+}
+
+function renderClock(v) {
+  const el = document.getElementById("b-" + key(v));
+  if (!el) return;
+  const clock = v.clock || {}, elapsed = performance.now() - (clockAt[key(v)] || performance.now());
+  const run = v.result ? null : clock.run;
+  for (const c of ["B", "W"]) {
+    const span = el.querySelector(".side-" + c), s = clock[c];
+    span.className = "side-" + c + (run === c ? " run" : "");
+    span.textContent = c + " " + (s ? clockText(sideLeft(s, run === c, elapsed)) + " PP " + (s.penalty || 0) : "-");
+  }
+}
+
+function header() {
+  const views = Object.values(boards);
+  const events = [...new Set(views.map((v) => v.event))];
+  if (events.length === 1) $("event").textContent = events[0];
+  const rounds = views.map((v) => (v.info && Number(v.info.round)) || 0).filter((x) => x > 0);
+  $("round").textContent = rounds.length ? "round " + Math.max(...rounds) : "";
+}
+
+function relayStatus(r) {
+  const b = $("broker");
+  const words = { connected: "broker connected", connecting: "connecting to the broker",
+                  unreachable: "BROKER UNREACHABLE", refused: "BROKER REFUSED THE RELAY'S LOGIN" };
+  b.textContent = (words[r.broker] || r.broker) + (r.detail && r.broker !== "connected" ? ": " + r.detail : "");
+  b.className = r.broker === "unreachable" || r.broker === "refused" ? "bad" : "";
+}
+
+let resultsTimer = null;
+function loadResults() {
+  clearTimeout(resultsTimer);
+  resultsTimer = setTimeout(async () => {
+    try {
+      const data = await (await fetch("/api/results")).json();
+      const box = $("tables");
+      box.textContent = "";
+      for (const round of [...data.rounds].reverse()) {
+        add(box, "h3", "", "Round " + round.round);
+        const t = add(box, "table");
+        t.dataset.round = round.round;
+        const head = add(t, "tr");
+        for (const h of ["board", "Black", "White", "result"]) add(head, "th", "", h);
+        for (const g of round.games) {
+          const tr = add(t, "tr");
+          const td = add(tr, "td");
+          const a = add(td, "a", "", g.board);
+          a.href = gameUrl(g);
+          add(tr, "td", "", g.black);
+          add(tr, "td", "", g.white);
+          add(tr, "td", "result", g.result ? g.result : "playing");
+        }
+      }
+    } catch (e) { /* the relay is restarting: the next event loads them again */ }
+  }, 300);
+}
+
+function update(v) {
+  const k = key(v), old = boards[k];
+  if (old && old.clock && !v.clock && old.g === v.g) v.clock = old.clock;
+  boards[k] = v;
+  render(v);
+  header();
+  if (!old || old.g !== v.g || old.result !== v.result) loadResults();
+}
+
+const es = new EventSource("/events");
+es.onopen = () => { $("conn").textContent = "live"; };
+es.onerror = () => { $("conn").textContent = "reconnecting"; };
+es.addEventListener("snapshot", (e) => {
+  const data = JSON.parse(e.data);
+  if (data.relay) relayStatus(data.relay);
+  data.boards.forEach((v) => { clockAt[key(v)] = performance.now(); update(v); });
+  loadResults();
+});
+es.addEventListener("board", (e) => update(JSON.parse(e.data)));
+es.addEventListener("relay", (e) => relayStatus(JSON.parse(e.data)));
+es.addEventListener("clock", (e) => {
+  const c = JSON.parse(e.data), v = boards[key(c)];
+  if (v && v.g === c.g) { v.clock = c.clock; clockAt[key(c)] = performance.now(); renderClock(v); }
+});
+// The running side's time goes down between the board's clock messages.
+setInterval(() => Object.values(boards).forEach(renderClock), 250);

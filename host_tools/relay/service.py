@@ -295,8 +295,13 @@ class Relay:
 
     def _view_game(self, ev, board, gid, g, emit=True):
         v = self._view(ev, board)
-        if v.get("g") is not None and _gid_order(gid) < _gid_order(v["g"]):
-            return  # an older game finishing its resends: the page shows the newest
+        old = v.get("g")
+        if old is not None and old != gid:
+            if _gid_order(gid) < _gid_order(old):
+                return  # an older game finishing its resends: the page shows the newest
+            shown = self.games.get((ev, board, old))
+            if shown is not None and shown.result is not None and g.last is None:
+                return  # a finished game stays on the page until the board's next one starts
         v["g"] = gid
         v["info"] = g.info
         v["n"] = g.last[0] if g.last else 0
@@ -442,11 +447,17 @@ class Relay:
 class MqttRelay:
     """Runs a Relay on a broker with paho-mqtt (network thread; reconnects by itself)."""
 
-    def __init__(self, relay, host, port, username=None, password=None, client_id="relay"):
+    def __init__(
+        self, relay, host, port, username=None, password=None, client_id="relay", on_status=None
+    ):
         import paho.mqtt.client as mqtt
 
         self.relay = relay
         self.connected = threading.Event()
+        # on_status(state, detail): "connected", "connecting", "unreachable", "refused"
+        self.on_status = on_status or (lambda state, detail: None)
+        self.status = None
+        self.stopping = False
         self.client = mqtt.Client(
             mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=False
         )
@@ -455,6 +466,7 @@ class MqttRelay:
         self.client.max_queued_messages_set(0)
         self.client.reconnect_delay_set(0.2, 2)
         self.client.on_connect = self._on_connect
+        self.client.on_connect_fail = self._on_connect_fail
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
         relay.publish = self._publish
@@ -465,21 +477,34 @@ class MqttRelay:
         self.client.loop_start()
 
     def stop(self):
+        self.stopping = True
         self.client.disconnect()
         self.client.loop_stop()
 
     def _publish(self, t, payload, qos, retain):
         self.client.publish(t, payload, qos=qos, retain=retain)
 
+    def _status(self, state, detail=""):
+        if (state, detail) != self.status:
+            self.status = (state, detail)
+            self.on_status(state, detail)
+
     def _on_connect(self, client, userdata, flags, reason_code, properties):
         if reason_code.is_failure:
+            self._status("refused", str(reason_code))
             return
         ev = self.relay.event or "+"
         client.subscribe("go/v1/%s/+/+" % ev, qos=1)
         self.connected.set()
+        self._status("connected")
+
+    def _on_connect_fail(self, client, userdata):
+        self._status("unreachable", "nothing accepts connections there")
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties):
         self.connected.clear()
+        if self.status and self.status[0] == "connected" and not self.stopping:
+            self._status("connecting", "connection lost (%s)" % reason_code)
 
     def _on_message(self, client, userdata, msg):
         import time

@@ -7,11 +7,21 @@ reconnects sends `Last-Event-ID`; if its epoch is this relay run's and the event
 in the ring, it gets exactly those, otherwise one `snapshot` of every board. Nothing the page
 sends can change anything: the server answers GET only.
 
-    GET /             the page (every board: position, last move, both clocks, penalty
-                      points, result, online or not)
-    GET /events       text/event-stream: `snapshot` {"boards": [...]}, `board` {...},
-                      `clock` {"event", "board", "g", "clock"}
+    GET /             the hall page (page.html + board.js + page.js): event and round, a card
+                      per board (position, last move, running clocks, penalty points, the
+                      result until the board's next game starts, online or not), the results
+                      table per round
+    GET /game?e=E&b=B&g=G   one game (game.html + game.js): board, move list, clocks, SGF
+    GET /events       text/event-stream: `snapshot` {"boards": [...], "relay": {...}},
+                      `board` {...}, `clock` {"event", "board", "g", "clock"}, `relay`
+                      {"broker": "connected" | "connecting" | "unreachable" | "refused",
+                      "detail": text}
     GET /api/boards   the public state as JSON
+    GET /api/results  {"rounds": [{"round", "games": [{"event", "board", "g", "black",
+                      "white", "result", "reason"}]}]}
+    GET /api/game?e=E&b=B&g=G   {"info", "moves": [[n, c, p]], "result", "reason", "clock"}
+    GET /api/game.sgf?e=E&b=B&g=G   the game record (host_tools/relay/exports.sgf)
+With a broadcast delay the game and result views show only what has been broadcast.
     GET /api/quarantine   messages the relay could not process (kept for the TD), as JSON
     GET /page.js, /page.css   the page's script and style (served files: no inline script)
 
@@ -52,6 +62,7 @@ class Broadcaster:
         self.ring = collections.deque(maxlen=ring)  # (seq, kind, json text)
         self.waiting = collections.deque()  # (due, kind, data)
         self.state = {}  # (event, board) -> public view
+        self.relay = {"broker": "connecting", "detail": ""}
         self.stamps = {}  # seq -> monotonic time published (for latency measurements)
 
     def push(self, kind, data, now=None):
@@ -70,6 +81,12 @@ class Broadcaster:
                 self._publish(kind, data, now)
 
     def _publish(self, kind, data, now):
+        if kind == "relay":
+            self.relay = dict(data)
+            self.seq += 1
+            self.ring.append((self.seq, kind, json.dumps(data, separators=(",", ":"))))
+            self.cond.notify_all()
+            return
         key = (data["event"], data["board"])
         if kind == "board":
             view = dict(data)
@@ -89,6 +106,18 @@ class Broadcaster:
     def snapshot(self):
         with self.cond:
             return self.seq, [self.state[k] for k in sorted(self.state)]
+
+    def snapshot_data(self):
+        """(seq, the `snapshot` event's data)."""
+        with self.cond:
+            seq, boards = self.snapshot()
+            return seq, {"boards": boards, "relay": self.relay}
+
+    def published(self, event, board):
+        """The broadcast view of a board (a copy), or None."""
+        with self.cond:
+            v = self.state.get((event, board))
+            return dict(v) if v is not None else None
 
     def since(self, seq):
         """Events after `seq`, or None when some of them have left the ring."""
@@ -129,9 +158,14 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         url = urlparse(self.path)
         b = self.server.broadcaster
+        query = {k: v[0] for k, v in parse_qs(url.query).items()}
         if url.path in STATIC:
             ctype, body = STATIC[url.path]
             self._send(200, ctype, body)
+        elif url.path == "/api/results":
+            self._json(self.server.results())
+        elif url.path in ("/api/game", "/api/game.sgf"):
+            self._game(url.path, query)
         elif url.path == "/api/boards":
             _seq, boards = b.snapshot()
             self._send(200, "application/json", json.dumps({"boards": boards}).encode())
@@ -152,6 +186,27 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._send(404, "text/plain", b"not found\n")
 
+    def _json(self, obj):
+        self._send(200, "application/json", json.dumps(obj).encode())
+
+    def _game(self, path, query):
+        game = self.server.game(query.get("e"), query.get("b"), query.get("g"))
+        if game is None:
+            self._send(404, "text/plain", b"no such game\n")
+        elif path == "/api/game":
+            self._json(game)
+        else:
+            from host_tools.relay.exports import sgf
+
+            text = sgf(game["info"], [m + ["legal"] for m in game["moves"]], game["result"])
+            name = "%s-%s-%s.sgf" % (query["e"], query["b"], query["g"])
+            self._send(
+                200,
+                "application/x-go-sgf",
+                text.encode(),
+                disposition='attachment; filename="%s"' % name,
+            )
+
     def _refuse(self):
         self._send(405, "text/plain", b"read-only\n", allow="GET")
 
@@ -162,7 +217,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("X-Content-Type-Options", "nosniff")
         self.send_header("Referrer-Policy", "no-referrer")
 
-    def _send(self, status, ctype, body, allow=None, retry=None):
+    def _send(self, status, ctype, body, allow=None, retry=None, disposition=None):
         self.send_response(status)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body)))
@@ -172,6 +227,8 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header("Allow", allow)
         if retry:
             self.send_header("Retry-After", str(retry))
+        if disposition:
+            self.send_header("Content-Disposition", disposition)
         self.end_headers()
         self.wfile.write(body)
 
@@ -188,8 +245,8 @@ class _Handler(BaseHTTPRequestHandler):
             out.write(b"retry: 1000\n\n")
             events = b.since(seq) if seq is not None else None
             if events is None:
-                seq, boards = b.snapshot()
-                out.write(_sse(b.event_id(seq), "snapshot", json.dumps({"boards": boards})))
+                seq, data = b.snapshot_data()
+                out.write(_sse(b.event_id(seq), "snapshot", json.dumps(data)))
                 events = b.since(seq) or []
             while not self.server.stopping:
                 for s, kind, text in events:
@@ -204,8 +261,8 @@ class _Handler(BaseHTTPRequestHandler):
                         out.flush()
                 events = b.since(seq)
                 if events is None:  # this page fell too far behind: start it again
-                    seq, boards = b.snapshot()
-                    out.write(_sse(b.event_id(seq), "snapshot", json.dumps({"boards": boards})))
+                    seq, data = b.snapshot_data()
+                    out.write(_sse(b.event_id(seq), "snapshot", json.dumps(data)))
                     events = []
         except (BrokenPipeError, ConnectionResetError, OSError):
             pass
@@ -222,8 +279,12 @@ class LiveServer(ThreadingHTTPServer):
         quarantine=None,
         max_streams=MAX_STREAMS,
         max_connections=MAX_CONNECTIONS,
+        store=None,
+        event=None,
     ):
         self.broadcaster = broadcaster
+        self.store = store
+        self.event = event
         self.quarantine = quarantine or (lambda: [])
         self.stopping = False
         self.max_streams = max_streams
@@ -294,6 +355,75 @@ class LiveServer(ThreadingHTTPServer):
         self.shutdown()
         self.server_close()
 
+    # -- the archive, as far as it has been broadcast ------------------------------------------
+
+    def game(self, event, board, gid):
+        """One game's public record, or None (unknown, or not yet broadcast)."""
+        if self.store is None or not all(isinstance(x, str) for x in (event, board, gid)):
+            return None
+        stored = self.store.game(event, board, gid)
+        view = self.broadcaster.published(event, board)
+        if stored is None or view is None:
+            return None
+        current = view.get("g") == gid
+        moves = [
+            [n, c, p]
+            for n, c, p, status, _reason, _t in self.store.moves(event, board, gid)
+            if status == "legal"
+        ]
+        result, reason = stored["result"], stored["reason"]
+        clock = None
+        if current:
+            moves = moves[: view.get("n") or 0]  # the broadcast delay holds the rest back
+            result, reason, clock = view.get("result"), view.get("reason"), view.get("clock")
+        return {
+            "event": event,
+            "board": board,
+            "g": gid,
+            "info": stored["info"],
+            "moves": moves,
+            "result": result,
+            "reason": reason,
+            "clock": clock,
+            "current": current,
+        }
+
+    def results(self):
+        """Every game of the archive by round, as far as broadcast (see game())."""
+        rounds = {}
+        if self.store is not None:
+            for ev, board, gid, info, result, reason in self.store.games(self.event):
+                view = self.broadcaster.published(ev, board)
+                if view is None:
+                    continue
+                if view.get("g") == gid:
+                    result, reason = view.get("result"), view.get("reason")
+                rnd = info.get("round", 1)
+                rounds.setdefault(rnd if isinstance(rnd, int) else 0, []).append(
+                    {
+                        "event": ev,
+                        "board": board,
+                        "g": gid,
+                        "black": _name(info, "B"),
+                        "white": _name(info, "W"),
+                        "result": result,
+                        "reason": reason,
+                    }
+                )
+        return {
+            "rounds": [
+                {"round": r, "games": sorted(rounds[r], key=lambda x: (x["event"], x["board"]))}
+                for r in sorted(rounds)
+            ]
+        }
+
+
+def _name(info, color):
+    p = (info.get("players") or {}).get(color)
+    if isinstance(p, dict):
+        p = p.get("name")
+    return str(p)[:60] if p else "?"
+
 
 def _read(name):
     with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), name), "rb") as f:
@@ -304,5 +434,8 @@ STATIC = {
     "/": ("text/html; charset=utf-8", _read("page.html")),
     "/page.js": ("text/javascript; charset=utf-8", _read("page.js")),
     "/page.css": ("text/css; charset=utf-8", _read("page.css")),
+    "/board.js": ("text/javascript; charset=utf-8", _read("board.js")),
+    "/game": ("text/html; charset=utf-8", _read("game.html")),
+    "/game.js": ("text/javascript; charset=utf-8", _read("game.js")),
 }
 PAGE = STATIC["/"][1].decode()

@@ -231,10 +231,13 @@ def test_the_page_forbids_inline_script_and_escapes_board_text():
         assert "script-src 'self'" in CSP and "unsafe-inline" not in CSP
     finally:
         server.stop()
-    js = web.STATIC["/page.js"][1].decode()
-    # every board-supplied string put into innerHTML goes through esc()
-    for field in ("esc(v.board)", "esc(nm(p.B))", "esc(nm(p.W))", "esc(v.result)"):
-        assert field in js
+    # Board-supplied text never becomes markup: the pages build their DOM with textContent
+    # and attributes only, never innerHTML/outerHTML/insertAdjacentHTML/document.write.
+    for path in ("/page.js", "/board.js", "/game.js"):
+        js = web.STATIC[path][1].decode()
+        for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write"):
+            assert sink not in js, (path, sink)
+        assert "textContent" in js
 
 
 def test_live_connections_are_capped():

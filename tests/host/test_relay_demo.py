@@ -1,0 +1,97 @@
+"""`ingboard relay --demo-boards N` (a whole trial venue on one command: mosquitto, N simulated
+boards, the relay and its page) starts, plays, and stops cleanly on SIGTERM and on Ctrl-C
+(SIGINT), leaving no broker and no temporary files; and the relay says loudly when it cannot
+reach the broker or the broker refuses its login."""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from host_tools import ROOT
+from host_tools.relay import broker as brokers
+
+pytestmark = pytest.mark.skipif(
+    not (os.path.exists("/usr/sbin/mosquitto") or brokers.shutil.which("mosquitto")),
+    reason="mosquitto missing: make setup",
+)
+
+
+def relay(*args):
+    return subprocess.Popen(
+        [sys.executable, "-m", "host_tools", "relay", "--http", "127.0.0.1:0", *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def get(url):
+    with urllib.request.urlopen(url, timeout=5) as resp:
+        return json.loads(resp.read())
+
+
+def listening(port):
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+@pytest.mark.parametrize("boards, sig", [(20, signal.SIGTERM), (3, signal.SIGINT)])
+def test_demo_runs_the_whole_trial_and_stops_cleanly(boards, sig):
+    proc = relay("--demo-boards", str(boards))
+    try:
+        line = proc.stdout.readline()
+        assert "page http://" in line, proc.stderr.read()
+        url = line.split("page ")[1].split(",")[0].strip()
+        archive = line.split("archive ")[1].strip()
+        port = int(line.split("broker 127.0.0.1:")[1].split(",")[0])
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            views = get(url + "api/boards")["boards"]
+            if len(views) == boards and all(v.get("n") for v in views):
+                break
+            time.sleep(0.5)
+        assert len(views) == boards and all(v["online"] and v.get("n") for v in views), views
+        names = {v["info"]["players"]["B"] for v in views}
+        assert len(names) == boards  # a pairing of 2N players, not placeholders
+        games = get(url + "api/results")["rounds"][0]["games"]
+        assert len(games) == boards
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0, err
+    assert "relay: stopped;" in out
+    assert "Traceback" not in err and "ERROR" not in err, err
+    assert not listening(port)  # the demo's mosquitto is gone
+    assert not os.path.exists(os.path.dirname(archive))  # and its temporary directory
+
+
+def test_broker_unreachable_and_login_refused_are_loud(tmp_path):
+    free = brokers.free_port()
+    proc = relay("--broker", "127.0.0.1:%d" % free, "--db", str(tmp_path / "a.sqlite"),
+                 "--duration", "3")  # fmt: skip
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0
+    assert "relay: ERROR: cannot reach the broker 127.0.0.1:%d" % free in err
+    broker = brokers.Broker(str(tmp_path / "broker"), {"relay": "right"}).start()
+    try:
+        pw = tmp_path / "pw"
+        pw.write_text("wrong")
+        proc = relay("--broker", "127.0.0.1:%d" % broker.port, "--password-file", str(pw),
+                     "--db", str(tmp_path / "b.sqlite"), "--duration", "3")  # fmt: skip
+        out, err = proc.communicate(timeout=30)
+    finally:
+        broker.stop()
+    assert proc.returncode == 0
+    assert "refused the relay's login (Not authorized)" in err, err
+    assert err.count("refused") == 1  # said once, not at every retry
