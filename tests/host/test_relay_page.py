@@ -77,7 +77,7 @@ def live(tmp_path):
     relay = Relay(store, EVENT, on_event=broadcaster.push)
     broadcaster.push("relay", {"broker": "connected", "detail": ""})
     feed(relay)
-    server = LiveServer(("127.0.0.1", 0), broadcaster, store, EVENT)
+    server = LiveServer(("127.0.0.1", 0), broadcaster, store=store, event=EVENT)
     server.start()
     try:
         yield "http://127.0.0.1:%d/" % server.server_address[1], broadcaster
