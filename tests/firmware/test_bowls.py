@@ -287,7 +287,7 @@ def test_nan_infinite_and_100_kg_readings_are_refused_with_one_alert_and_change_
     b = make()
     t = steady(b, "B", W180_B, 0)
     assert b.count("B") == 180
-    bad = (float("nan"), float("inf"), -float("inf"), 100000.0, 1e308, -20000, 10**40, "12")
+    bad = (float("nan"), float("inf"), -float("inf"), 100000.0, 1e308, -60000, 10**40, "12")
     for g in bad:
         b.feed("B", g, t)
         t += 100

@@ -63,7 +63,10 @@ _NOMINAL_STONE_MG = const(6500)  # 1991 Art. 12: standard stone 6.5 g (before en
 _EVAL_MS = const(500)  # re-evaluate a settled plateau at most this often
 _MAX_ALERTS = const(16)
 _MAX_SE_MG = const(15000)  # keeps se*se + ref_se*ref_se below 2**30
-MAX_READING_G = const(10000)  # net of the empty bowl; beyond it a reading is refused
+# Net of the empty bowl; beyond it a reading is refused. Stones poured back in at the put-away
+# give impact spikes of 10-13 kg for a moment (host_tools/bowl_model.py), so the bound is well
+# above those; 100 kg, NaN or infinity are faults.
+MAX_READING_G = const(50000)
 
 PHASES = ("before", "play", "after-count", "put-away")
 _NAMES = ("B", "W")
@@ -76,7 +79,7 @@ _COLOUR_KEYS = ("w180_g", "spread_pct", "temp_c")
 
 def plausible(grams):
     """True for a load-cell reading the bowls can use: a finite number of grams within
-    +-MAX_READING_G (a full bowl of 180 stones is about 1.2 kg)."""
+    +-MAX_READING_G (a full bowl of 180 stones is about 1.2 kg; a pour's impact spike 10-13 kg)."""
     if isinstance(grams, bool) or not isinstance(grams, (int, float)):
         return False
     return -MAX_READING_G <= grams <= MAX_READING_G  # False for NaN
