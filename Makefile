@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 INGBOARD := $(VENV)/bin/ingboard
 PORT ?=
 
-.PHONY: setup system-deps test lint format size demo bench flash sim twin mp-test clean
+.PHONY: setup system-deps test lint format size demo bench flash sim twin mp-test clean relay-soak
 
 setup: $(VENV)/.installed node_modules/.installed system-deps
 
@@ -40,6 +40,14 @@ mp-test: setup
 
 test: setup lint
 	$(PY) -m pytest
+
+# Issue 19's relay soak: 500 simulated boards in 5 worker processes for 60 s against real
+# mosquitto, two broker kills, one relay kill, one board sending malformed messages; prints the
+# figures as JSON and fails unless no move of any other board was lost, duplicated or reordered.
+SOAK_BOARDS ?= 500
+SOAK_SECONDS ?= 60
+relay-soak: setup
+	$(PY) -m host_tools.relay.soak --boards $(SOAK_BOARDS) --workers 5 --seconds $(SOAK_SECONDS)
 
 # A real game on the virtual board, tracked by the firmware, counted by fill-in, bowls checked;
 # writes out/demo/{game.sgf, session.log, events.jsonl, board.png, clock.png}.

@@ -95,6 +95,7 @@ class App:
         game_ms=20,
         display_ms=500,
         mark_ms=1000,
+        journal_limit=JOURNAL_LIMIT,
     ):
         self.hw = hw
         self.store = store
@@ -103,11 +104,13 @@ class App:
         self.sleep_ms = sleep_ms
         self.periods = (scan_ms, bowl_ms, key_ms, game_ms, display_ms)
         self.mark_ms = mark_ms
+        self.journal_limit = journal_limit
         self.inputs = RingQueue(INPUTS)
         self.outputs = RingQueue(OUTPUTS)
         self.protocol = protocol.Protocol(self)
         self.failure = None
         self.errors = {}  # task name -> exceptions reported (report())
+        self.compacted = 0  # bytes of the journal after its last compaction
         self.stopping = False
         self.grams = {"B": None, "W": None}
         self.last_scan = None
@@ -154,6 +157,7 @@ class App:
         self.tracker = tracker
         self.number = self.store.next_number()
         self._restart_time(0)
+        self.compacted = 0
         self.log_file = self.store.open_session(self.number)
         self.log = SessionWriter(self.log_file)
         self.log.config(0, config)
@@ -178,15 +182,27 @@ class App:
         data = self.store.journal_bytes()
         if not data:
             return False
+        numbers = self.store.numbers()
+        number = numbers[-1] if numbers else self.store.next_number()
         try:
             tracker, info = journal.recover(data)
         except (ValueError, TypeError, KeyError, IndexError) as exc:
-            self.warn("journal unreadable, not resumed: %s" % exc)
-            return False
-        if tracker is None:
-            return False
-        numbers = self.store.numbers()
-        self.number = numbers[-1] if numbers else self.store.next_number()
+            self.warn("journal unreadable: %s" % exc)
+            tracker, info = None, {"t": 0, "records": 0, "corrupt": 0, "lost": 0}
+        if tracker is None or info["corrupt"] is not None:
+            # Not a torn tail: a record in the middle (or the first) is corrupted. Say so, and
+            # take the game from the session log on flash when it holds more (issue 19).
+            if tracker is not None:
+                self.warn(
+                    "journal record at byte %d corrupted, %d later records unreadable"
+                    % (info["corrupt"], info["lost"])
+                )
+            rebuilt = self._from_session_log(number, tracker)
+            if rebuilt is None and tracker is None:
+                return False
+            if rebuilt is not None:
+                tracker, info, data = rebuilt
+        self.number = number
         self.tracker = tracker
         self.store.trim_session(self.number)
         base = max(info["t"], self.store.last_session_time(self.number))
@@ -196,6 +212,7 @@ class App:
             info["records"]))  # fmt: skip
         self.log = None  # continued with Record lines (the header and config are written)
         compact = journal.compact(data)
+        self.compacted = len(compact)
         self.journal_file = self.store.open_journal(compact)
         self.journal = journal.JournalWriter(self.journal_file, self.mark_ms).resume(
             tracker, compact
@@ -207,6 +224,26 @@ class App:
             self.saved = self.store.has_sgf(self.number)
             self._after(base, [], None)
         return True
+
+    def _from_session_log(self, number, tracker):
+        """(tracker, info, journal bytes) of game `number` rebuilt from its session log when
+        that holds more than `tracker` (the journal's game, or None), else None."""
+        import io
+
+        out = io.BytesIO()
+        try:
+            rebuilt, info = journal.rebuild(self.store.session_lines(number), out, self.mark_ms)
+        except (OSError, ValueError, TypeError, KeyError, IndexError) as exc:
+            self.warn("session log of game %04d unreadable: %s" % (number, exc))
+            return None
+        if rebuilt is None:
+            return None
+        if tracker is not None and len(rebuilt.game.plies) < len(tracker.game.plies):
+            return None
+        self.warn(
+            "game %04d rebuilt from its session log (%d records)" % (number, info["records"])
+        )
+        return rebuilt, info, out.getvalue()
 
     def _finish(self):
         if not self.saved:
@@ -303,7 +340,9 @@ class App:
                         # cut it still explains the game the journal gives back.
                         self.log_file.flush()
                     self.journal_file.flush()
-                    if self.journal.written > JOURNAL_LIMIT:
+                    if journal.should_compact(
+                        self.journal.written, self.compacted, self.journal_limit
+                    ):
                         self._compact()
             except journal.JournalError as exc:
                 self.warn("journal stopped: %s" % exc)
@@ -321,6 +360,7 @@ class App:
     def _compact(self):
         self.journal_file.close()
         data = journal.compact(self.store.journal_bytes())
+        self.compacted = len(data)
         self.journal_file = self.store.open_journal(data)
         self.journal = journal.JournalWriter(self.journal_file, self.mark_ms).resume(
             self.tracker, data

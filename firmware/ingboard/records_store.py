@@ -35,6 +35,26 @@ def _size(path):
         return 0
 
 
+def settle(path, tmp):
+    """Finish or undo a replacement of `path` by `tmp` (written whole and closed, then the old
+    file removed, then renamed) that a power cut interrupted. Recovery considers both names:
+    only `tmp` left means the cut came after the old file was removed - `tmp` is whole and
+    becomes `path`; both left means the cut came before - the old file holds, `tmp` goes."""
+    if _exists(tmp):
+        if _exists(path):
+            os.remove(tmp)
+        else:
+            os.rename(tmp, path)
+
+
+def _replace(path, tmp):
+    # No rename over an existing file on every port's file system: remove, then rename. A cut
+    # between the two leaves only `tmp`, which settle() finishes.
+    if _exists(path):
+        os.remove(path)
+    os.rename(tmp, path)
+
+
 def _mkdir(path):
     if not _exists(path):
         os.mkdir(path)
@@ -79,11 +99,14 @@ class RecordsStore:
 
     def open_session(self, n, append=False):
         """The session log file of game n, being written (text)."""
+        if append:
+            settle(self.session_part(n), self.session_part(n) + ".tmp")
         return open(self.session_part(n), "a" if append else "w")
 
     def last_session_time(self, n):
         """t_ms of the last whole line of game n's session log in progress (0 if none)."""
         path = self.session_part(n)
+        settle(path, path + ".tmp")
         size = _size(path)
         if not size:
             return 0
@@ -101,6 +124,7 @@ class RecordsStore:
     def trim_session(self, n):
         """Drop a torn last line of game n's session log (after a power cut)."""
         path = self.session_part(n)
+        settle(path, path + ".tmp")
         size = _size(path)
         if not size:
             return
@@ -120,8 +144,7 @@ class RecordsStore:
                     break
                 dst.write(chunk)
                 left -= len(chunk)
-        os.remove(path)
-        os.rename(tmp, path)
+        _replace(path, tmp)
 
     def save_sgf(self, n, sgf_text):
         """Game n is over: its SGF is written (a finished file). Returns the warnings of the
@@ -131,9 +154,7 @@ class RecordsStore:
         part = final + paths.PART_SUFFIX
         with open(part, "w") as f:
             f.write(sgf_text)
-        if _exists(final):
-            os.remove(final)
-        os.rename(part, final)
+        _replace(final, part)
         return warnings
 
     def has_sgf(self, n):
@@ -194,7 +215,19 @@ class RecordsStore:
 
     # -- the journal --------------------------------------------------------------------------
 
+    def session_lines(self, n):
+        """The lines of game n's session log in progress (a generator: the log is read a line
+        at a time, never whole), for rebuilding the game from it."""
+        path = self.session_part(n)
+        settle(path, path + ".tmp")
+        if not _exists(path):
+            return
+        with open(path) as f:
+            for line in f:
+                yield line
+
     def journal_bytes(self):
+        settle(self.journal_path, self.journal_path + ".new")
         if not _exists(self.journal_path):
             return b""
         with open(self.journal_path, "rb") as f:
@@ -207,9 +240,7 @@ class RecordsStore:
             tmp = self.journal_path + ".new"
             with open(tmp, "wb") as f:
                 f.write(data)
-            if _exists(self.journal_path):
-                os.remove(self.journal_path)
-            os.rename(tmp, self.journal_path)
+            _replace(self.journal_path, tmp)
         return open(self.journal_path, "ab")
 
     def clear_journal(self):

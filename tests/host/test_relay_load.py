@@ -249,3 +249,17 @@ def test_two_brokers_bridged(tmp_path):
         second.stop()
         main.stop()
     assert _check_archive(db, fleet, "club") > 100
+
+
+def test_soak_small_two_broker_kills_a_relay_kill_and_a_malformed_board():
+    """Issue 19, the small soak of `make relay-soak` (which runs 500 boards): boards in worker
+    processes, two broker kills, one relay kill, one board sending malformed messages all along:
+    0 moves lost, duplicated or out of order for every other board; the relay still answers."""
+    from host_tools.relay import soak
+
+    result = soak.run(boards=40, workers=2, seconds=20, seed=3)
+    print("relay soak: %s" % json.dumps(result))
+    assert result["played"] > 100 and result["archived"] == result["played"]
+    assert result["lost"] == result["duplicated"] == result["out_of_order"] == 0
+    assert result["flags_on_good_boards"] == 0 and result["quarantined"] > 0
+    assert len(result["faults"]) == 3 and result["relay_alive"] and result["ok"]

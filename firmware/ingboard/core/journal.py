@@ -13,7 +13,11 @@ Framing, per record (bytes):
 
 A record is whole or it is not there: a short header, a short payload, a missing newline, a bad
 CRC or a payload that is not a JSON array ends the readable journal at that record (a power cut
-tears only the last one; everything before it is kept). One tracker input gives at most one
+tears only the last one; everything before it is kept). A bad record with whole records after it
+is not a torn tail but corruption (flash wear, a bug): `recover` says so (`info["corrupt"]`, the
+byte offset, and `info["lost"]`, the whole records after it) so the app reports it and rebuilds
+the game from the session log on flash when that holds more (`rebuild`), never rolling the game
+back silently. One tracker input gives at most one
 record, so every record boundary is a state the tracker really was in.
 
 Ops (each a JSON array; colours and points are the board's ints, points padded indices):
@@ -79,6 +83,18 @@ def _hex_value(data, start, end):
             return -1
         v = v * 16 + d
     return v
+
+
+def later_records(data, end):
+    """The whole records after a bad one at byte `end` (0 when `end` is a torn tail): they
+    start after the next newline (a payload is JSON: it never holds a raw newline)."""
+    nl = data.find(b"\n", end)
+    while 0 <= nl < len(data) - 1:
+        records, _stop, _dropped = read(data, nl + 1)
+        if records:
+            return len(records)
+        nl = data.find(b"\n", nl + 1)
+    return 0
 
 
 def read(data, start=0):
@@ -238,8 +254,13 @@ def recover(data, settle_ms=None):
     """(tracker, info) from a journal's bytes: the game as of the last whole record, ready to
     continue; info = {"records", "t", "dropped"}. (None, info) for a journal with no game.
     ValueError if a whole record cannot be applied (a journal from other firmware)."""
-    records, _end, dropped = read(data)
-    info = {"records": len(records), "t": 0, "dropped": dropped}
+    records, end, dropped = read(data)
+    info = {"records": len(records), "t": 0, "dropped": dropped, "corrupt": None, "lost": 0}
+    if dropped:
+        lost = later_records(data, end)
+        if lost:
+            info["corrupt"] = end
+            info["lost"] = lost
     if not records:
         return None, info
     first = records[0]
@@ -315,6 +336,62 @@ class _Replay:
             tr.clock.advance(t)  # a time mark: nothing else happened in between
         tr.restore_state(self.state if self.state is not None else tr.state(), t)
         return tr
+
+
+def rebuild(lines, out, mark_ms=MARK_MS):
+    """(tracker, info) of the game a session log's `lines` describe, replayed through a
+    Tracker as the app ran it, and journaled to `out` (write(bytes)) as the app journals it:
+    the fallback when the journal is corrupted. A torn or malformed last line ends the log.
+    info = {"records": records replayed, "t": time of the last one}; (None, info) when the log
+    has no config."""
+    from ingboard.core.session import SessionLogError, SessionReader
+
+    reader = SessionReader()
+    tracker = None
+    writer = None
+    info = {"records": 0, "t": 0}
+    for line in lines:
+        if not line.endswith("\n"):
+            break  # the torn last line of a power cut
+        try:
+            record = reader.feed(line)
+        except SessionLogError:
+            break
+        if record is None:
+            continue
+        t = record.t_ms
+        if record.kind == "config":
+            if tracker is not None:
+                break
+            tracker = Tracker(record.payload)
+            writer = JournalWriter(out, mark_ms)
+            writer.start(tracker, t)
+            continue
+        if tracker is None:
+            break
+        while True:
+            due = tracker.next_deadline()
+            if due is None or due >= t:
+                break
+            writer.sync(tracker, due, tracker.tick(due))
+        button = record.payload if record.kind == "button" else None
+        try:
+            events = tracker.take(record)
+        except (ValueError, TypeError):
+            continue  # the app refused this input too (and reported it): it changed nothing
+        writer.sync(tracker, t, events, button)
+        info["records"] += 1
+        info["t"] = t
+    return tracker, info
+
+
+def should_compact(written, compacted, limit):
+    """True when a journal of `written` bytes, `compacted` bytes right after its last
+    compaction, is due for one: past `limit` and past twice what the last compaction kept. Late
+    in a long game the essential part (every ply) alone may pass `limit`; doubling keeps the
+    journal within twice that while rewriting it only after as many bytes again were appended -
+    never on every record."""
+    return written > limit and written > 2 * compacted
 
 
 def compact(data):
