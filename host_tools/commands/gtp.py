@@ -2,9 +2,11 @@
 
 import sys
 
+from ingboard.core.rulesets import NAMES
+
 from host_tools import gtp_play
-from host_tools.errors import InputError
 from host_tools.gtp import GtpError
+from host_tools.outputs import write_all
 
 HELP = "play on the simulated board against a GTP engine; the tracker runs behind the board"
 
@@ -20,21 +22,18 @@ def add_arguments(parser):
     )
     parser.add_argument("--size", type=int, default=9)
     parser.add_argument("--engine-color", choices=("B", "W"), default="W")
-    parser.add_argument("--rules", default="ing1991")
+    parser.add_argument(
+        "--rules",
+        default="ing1991",
+        metavar="RULES",
+        help="ruleset, one of: %s (default: %%(default)s)" % ", ".join(NAMES),
+    )
     parser.add_argument("--komi", type=float, default=None, help="default: the rules' komi")
     parser.add_argument("--time", type=int, default=600, metavar="S", help="basic time (s)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--log", metavar="F", help="write the session log here")
     parser.add_argument("--sgf", metavar="F", help="write the game record here")
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
-
-
-def _write(path, text):
-    try:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-    except OSError as exc:
-        raise InputError("cannot write %s: %s" % (path, exc.strerror or exc)) from None
 
 
 def run(args):
@@ -61,10 +60,12 @@ def run(args):
         summary = game.summary()
     finally:
         game.close()
+    outputs = {}
     if args.log:
-        _write(args.log, game.board.session_log())
+        outputs[args.log] = game.board.session_log()
     if args.sgf:
-        _write(args.sgf, game.board.tracker.sgf())
+        outputs[args.sgf] = game.board.tracker.sgf()
+    write_all(outputs)
     count = summary["count"]
     if count:
         print(

@@ -7,6 +7,7 @@ import threading
 import time
 
 from host_tools.errors import InputError
+from host_tools.outputs import write_all
 
 HELP = "club relay: archive boards' moves from MQTT, check them, serve the live page, export"
 
@@ -64,13 +65,19 @@ def _exports(args):
             print("%d games written to %s" % (len(paths), args.export_sgf))
         games = exports.finished_games(store, args.event, args.round)
         name = args.event or ""
+        dates, komis = [], set()
+        for ev, board, gid, info, _result, _reason in store.games(args.event):
+            if args.round is None or info.get("round", 1) == args.round:
+                dates += [d for d in [store.date(ev, board, gid)] if d]
+                komis.add(info.get("komi"))
+        first, last = (min(dates), max(dates)) if dates else ("", "")
+        span = first if first == last else "%s,%s" % (first, last)
+        komi = komis.pop() if len(komis) == 1 else None
         if args.export_egd:
-            with open(args.export_egd, "w", encoding="utf-8") as f:
-                f.write(exports.egd(games, name))
+            write_all({args.export_egd: exports.egd(games, name, span, komi)})
             print("EGD results of %d games written to %s" % (len(games), args.export_egd))
         if args.export_aga:
-            with open(args.export_aga, "w", encoding="utf-8") as f:
-                f.write(exports.aga(games, name))
+            write_all({args.export_aga: exports.aga(games, name, first, last)})
             print("AGA results of %d games written to %s" % (len(games), args.export_aga))
     finally:
         store.close()

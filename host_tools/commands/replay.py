@@ -2,6 +2,8 @@
 
 import json
 
+from ingboard.core.rulesets import NAMES
+
 from host_tools import record_game, sgf_input
 
 HELP = "play an SGF's main line through the firmware's rules core"
@@ -9,7 +11,11 @@ HELP = "play an SGF's main line through the firmware's rules core"
 
 def add_arguments(parser):
     parser.add_argument("sgf", metavar="GAME.sgf")
-    parser.add_argument("--rules", help="ruleset (default: the SGF's RU, else ing1991)")
+    parser.add_argument(
+        "--rules",
+        metavar="RULES",
+        help="ruleset, one of: %s (default: the SGF's RU, else ing1991)" % ", ".join(NAMES),
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object per move")
 
 

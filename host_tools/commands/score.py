@@ -3,6 +3,8 @@
 import json
 import sys
 
+from ingboard.core.rulesets import NAMES
+
 from host_tools import record_game, sgf_input
 from host_tools.errors import InputError
 
@@ -11,7 +13,11 @@ HELP = "count the final position of an SGF (area, territory, Ing fill-in, result
 
 def add_arguments(parser):
     parser.add_argument("sgf", metavar="GAME.sgf")
-    parser.add_argument("--rules", help="ruleset (default: the SGF's RU, else ing1991)")
+    parser.add_argument(
+        "--rules",
+        metavar="RULES",
+        help="ruleset, one of: %s (default: the SGF's RU, else ing1991)" % ", ".join(NAMES),
+    )
     parser.add_argument(
         "--dead",
         default=None,

@@ -2,11 +2,10 @@
 firmware's tracker, rules core, clock and bowls."""
 
 import json
-import os
 import sys
-import tempfile
 
 from host_tools.errors import InputError
+from host_tools.outputs import is_special, write_all
 
 HELP = "replay a session log through tracker, rules core, clock and bowls"
 
@@ -49,35 +48,6 @@ def run_tracker(recs, path="session log"):
     return tracker, events
 
 
-def write_all(outputs):
-    """Write {path: text} so that either every file is written or none is (temp + rename)."""
-    temps = []
-    try:
-        for path, text in outputs.items():
-            if os.path.isdir(path):
-                raise InputError("%s is a directory, not a file to write" % path)
-            directory = os.path.dirname(os.path.abspath(path))
-            try:
-                fd, tmp = tempfile.mkstemp(dir=directory, prefix=".ingboard-")
-                temps.append((tmp, path))
-                with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-                    f.write(text)
-            except OSError as exc:
-                raise InputError("cannot write %s: %s" % (path, exc.strerror or exc)) from None
-        try:
-            for tmp, path in temps:
-                os.replace(tmp, path)
-        except OSError as exc:
-            raise InputError("cannot write %s: %s" % (path, exc.strerror or exc)) from None
-        temps = []
-    finally:
-        for tmp, _path in temps:
-            try:
-                os.remove(tmp)
-            except OSError:
-                pass
-
-
 def describe(event):
     kind = event["type"]
     t = "%7.1fs" % (event["t"] / 1000)
@@ -111,12 +81,14 @@ def run(args):
         outputs[args.events] = "".join(json.dumps(e) + "\n" for e in events)
     if args.sgf:
         outputs[args.sgf] = tracker.sgf()
+    # An output to a pipe or /dev/stdout keeps stdout for itself: the listing goes aside.
+    say = sys.stderr if any(is_special(p) for p in outputs) else sys.stdout
     write_all(outputs)
     if not args.quiet:
         for event in events:
             line = describe(event)
             if line:
-                print(line)
+                print(line, file=say)
     game = tracker.game
     print(
         "%d moves, %d alerts, result %s"
@@ -125,6 +97,6 @@ def run(args):
             sum(1 for e in events if e["type"] == "alert"),
             game.result or "(game not finished)",
         ),
-        file=sys.stdout,
+        file=say,
     )
     return 0

@@ -16,6 +16,7 @@ Players come from each game's `game` message: `players` maps "B"/"W" to a name, 
 import os
 
 from ingboard.core.board import Board
+from ingboard.core.clock_sgf import sgf_seconds
 
 
 def _one_line(value, limit=64):
@@ -41,11 +42,18 @@ def _sgf_text(text):
     return str(text).replace("\\", "\\\\").replace("]", "\\]")
 
 
-def sgf(info, moves, result=None, held=False):
-    """One game as SGF text; `moves` = [(n, color, point, status, ...)] in ply order."""
+def sgf(info, moves, result=None, held=False, event=None, date=None, clocks=None):
+    """One game as SGF text; `moves` = [(n, color, point, status, ...)] in ply order.
+
+    What is known goes in (core/sgf.py's conventions): AP, the event (EV, the board's `event`
+    or the relay's event name), DT (the board's `date`, else the day the relay first saw the
+    game), TM/OT from the game's `time` settings (core/clock_sgf.py), and BL/WL after each
+    move from `clocks` {n: (black ms, white ms)} (the boards' clock messages)."""
+    from ingboard import VERSION
+
     size = info.get("size", 19)
     board = Board(size)
-    props = ["GM[1]", "FF[4]", "CA[UTF-8]", "SZ[%d]" % size]
+    props = ["GM[1]", "FF[4]", "CA[UTF-8]", "AP[ingboard:%s]" % VERSION, "SZ[%d]" % size]
     if info.get("rules"):
         props.append("RU[%s]" % _sgf_text(info["rules"]))
     if info.get("komi") is not None:
@@ -57,9 +65,12 @@ def sgf(info, moves, result=None, held=False):
         props.append("%s[%s]" % (key, _sgf_text(p["name"])))
         if p.get("rank"):
             props.append("%sR[%s]" % (color, _sgf_text(p["rank"])))
+    known = {"event": event, "date": date}
     for key, prop in (("event", "EV"), ("round", "RO"), ("date", "DT")):
-        if info.get(key) is not None:
-            props.append("%s[%s]" % (prop, _sgf_text(info[key])))
+        value = info.get(key) if info.get(key) is not None else known.get(key)
+        if value is not None:
+            props.append("%s[%s]" % (prop, _sgf_text(value)))
+    props += ["%s[%s]" % pair for pair in _time_props(info)]
     if result:
         props.append("RE[%s]" % _sgf_text(result))
     out = ["(;" + "".join(props)]
@@ -72,8 +83,25 @@ def sgf(info, moves, result=None, held=False):
             )
             break
         where = "" if point == "pass" else board.sgf(board.parse(point))
-        out.append(";%s[%s]" % (color, where))
+        left = (clocks or {}).get(n)
+        ms = left and left[0 if color == "B" else 1]
+        timing = "%sL[%s]" % (color, sgf_seconds(ms)) if isinstance(ms, int) and ms >= 0 else ""
+        out.append(";%s[%s]%s" % (color, where, timing))
     return "\n".join(out) + ")\n"
+
+
+def _time_props(info):
+    """TM/OT of the game's time settings (the session-log config's `time`), if valid."""
+    from ingboard.core.clock import Clock
+    from ingboard.core.clock_sgf import root_props
+
+    time = info.get("time")
+    if not isinstance(time, dict):
+        return []
+    try:
+        return root_props(Clock(time))
+    except (ValueError, TypeError, KeyError):
+        return []
 
 
 def write_sgf(store, directory, event=None):
@@ -83,8 +111,16 @@ def write_sgf(store, directory, event=None):
     for ev, board, gid, info, result, _reason in store.games(event):
         moves = store.moves(ev, board, gid)
         path = os.path.join(directory, "%s-%s-%s.sgf" % (ev, board, gid))
+        text = sgf(
+            info,
+            moves,
+            result,
+            event=ev,
+            date=store.date(ev, board, gid),
+            clocks=store.clocks(ev, board, gid),
+        )
         with open(path, "w", encoding="utf-8") as f:
-            f.write(sgf(info, moves, result))
+            f.write(text)
         paths.append(path)
     return paths
 

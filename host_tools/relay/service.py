@@ -20,6 +20,7 @@ page, and never raised out of `handle()` - so the MQTT client acknowledges it an
 does not deliver it again after every restart.
 """
 
+import datetime
 import json
 import threading
 
@@ -90,6 +91,15 @@ def decode(payload):
     return msg
 
 
+def _time_left(side):
+    """The time a clock side shows: basic time, else the period's."""
+    if not side:
+        return None
+    if side.get("main_ms", 0) > 0:
+        return side["main_ms"]
+    return side.get("period_ms")
+
+
 def _clock_side(side):
     if side is None:
         return None
@@ -127,8 +137,12 @@ class _GameState:
 
 
 class Relay:
-    def __init__(self, store, event=None, publish=None, on_event=None, offline_ms=None):
+    def __init__(
+        self, store, event=None, publish=None, on_event=None, offline_ms=None, today=None
+    ):
         self.store = store
+        # The day as the venue's calendar says (SGF DT): today() -> "YYYY-MM-DD".
+        self.today = today or (lambda: datetime.date.today().isoformat())
         self.event = event
         self.publish = publish or (lambda t, payload, qos, retain: None)
         self.on_event = on_event or (lambda kind, data: None)
@@ -286,6 +300,7 @@ class Relay:
                 self.store.flag(ev, board, gid, None, "bad-game", str(exc), now_ms)
                 return None
             self.store.add_game(ev, board, gid, msg, now_ms)
+            self.store.set_date(ev, board, gid, self.today())
             g = self._state(ev, board, gid)
             self._view_game(ev, board, gid, g)
         elif json.dumps(msg, sort_keys=True) != json.dumps(g.info, sort_keys=True):
@@ -415,6 +430,10 @@ class Relay:
             "n": n,
         }
         v["clock"] = clock
+        if isinstance(n, int) and n >= 0:
+            left = [_time_left(clock[c]) for c in ("B", "W")]
+            if left != [None, None]:
+                self.store.add_clock(ev, board, v["g"], n, left[0], left[1])
         self.on_event("clock", {"event": ev, "board": board, "g": v["g"], "clock": clock})
         return "clock"
 

@@ -28,6 +28,12 @@ CREATE TABLE IF NOT EXISTS flags (
     event TEXT NOT NULL, board TEXT NOT NULL, gid TEXT, n INTEGER, kind TEXT NOT NULL,
     detail TEXT NOT NULL, received_ms INTEGER NOT NULL,
     UNIQUE (event, board, gid, n, kind, detail));
+CREATE TABLE IF NOT EXISTS clocks (  -- time left after ply n, from the board's clock messages
+    event TEXT NOT NULL, board TEXT NOT NULL, gid TEXT NOT NULL, n INTEGER NOT NULL,
+    b_ms INTEGER, w_ms INTEGER, PRIMARY KEY (event, board, gid, n));
+CREATE TABLE IF NOT EXISTS dates (  -- the day the relay first saw a game (SGF DT, exports)
+    event TEXT NOT NULL, board TEXT NOT NULL, gid TEXT NOT NULL, date TEXT NOT NULL,
+    PRIMARY KEY (event, board, gid));
 CREATE TABLE IF NOT EXISTS quarantine (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     event TEXT NOT NULL, board TEXT NOT NULL, topic TEXT NOT NULL, payload BLOB NOT NULL,
@@ -95,6 +101,41 @@ class Store:
         with self.lock:
             rows = self.db.execute(sql + " ORDER BY received_ms, board, gid", args).fetchall()
         return [(e, b, g, json.loads(i), r, why) for e, b, g, i, r, why in rows]
+
+    def set_date(self, event, board, gid, date):
+        with self.lock:
+            self.db.execute(
+                "INSERT OR IGNORE INTO dates (event, board, gid, date) VALUES (?, ?, ?, ?)",
+                (event, board, gid, date),
+            )
+
+    def date(self, event, board, gid):
+        """The day (YYYY-MM-DD) the relay first saw the game, or None."""
+        with self.lock:
+            row = self.db.execute(
+                "SELECT date FROM dates WHERE event=? AND board=? AND gid=?", (event, board, gid)
+            ).fetchone()
+        return row[0] if row else None
+
+    # -- clocks --------------------------------------------------------------------------
+
+    def add_clock(self, event, board, gid, n, b_ms, w_ms):
+        """Both players' time left after ply n (the first clock message with that n)."""
+        with self.lock:
+            self.db.execute(
+                "INSERT OR IGNORE INTO clocks (event, board, gid, n, b_ms, w_ms)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (event, board, gid, n, b_ms, w_ms),
+            )
+
+    def clocks(self, event, board, gid):
+        """{n: (b_ms, w_ms)} of a game."""
+        with self.lock:
+            rows = self.db.execute(
+                "SELECT n, b_ms, w_ms FROM clocks WHERE event=? AND board=? AND gid=?",
+                (event, board, gid),
+            ).fetchall()
+        return {n: (b, w) for n, b, w in rows}
 
     # -- moves ---------------------------------------------------------------------------
 

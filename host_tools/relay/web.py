@@ -198,7 +198,16 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             from host_tools.relay.exports import sgf
 
-            text = sgf(game["info"], [m + ["legal"] for m in game["moves"]], game["result"])
+            e, b, g = query["e"], query["b"], query["g"]
+            store = self.server.store
+            text = sgf(
+                game["info"],
+                [m + ["legal"] for m in game["moves"]],
+                game["result"],
+                event=e,
+                date=store.date(e, b, g),
+                clocks=store.clocks(e, b, g),
+            )
             name = "%s-%s-%s.sgf" % (query["e"], query["b"], query["g"])
             self._send(
                 200,
