@@ -25,7 +25,7 @@ GENERATED_NOTE = (
     " Do not edit: change board_config.py and regenerate. -->"
 )
 
-# What each MCU's pins can do (from the RP2350 and ESP32-S3 datasheets' pin function tables).
+# What each MCU's pins can do (from the RP2040, RP2350 and ESP32-S3 datasheets' pin function tables).
 _RP2_I2C = {
     0: ({0, 4, 8, 12, 16, 20, 28}, {1, 5, 9, 13, 17, 21}),
     1: ({2, 6, 10, 14, 18, 22, 26}, {3, 7, 11, 15, 19, 27}),
@@ -36,6 +36,13 @@ MCU_PINS = {
         "adc": {26, 27, 28, 29},
         "i2c": _RP2_I2C,
         "internal": {29: "VSYS/3 divider on the Pico 2 module"},
+    },
+    # The RP2040 has the same GPIO functions on the same pins as the RP2350A.
+    "RP2040": {
+        "usable": set(range(0, 23)) | {26, 27, 28, 29},
+        "adc": {26, 27, 28, 29},
+        "i2c": _RP2_I2C,
+        "internal": {29: "VSYS/3 divider on the Pico module"},
     },
     "ESP32-S3": {
         "usable": (set(range(1, 19)) | {21, 39, 40, 41, 42, 47}) - {3},

@@ -59,6 +59,18 @@ PICO2W.update(
     }
 )
 
+# Raspberry Pi Pico (RP2040): the same pins as the Pico 2 (the two modules share their pinout,
+# GP23-25 and GP29 included), for boards built on the older module and for the device twin
+# (MicroPython's RPI_PICO firmware in the rp2040js emulator, host_tools/twin/).
+PICO = dict(PICO2)
+PICO.update(
+    {
+        "name": "pico",
+        "title": "Raspberry Pi Pico (RP2040)",
+        "mcu": "RP2040",
+    }
+)
+
 # ESP32-S3-DevKitC-1 (N8R8): Wi-Fi/BLE, more RAM. Avoids the strapping pins (0, 3, 45, 46),
 # USB (19, 20), the octal flash/PSRAM pins (26-37), UART0 (43, 44) and the RGB LED (38 or 48).
 # Only ADC1 is used (ADC2 is unusable while Wi-Fi runs). Both displays share one I2C bus, the
@@ -85,8 +97,10 @@ ESP32S3 = {
     "spare": (),
 }
 
-VARIANTS = {"pico2": PICO2, "pico2w": PICO2W, "esp32s3": ESP32S3}
+VARIANTS = {"pico2": PICO2, "pico2w": PICO2W, "pico": PICO, "esp32s3": ESP32S3}
 DEFAULT = "pico2"
+# sys.implementation._machine of a MicroPython build -> the variant it runs (build(None)).
+MACHINES = (("Pico 2 W", "pico2w"), ("RP2350", "pico2"), ("RP2040", "pico"), ("ESP32S3", "esp32s3"))
 
 # The keys in the order of drivers/keys.py (index 0 B, 1 W, 2 pause, 3 menu).
 KEYS = ("B", "W", "pause", "menu")
@@ -101,6 +115,15 @@ def variant(name=None):
     if key not in VARIANTS:
         raise ValueError("unknown board variant %r (known: %s)" % (key, ", ".join(VARIANTS)))
     return VARIANTS[key]
+
+
+def detect(machine_name):
+    """The variant a MicroPython build's `sys.implementation._machine` text names (a Pico 2 W
+    before a plain RP2350), or the default when none matches (CPython, WebAssembly)."""
+    for part, name in MACHINES:
+        if part in machine_name:
+            return name
+    return DEFAULT
 
 
 def grid_groups(size):
@@ -150,8 +173,14 @@ def build(name=None):
     """Construct the drivers of a variant on real hardware; returns a dict of driver objects.
 
     Imports `machine` here and only here, so importing this module never touches hardware.
+    Without a name, the variant is the one of the chip the firmware runs on (`detect`).
     """
+    import sys
+
     import machine
+
+    if name is None:
+        name = detect(getattr(sys.implementation, "_machine", ""))
 
     from ingboard.drivers.buzzer import Buzzer
     from ingboard.drivers.grid import GridScanner

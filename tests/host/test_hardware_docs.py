@@ -146,3 +146,14 @@ def test_docs_name_the_seed_equipment_facts():
         "7 g",
     ):
         assert fact in text, fact
+
+
+def test_build_without_a_name_takes_the_variant_of_the_chip_it_runs_on():
+    # sys.implementation._machine of MicroPython's rp2 and esp32 builds.
+    assert bc.detect("Raspberry Pi Pico with RP2040") == "pico"
+    assert bc.detect("Raspberry Pi Pico 2 with RP2350") == "pico2"
+    assert bc.detect("Raspberry Pi Pico 2 W with RP2350") == "pico2w"
+    assert bc.detect("Generic ESP32S3 module with ESP32S3") == "esp32s3"
+    assert bc.detect("") == bc.DEFAULT  # CPython, WebAssembly
+    pico = bc.variant("pico")
+    assert pico["mcu"] == "RP2040" and pico["grid"] == bc.variant("pico2")["grid"]
