@@ -25,7 +25,7 @@ GENERATED_NOTE = (
     " Do not edit: change board_config.py and regenerate. -->"
 )
 
-# What each MCU's pins can do (from the RP2040, RP2350 and ESP32-S3 datasheets' pin function tables).
+# What each MCU's pins can do (the RP2040, RP2350 and ESP32-S3 datasheets' pin function tables).
 _RP2_I2C = {
     0: ({0, 4, 8, 12, 16, 20, 28}, {1, 5, 9, 13, 17, 21}),
     1: ({2, 6, 10, 14, 18, 22, 26}, {3, 7, 11, 15, 19, 27}),

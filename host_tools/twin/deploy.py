@@ -2,9 +2,11 @@
 (a pseudo-terminal) with mpremote, using `ingboard flash`'s own build and install steps, plus
 the calibration files `ingboard calibrate` would have written."""
 
+import os
+import subprocess
 import tempfile
 
-from host_tools import FIRMWARE
+from host_tools import FIRMWARE, firmware_build
 from host_tools.commands import flash
 from host_tools.device import connect
 from host_tools.twin.pty_bridge import PtyBridge
@@ -55,3 +57,39 @@ def start_app(twin):
     twin.run_ms(20)
     twin.take_output()
     twin.write(b"\x04")
+
+
+def put_files(twin, files, chunk=6000):
+    """Write {board path: bytes} through the raw REPL (fast for a few small files: no pty,
+    no mpremote); directories are made as needed."""
+    dirs = set()
+    for path in files:
+        parts = path.strip("/").split("/")[:-1]
+        for k in range(1, len(parts) + 1):
+            dirs.add("/" + "/".join(parts[:k]))
+    code = ["import os"]
+    for d in sorted(dirs):
+        code.append("try:\n os.mkdir(%r)\nexcept OSError:\n pass" % d)
+    twin.exec("\n".join(code))
+    for path, data in files.items():
+        twin.exec("f=open(%r,'wb')" % path)
+        for i in range(0, len(data), chunk):
+            twin.exec("f.write(%r)" % data[i : i + chunk])
+        twin.exec("f.close()")
+
+
+def compiled(modules, firmware=FIRMWARE):
+    """{"/ingboard/x/y.mpy": bytes} of firmware modules ("ingboard/x/y.py"), via mpy-cross."""
+    out = {}
+    binary = firmware_build.mpy_cross_binary()
+    with tempfile.TemporaryDirectory(prefix="ingboard-mpy-") as tmp:
+        for rel in modules:
+            dst = os.path.join(tmp, "m.mpy")
+            subprocess.run(
+                [binary, "-s", rel, "-o", dst, os.path.join(firmware, rel)],
+                check=True,
+                capture_output=True,
+            )
+            with open(dst, "rb") as f:
+                out["/" + rel[:-3] + ".mpy"] = f.read()
+    return out

@@ -13,8 +13,9 @@ twin (`twin.model(name, **args)`): "grid" {position}, "bowl" {colour, grams | pl
 
 import os
 
-import host_tools  # noqa: F401  (puts firmware/ on sys.path)
 from ingboard import board_config
+
+import host_tools  # noqa: F401  (puts firmware/ on sys.path)
 
 MODELS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "models")
 

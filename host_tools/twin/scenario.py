@@ -16,10 +16,10 @@ after the stone) are kept as they are.
 
 import json
 
-import host_tools  # noqa: F401  (puts firmware/ on sys.path)
 from ingboard.core import session
 from ingboard.core.board import BLACK
 
+import host_tools  # noqa: F401  (puts firmware/ on sys.path)
 from host_tools.errors import InputError
 
 KEY_HOLD_MS = 80  # a player's press

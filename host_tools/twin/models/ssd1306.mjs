@@ -49,13 +49,15 @@ export class SSD1306 {
     this.dataBytes = 0;
     this.unknown = 0;
     this.lastFrame = null;
+    // The command decoder keeps its place across transactions: micropython-lib sends a
+    // command's arguments as commands of their own (one [0x80, byte] write each).
+    this.cmd = [];
+    this.need = 0;
     this._reset();
   }
 
   _reset() {
     this.state = "control";
-    this.cmd = [];
-    this.need = 0;
     this.changed = false;
   }
 
