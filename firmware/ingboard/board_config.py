@@ -100,7 +100,12 @@ ESP32S3 = {
 VARIANTS = {"pico2": PICO2, "pico2w": PICO2W, "pico": PICO, "esp32s3": ESP32S3}
 DEFAULT = "pico2"
 # sys.implementation._machine of a MicroPython build -> the variant it runs (build(None)).
-MACHINES = (("Pico 2 W", "pico2w"), ("RP2350", "pico2"), ("RP2040", "pico"), ("ESP32S3", "esp32s3"))
+MACHINES = (
+    ("Pico 2 W", "pico2w"),
+    ("RP2350", "pico2"),
+    ("RP2040", "pico"),
+    ("ESP32S3", "esp32s3"),
+)
 
 # The keys in the order of drivers/keys.py (index 0 B, 1 W, 2 pause, 3 menu).
 KEYS = ("B", "W", "pause", "menu")
