@@ -217,7 +217,7 @@ def test_ssd1306_shows_a_clock_face_upright_horizontal_mode(tmp_path):
     out, bits = _display([[0x80, c] for c in INIT] + show + [[0x40] + list(vlsb)])
     assert out["unknown"] == 0 and out["frames"] >= 1
     assert bits == frames.picture_from_vlsb(vlsb)
-    path = tmp_path / "face.png"  # noqa: the picture as a player sees it
+    path = tmp_path / "face.png"  # the picture as a player sees it
     frames.image(bits).save(path)
     assert path.stat().st_size > 100
 
