@@ -152,3 +152,28 @@ def test_power_cut_under_micropython(game, uninterrupted, tmp_path):
     want = json.loads(json.dumps(uninterrupted))  # tuples as JSON lists
     for got in json.loads(result):
         assert got == want
+
+
+def _ending_cuts(game_text):
+    record = sim.read_game(os.path.join(ROOT, "host_tools", "data", "demo_game.sgf"))
+    ending = sim.simulate(record, "typical", seed=1, finish=True).ending
+    start, end = ending["t_fill"] - 1500, ending["t_done"] + 1500
+    return [start + k * (end - start) // 7 for k in range(8)]
+
+
+@pytest.mark.parametrize("pair", [(0, 5), (2, 7)])
+def test_repeated_cuts_between_the_count_and_the_put_away(game, uninterrupted, pair, tmp_path):
+    # Issue 19: two cuts, the second one while the resumed app runs (its journal compacted
+    # and rewritten at the resume): the after-count and put-away checks still come, once each.
+    text, until, _cuts = game
+    first_cut, second_cut = (_ending_cuts(text)[k] for k in pair)
+    a, b, c = str(tmp_path / "a"), str(tmp_path / "b"), str(tmp_path / "c")
+    _first, hw1 = run_app(text, a, first_cut, stop=False)
+    power_cut(a, b)
+    _second, hw2 = resume_app(text, b, second_cut)
+    power_cut(b, c)
+    app, hw3 = resume_app(text, c, until)
+    messages = hw1["link"].messages() + hw2["link"].messages() + hw3["link"].messages()
+    sgf = open(os.path.join(c, "games", "0001.sgf")).read()
+    got = outcome(app, messages, sgf)
+    assert got == uninterrupted, (first_cut, second_cut)
