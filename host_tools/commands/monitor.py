@@ -112,7 +112,7 @@ def parse_event(line):
     """The event dict of a line, or None when the line is not an event."""
     try:
         event = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if isinstance(event, dict) and isinstance(event.get("type"), str):
         return event
@@ -138,7 +138,17 @@ def monitor(dev, as_json=False, count=0, out=None, err=None):
         if event is None:
             print("board: %s" % line, file=err)
             continue
-        print(line if as_json else describe(event), file=out, flush=True)
+        if as_json:
+            text = line
+        else:
+            try:
+                text = describe(event)
+            except (ValueError, TypeError, AttributeError, ArithmeticError) as exc:
+                # An event of the right shape with odd fields (the board is a trust boundary
+                # too, issue 19): shown as it came, with why, and the monitor goes on.
+                print("board: unreadable %s event (%s): %s" % (event["type"], exc, line), file=err)
+                continue
+        print(text, file=out, flush=True)
         seen += 1
     return seen
 

@@ -359,6 +359,32 @@ def test_monitor_unknown_event_types_still_print():
     assert monitor.describe({"type": "resume"}) == "game resumed"
 
 
+def test_monitor_survives_odd_lines_from_the_board():
+    # Issue 19: what the board sends is a trust boundary for the host too.
+    import io
+
+    lines = [
+        b'{"type": "clock", "B": {"main_ms": "x"}, "W": {"main_ms": 1e999}}',
+        b'{"type": "move", "n": 1, "color": [1], "point": "E5"}',
+        b'{"type": "alert", "code": "ko", "points": 7}',
+        b'{"type": "count", "penalty": 3}',
+        b"[" * 5000 + b"]" * 5000,
+        b"\xff\xfe",
+        b'{"type": "move", "n": 2, "color": "W", "point": "D4", "captures": []}',
+    ]
+
+    class Dev:
+        def readline(self, timeout):
+            if not lines:
+                raise monitor.DeviceClosed()
+            return lines.pop(0)
+
+    out, err = io.StringIO(), io.StringIO()
+    assert monitor.monitor(Dev(), out=out, err=err) == 1
+    assert out.getvalue().strip().endswith("move 2: White D4")
+    assert len(err.getvalue().splitlines()) == 6
+
+
 # -- the real board --------------------------------------------------------------------------
 
 
