@@ -345,8 +345,8 @@ class RelayLink:
             gid = ack["g"]
             n = ack["n"]
             end = ack.get("end", False) is True
-        except (ValueError, KeyError, TypeError, AttributeError, UnicodeError):
-            self.ignored += 1
+        except (ValueError, KeyError, TypeError, AttributeError, UnicodeError, RuntimeError):
+            self.ignored += 1  # RuntimeError: JSON nested deeper than the parser's recursion
             return False
         g = None
         for cand in self.games:

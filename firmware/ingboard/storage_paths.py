@@ -61,7 +61,15 @@ def parse_bowl_calibration(text):
             raise ValueError("bowl calibration: no entry for %s" % colour)
         offset = entry.get("offset")
         scale = entry.get("scale")
-        if not isinstance(offset, int) or not isinstance(scale, (int, float)) or not scale:
+        # Bounded (issue 19): a 24-bit HX711 offset, a finite non-zero scale (NaN, inf and
+        # 0 would turn every reading into nonsense).
+        if (
+            not isinstance(offset, int)
+            or not -(1 << 24) <= offset < (1 << 24)
+            or isinstance(scale, bool)
+            or not isinstance(scale, (int, float))
+            or not 1e-6 <= abs(scale) <= 1e9
+        ):
             raise ValueError("bowl calibration: bad offset or scale for %s" % colour)
         out[colour] = (offset, float(scale))
     return out

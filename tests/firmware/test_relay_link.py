@@ -139,6 +139,9 @@ def test_network_cannot_change_the_game():
         ("go/v1/club/b08/ack", json.dumps({"g": gid, "n": 2}).encode()),
         ("go/v1/club/b07/move", json.dumps({"g": gid, "n": 3, "c": "B", "p": "A1"}).encode()),
         ("go/v1/club/b07/game", b"{}"),
+        ("go/v1/club/b07/ack", b"[" * 3000 + b"]" * 3000),  # issue 19: nesting
+        ("go/v1/club/b07/ack", b'{"g": "1-1", "n": 1e999}'),
+        ("go/v1/club/b07/ack", b"\xff\xfe"),
     )
     for tp, payload in bad:
         assert not link.message(tp, payload, 1)

@@ -198,6 +198,11 @@ def test_bands_follow_the_calibration_doc():
 def test_bowl_calibration_file_round_trip_and_damage():
     text = sp.bowl_calibration_text({"B": -5, "W": 7}, {"B": 100.5, "W": -99.0})
     assert sp.parse_bowl_calibration(text) == {"B": (-5, 100.5), "W": (7, -99.0)}
-    for bad in ("", "[]", '{"format": 2}', text.replace('"scale": -99.0', '"scale": 0')):
+    damaged = ["", "[]", '{"format": 2}', text.replace('"scale": -99.0', '"scale": 0')]
+    # issue 19: a config file is a trust boundary: non-finite or absurd numbers are refused
+    for odd in ("NaN", "Infinity", "1e308", "true", "1e-300"):
+        damaged.append(text.replace('"scale": -99.0', '"scale": %s' % odd))
+    damaged.append(text.replace('"offset": 7', '"offset": 1' + "0" * 40))
+    for bad in damaged:
         with pytest.raises(ValueError):
             sp.parse_bowl_calibration(bad)
