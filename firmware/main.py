@@ -2,12 +2,18 @@
 
 The REPL stays reachable for mpremote (flash, pull) because the app's host link only reads
 complete JSON lines; Ctrl-C stops the app.
+
+With network settings on flash (`ingboard setup-network`: /network.json) and Peter Hinch's
+`mqtt_as` installed (a dependency in package.json), the club relay link runs beside the app
+in the same asyncio loop: `mqtt_as` joins the Wi-Fi and the broker and reconnects by itself,
+the app only hands moves to RelayLink (relay_feed.py), which never waits for the network.
+Without either the board plays offline, as before.
 """
 
 import asyncio
 import time
 
-from ingboard import board_config, storage_paths
+from ingboard import board_config, relay_feed, storage_paths
 from ingboard.app import App
 from ingboard.core.classifier import Classifier
 from ingboard.drivers import display
@@ -42,11 +48,21 @@ async def _sleep_ms(ms):
     await asyncio.sleep_ms(ms)
 
 
+async def run(app, transport):
+    if transport is not None:
+        # The link has one time base: the feed's (ms since boot).
+        asyncio.create_task(transport.run_mqtt_as(app.relay.now, _sleep_ms))
+    await app.run()
+
+
 def main():
     hw = build()
+    hw["relay"], transport = relay_feed.from_settings(
+        storage_paths.NETWORK, storage_paths.RELAY_JOURNAL, time.ticks_ms, time.ticks_diff
+    )
     app = App(hw, RecordsStore(""), time.ticks_ms, time.ticks_diff, _sleep_ms)
     try:
-        asyncio.run(app.run())
+        asyncio.run(run(app, transport))
     finally:
         app.stop()
         hw["grid"].off()

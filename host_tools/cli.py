@@ -22,6 +22,7 @@ COMMANDS = (
     "pull",
     "monitor",
     "calibrate",
+    "setup-network",
     "relay",
     "demo",
     "gtp",
@@ -42,7 +43,7 @@ def build_parser():
     parser.add_argument("--version", action="store_true", help="print the firmware version")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
-        module = importlib.import_module("host_tools.commands." + name)
+        module = importlib.import_module("host_tools.commands." + name.replace("-", "_"))
         p = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(p)
         p.set_defaults(_run=module.run)

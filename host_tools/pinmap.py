@@ -163,6 +163,16 @@ def pinmap_markdown():
             "",
             "MCU %s; network: %s." % (cfg["mcu"], cfg["network"] or "none (USB serial only)"),
             "",
+        ]
+        if cfg["network"]:
+            lines += [
+                "The radio needs no wiring. To publish games to the club relay, enter the"
+                " network once over USB (`ingboard setup-network`: Wi-Fi, broker, board name;"
+                " stored in `/network.json`) and install the firmware with its `mqtt_as`"
+                " dependency (`mpremote mip install --target= firmware/package.json`).",
+                "",
+            ]
+        lines += [
             "| GPIO | function | connects to |",
             "|---:|---|---|",
         ]

@@ -129,6 +129,10 @@ class App:
         from ingboard.standalone import Standalone
 
         self.standalone = Standalone(self)
+        # The club relay link (relay_feed.RelayFeed over relay_link.RelayLink), when main.py
+        # found network settings; it never waits for the network.
+        self.relay = hw.get("relay")
+        self._relay_polled = 0
         if not self._resume():
             self.new_game(config or self._boot_config())
 
@@ -166,6 +170,11 @@ class App:
         self.journal.start(tracker, 0)
         self.journal_file.flush()
         self.saved = False
+        if self.relay is not None:
+            try:
+                self.relay.new_game(config)
+            except Exception as exc:  # noqa: BLE001 (the relay never stops a game)
+                self.report("relay", exc)
         return self.number
 
     def _boot_config(self):
@@ -351,6 +360,11 @@ class App:
             self.emit(event)
             self._cue(event, t)
             self.standalone.note(event, t)
+            if self.relay is not None:
+                try:
+                    self.relay.event(event)
+                except Exception as exc:  # noqa: BLE001 (the relay never stops a game)
+                    self.report("relay", exc)
         self.standalone.after()
         if self.tracker.game.phase == "ended" and not self.saved:
             self.saved = True
@@ -589,7 +603,19 @@ class App:
                 self.tick(self.now())
             except Exception as exc:  # noqa: BLE001
                 self.report("game", exc)
+            if self.relay is not None:
+                self._poll_relay()
             await self.sleep_ms(period)
+
+    def _poll_relay(self):
+        # Resends what the relay has not acknowledged, every 100 ms (never waits).
+        t = self.relay.now()
+        if t - self._relay_polled >= 100:
+            self._relay_polled = t
+            try:
+                self.relay.poll()
+            except Exception as exc:  # noqa: BLE001 (the relay never stops a game)
+                self.report("relay", exc)
 
     async def display_task(self):
         displays = self.hw.get("displays") or {}

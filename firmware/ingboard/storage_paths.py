@@ -16,6 +16,9 @@ board's file system (MicroPython's `/` is the flash file system).
   the empty bowl; scale: raw counts per gram), read by `parse_bowl_calibration`.
 - `SETTINGS`: the game settings last set up with the board's menus (core/settings.py, one
   line of JSON), the next game's unless a host sends its own.
+- `NETWORK`: Wi-Fi, broker and board name (network_settings.py), written once by
+  `ingboard setup-network`; without it the board plays offline.
+- `RELAY_JOURNAL`: the club relay link's journal of moves not yet acknowledged (relay_link.py).
 - `FIRMWARE_DIR`: the installed firmware package (`/ingboard/*.mpy`, written by flash).
 """
 
@@ -28,6 +31,8 @@ JOURNAL_DIR = "/journal"
 CALIBRATION = "/calib.bin"
 BOWL_CALIBRATION = "/bowls.json"
 SETTINGS = "/settings.json"
+NETWORK = "/network.json"
+RELAY_JOURNAL = "/relay.jsonl"
 FIRMWARE_DIR = "/ingboard"
 BOWL_CALIBRATION_FORMAT = 1
 

@@ -248,12 +248,23 @@ def tracked_package_sources(firmware_dir=FIRMWARE):
     return [rel for rel in sources if rel in tracked]
 
 
+# What the board runs besides the package: its entry file (installed at the target's top:
+# `mpremote mip install --target= firmware/package.json` puts it at /main.py) and Peter
+# Hinch's mqtt_as for the club relay (drivers/mqtt_transport.py), pinned to a commit of its
+# repository (mip takes a branch, tag or commit as a GitHub dependency's version).
+ENTRY = "main.py"
+DEPS = (("github:peterhinch/micropython-mqtt", "2979dcf5ee9100d233914ce24d0b413647fe1556"),)
+
+
 def package_json(firmware_dir=FIRMWARE):
-    """firmware/package.json for `mpremote mip install`: every package file, as source."""
-    rels = tracked_package_sources(firmware_dir)
+    """firmware/package.json for `mpremote mip install`: every package file, as source, the
+    entry main.py and the dependencies."""
+    rels = tracked_package_sources(firmware_dir) + [ENTRY]
     urls = ",\n".join("    %s" % json.dumps([rel, rel]) for rel in rels)
-    return '{\n  "urls": [\n%s\n  ],\n  "version": %s\n}\n' % (
+    deps = ",\n".join("    %s" % json.dumps(list(dep)) for dep in DEPS)
+    return '{\n  "urls": [\n%s\n  ],\n  "deps": [\n%s\n  ],\n  "version": %s\n}\n' % (
         urls,
+        deps,
         json.dumps(local_version(firmware_dir)),
     )
 

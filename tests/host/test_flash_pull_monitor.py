@@ -175,8 +175,11 @@ def test_package_json_lists_every_committed_module():
         assert target == url and os.path.isfile(os.path.join(FIRMWARE, url))
 
 
-def test_mip_install_from_package_json_imports_on_micropython(fake, capsys):
-    """mpremote's own mip installer, pointed at firmware/package.json, onto the fake board."""
+def test_mip_install_from_package_json_imports_on_micropython(fake, capsys, monkeypatch):
+    """mpremote's own mip installer, pointed at firmware/package.json as the README says
+    (`mpremote mip install --target= firmware/package.json`), onto the fake board: the package
+    and main.py land where the board runs them; the dependency is asked for at its pin (this
+    machine reaches no GitHub: the request is recorded, not fetched)."""
     from mpremote import mip
 
     class Transport:  # the four transport calls mip makes, over the fake's file system
@@ -192,14 +195,27 @@ def test_mip_install_from_package_json_imports_on_micropython(fake, capsys):
         def fs_hashfile(self, path, algo):
             raise FileNotFoundError(path)
 
-    mip._install_json(Transport(), flash.PACKAGE_JSON, None, "/lib", None, False)
+    install = mip._install_package
+    deps = []
+
+    def no_network(transport, package, index, target, version, mpy):
+        if package.startswith("github:"):
+            deps.append((package, target, version))
+            return
+        install(transport, package, index, target, version, mpy)
+
+    monkeypatch.setattr(mip, "_install_package", no_network)
+    mip._install_package(Transport(), flash.PACKAGE_JSON, None, "", None, False)
     capsys.readouterr()
-    installed = sorted(p for p in fake.files() if p.startswith("/lib/ingboard/"))
-    assert installed == sorted("/lib/" + rel for rel in flash.tracked_package_sources())
+    installed = sorted(p for p in fake.files() if p.startswith("/ingboard/"))
+    assert installed == sorted("/" + rel for rel in flash.tracked_package_sources())
+    with open(os.path.join(FIRMWARE, "main.py"), "rb") as f:
+        assert fake.fs_get("/main.py") == f.read()
+    assert deps == [("github:peterhinch/micropython-mqtt", "", flash.DEPS[0][1])]
     version = fake.eval("import ingboard", "(ingboard.VERSION, ingboard.__file__)")
     from ingboard import VERSION
 
-    assert version == (VERSION, "/lib/ingboard/__init__.py")
+    assert version[0] == VERSION and version[1].lstrip("/") == "ingboard/__init__.py"
 
 
 def test_manifest_freezes_the_package_from_firmware():
