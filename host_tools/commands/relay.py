@@ -52,13 +52,24 @@ def _address(text, what):
     return host, int(port)
 
 
+def _open_store(path):
+    """The archive, or one clear error (a file that is not an archive, a missing directory)."""
+    import sqlite3
+
+    from host_tools.relay.store import Store
+
+    try:
+        return Store(path)
+    except sqlite3.Error as exc:
+        raise InputError("--db %s: %s" % (path, exc)) from None
+
+
 def _exports(args):
     from host_tools.relay import exports
-    from host_tools.relay.store import Store
 
     if not os.path.exists(args.db):
         raise InputError("no archive at %s" % args.db)
-    store = Store(args.db)
+    store = _open_store(args.db)
     try:
         if args.export_sgf:
             paths = exports.write_sgf(store, args.export_sgf, args.event)
@@ -166,10 +177,9 @@ def _relay(args, demo):
             raise InputError("--password-file: %s" % exc) from None
 
     from host_tools.relay.service import MqttRelay, Relay
-    from host_tools.relay.store import Store
     from host_tools.relay.web import Broadcaster, LiveServer
 
-    store = Store(args.db)
+    store = _open_store(args.db)
     broadcaster = Broadcaster(args.delay)
     relay = Relay(
         store, args.event, on_event=broadcaster.push, offline_ms=args.offline_after * 1000

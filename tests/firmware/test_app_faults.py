@@ -110,3 +110,14 @@ def test_host_lines_that_killed_the_link_get_one_error_each_and_change_nothing()
     assert all(e["text"] for e in errors)
     assert [m["type"] for m in msgs if m["type"] == "pong"] == ["pong"]
     assert app.number == 1 and len(app.tracker.game.plies) == 2  # no new game was started
+
+
+def test_track_accepts_a_genuine_log_with_a_double_press():
+    # Issue 19: the board's own log of a game with a double press replays to the same game.
+    from ingboard.core.session import read_text
+    from ingboard.core.tracker import track
+
+    events = []
+    tracker = track(read_text(LOG), events.append)
+    assert len(tracker.game.plies) == 2 and tracker.clock.turn == 1
+    assert [e["type"] for e in events].count("move") == 2

@@ -289,3 +289,13 @@ def test_exports_keep_board_text_on_one_line(tmp_path):
     text = exports.sgf(relay.store.game("club", "t1", "1-1")["info"], relay.store.moves(
         "club", "t1", "1-1"), "B+R")  # fmt: skip
     assert sgf_input.parse(text.encode())  # a valid SGF
+
+
+def test_an_archive_that_is_not_one_is_a_clear_error(tmp_path, capsys):
+    from host_tools import cli
+
+    bad = tmp_path / "bad.sqlite"
+    bad.write_bytes(b"not a database " * 100)
+    assert cli.main(["relay", "--export-sgf", str(tmp_path / "out"), "--db", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "file is not a database" in err

@@ -129,6 +129,53 @@ def test_client_ids_are_bound_to_user_names(tmp_path):
         assert drops == []
 
 
+def test_a_malformed_message_is_not_redelivered_after_a_relay_kill(tmp_path):
+    # Issue 19: a komi-1e308 game, an Infinity and JSON nested a thousand deep from an
+    # authenticated board once stopped the archive for good, and came back after every restart.
+    users = dict(_users(2), relay="relay-pw")
+    broker = brokers.Broker(str(tmp_path / "broker"), users).start()
+    db = str(tmp_path / "relay.sqlite")
+    pw = _pwfile(tmp_path)
+    relay, _url = start_relay(broker.port, db, pw, "club")
+    bad = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="b001")
+    bad.username_pw_set("b001", "pw-b001")
+    bad.connect("127.0.0.1", broker.port)
+    bad.loop_start()
+    fleet = Fleet("127.0.0.1", broker.port, "club", {"b000": "pw-b000"}, str(tmp_path / "f"),
+                  seed=2, move_s=(0.2, 0.4), plies=(10, 20))  # fmt: skip
+    try:
+        for payload in (
+            '{"g": "1-1", "size": 9, "rules": "chinese", "komi": 1e308}',
+            '{"g": "1-2", "size": 9, "rules": "chinese", "komi": Infinity}',
+            "[" * 1000 + "]" * 1000,
+        ):
+            bad.publish("go/v1/club/b001/game", payload, qos=1).wait_for_publish(5)
+        fleet.play(True)
+        time.sleep(3)
+        relay.send_signal(signal.SIGKILL)
+        relay.wait(5)
+        relay, _url = start_relay(broker.port, db, pw, "club")
+        time.sleep(3)
+        fleet.play(False)
+        assert fleet.drain(30), "%d moves never acknowledged" % fleet.pending()
+    finally:
+        bad.loop_stop()
+        fleet.close()
+        _stop(relay)
+        broker.stop()
+    store = Store(db)
+    try:
+        kept = store.quarantined()
+        assert len(kept) == 3 and all(q[1] == "b001" for q in kept)
+        assert all(q[5] == 1 for q in kept)  # acknowledged once: never delivered again
+        b = fleet.boards["b000"]
+        for gid, moves in b.truth.items():
+            assert [(r[0], r[1], r[2]) for r in store.moves("club", "b000", gid)] == moves
+        assert sum(len(m) for m in b.truth.values()) > 5
+    finally:
+        store.close()
+
+
 def _board_view(url, name):
     with urllib.request.urlopen(url + "api/boards", timeout=5) as resp:
         for v in json.loads(resp.read())["boards"]:
