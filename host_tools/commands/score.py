@@ -99,6 +99,8 @@ def _count(record, rules, game, board, dead):
         # record's result stands; the count of the position is shown beside it.
         result = recorded
         ended = {"R": "resign", "T": "time", "F": "forfeit"}[recorded[2]]
+    elif recorded == "Void":
+        result, ended = recorded, "forfeit"  # neither player appeared (Ing 1991 Art. 8)
     warning = rulesets.komi_warning(game.rules, game.komi, game.compensation)
     out = {
         "rules": rules,

@@ -63,7 +63,7 @@ def test_ing_pp_art7_two_points_one_ms_past_the_basic_time():
     ev = c.advance(HOUR + 1)
     assert kinds(ev) == [(HOUR + 1, EV_PENALTY, BLACK, 2), (HOUR + 1, EV_PERIOD, BLACK, 1)]
     assert cue_list(ev) == [
-        (HOUR - 5 * MIN, BLACK, (cues.FIVE_MINUTES, 5)),
+        (HOUR - 5 * MIN, BLACK, (cues.BASIC_ENDING, 300)),
         (HOUR + 1, BLACK, (cues.POINTS, 2)),
     ]
     # The additional time runs from the end of the basic time: 1 ms of B/6 is used.
@@ -132,7 +132,7 @@ def test_ing_pp_art7_time_is_not_restored_per_move():
 
 def test_ing_pp_art7_exceeded_at_setting_counts_the_instant_the_limit_is_reached():
     # Art. 7 also says "the first player whose additional time reaches 3/6": exceeded="at".
-    c = ing(60, exceeded="at")
+    c = ing(60, exceeded="at", warn_s=0)  # no timekeeper's warning in the way
     c.start(0, BLACK)
     assert not c.advance(59999)  # nothing happened (an empty, shared result)
     assert kinds(c.advance(60000)) == [(60000, EV_PENALTY, BLACK, 2), (60000, EV_PERIOD, BLACK, 1)]
@@ -282,7 +282,7 @@ def byo(basic_s=60, periods=3, period_s=30, **more):
 
 def test_byoyomi_rule9_a_move_before_the_period_expires_does_not_use_it():
     # "If a move is made before the period expires the period is not used."
-    c = byo()
+    c = byo(warn_s=0)
     c.start(0, BLACK)
     ev = c.advance(60001)
     assert kinds(ev) == [(60001, EV_PERIOD, BLACK, 1)]
@@ -334,9 +334,15 @@ def test_byoyomi_without_basic_time_enters_the_first_period_at_once():
 # -- Canadian -------------------------------------------------------------------------------------
 
 
-def canadian(basic_s=60, stones=3, period_s=60):
+def canadian(basic_s=60, stones=3, period_s=60, warn_s=0):
     return Clock(
-        {"system": "canadian", "basic_s": basic_s, "stones": stones, "period_s": period_s}
+        {
+            "system": "canadian",
+            "basic_s": basic_s,
+            "stones": stones,
+            "period_s": period_s,
+            "warn_s": warn_s,
+        }
     )
 
 
@@ -398,7 +404,7 @@ def test_fischer_increment_after_each_move_and_forfeit_when_exceeded():
 
 def test_absolute_forfeits_one_ms_past_the_limit_art8_excessive_time():
     # Ing 1991 Art. 8 "Forfeiture": "(4) Excessive time: a player exceeds the stipulated time".
-    c = Clock({"system": "absolute", "basic_s": 10})
+    c = Clock({"system": "absolute", "basic_s": 10, "warn_s": 0})
     c.start(0, WHITE)
     assert not c.advance(10000)  # nothing happened (an empty, shared result)
     ev = c.advance(10001)
@@ -417,23 +423,23 @@ def test_none_never_runs_out_but_counts_moves():
     raises(ValueError, Clock, {"system": "none", "basic_s": 60})
 
 
-def test_five_minute_cue_art9_once_at_its_instant():
+def test_basic_time_warning_art10_once_at_its_instant():
     # Ing 1991 Art. 9: inform a player "when he is about to run out of basic time".
     c = ing(600)
     c.start(0, BLACK)
     assert not c.advance(299999)  # nothing happened (an empty, shared result)
-    assert cue_list(c.advance(300000)) == [(300000, BLACK, (cues.FIVE_MINUTES, 5))]
+    assert cue_list(c.advance(300000)) == [(300000, BLACK, (cues.BASIC_ENDING, 300))]
     c.moved(300001, BLACK)
     assert cue_list(c.advance(300001 + 299999)) == []  # White's comes at its own instant
-    assert cue_list(c.advance(300001 + 300000)) == [(600001, WHITE, (cues.FIVE_MINUTES, 5))]
+    assert cue_list(c.advance(300001 + 300000)) == [(600001, WHITE, (cues.BASIC_ENDING, 300))]
     c = ing(600)
     c.start(0, WHITE)
-    assert cue_list(c.advance(400000)) == [(300000, WHITE, (cues.FIVE_MINUTES, 5))]
-    c = Clock({"system": "fischer", "basic_s": 301, "increment_s": 10})
+    assert cue_list(c.advance(400000)) == [(300000, WHITE, (cues.BASIC_ENDING, 300))]
+    c = Clock({"system": "fischer", "basic_s": 601, "increment_s": 10})
     c.start(0, BLACK)
-    assert len(cue_list(c.moved(2000, BLACK))) == 1
-    c.moved(2000, WHITE)
-    assert cue_list(c.advance(2000 + 11000)) == []  # once only, even above 5 min again
+    assert len(cue_list(c.moved(302000, BLACK))) == 1
+    c.moved(302000, WHITE)
+    assert cue_list(c.advance(302000 + 11000)) == []  # once only, even above 5 min again
 
 
 # -- Pause, switching, undo: Kim/Simon/Straus sec. 7 ----------------------------------------------
@@ -603,3 +609,62 @@ def test_stepping_to_each_next_event_gives_the_same_events_and_exact_states():
         assert got == expected, cfg
         assert steps.loser == WHITE and steps.next_event_ms() is None
     assert Clock().next_event_ms() is None
+
+
+def test_timekeeper_art10_warns_before_basic_time_each_penalty_and_the_forfeit():
+    # Ing 1991 Art. 10 "Timekeeper": "to inform a player when he is about to run out of basic
+    # time or additional time" - before the basic time ends, before each penalty-point period
+    # ends (the next two points) and before the forfeit, `warn_s` ahead.
+    c = ing(3600, warn_s=120)
+    c.start(0, BLACK)
+    cues_seen = cue_list(c.advance(HOUR + 30 * MIN + 1))
+    warnings = [x for x in cues_seen if x[2][0] != cues.POINTS and x[2][0] != cues.FORFEIT]
+    assert warnings == [
+        (HOUR - 2 * MIN, BLACK, (cues.BASIC_ENDING, 120)),
+        (HOUR + 8 * MIN, BLACK, (cues.POINTS_NEXT, 120)),
+        (HOUR + 18 * MIN, BLACK, (cues.POINTS_NEXT, 120)),
+        (HOUR + 28 * MIN, BLACK, (cues.FORFEIT_NEXT, 120)),
+    ]
+    assert c.loser == BLACK
+
+
+def test_timekeeper_art10_warns_whatever_the_basic_time():
+    # A basic time shorter than twice the lead time: the warning comes at half of it (and at
+    # half of each 1/6 period), never at the start nor not at all.
+    c = ing(60)  # default lead 5 minutes; periods of 10 s
+    c.start(0, WHITE)
+    warnings = [
+        x for x in cue_list(c.advance(90001)) if x[2][0] not in (cues.POINTS, cues.FORFEIT)
+    ]
+    assert warnings == [
+        (30000, WHITE, (cues.BASIC_ENDING, 30)),
+        (65000, WHITE, (cues.POINTS_NEXT, 5)),
+        (75000, WHITE, (cues.POINTS_NEXT, 5)),
+        (85000, WHITE, (cues.FORFEIT_NEXT, 5)),
+    ]
+    # next_event_ms() says each warning's instant, so the tracker logs it when it happens.
+    c = ing(60)
+    c.start(0, BLACK)
+    assert c.next_event_ms() == 30000
+    c.advance(30000)
+    assert c.next_event_ms() == 60001
+    # Absolute time: the basic time's warning is the one before the forfeit.
+    c = Clock({"system": "absolute", "basic_s": 20})
+    c.start(0, BLACK)
+    assert cue_list(c.advance(20001))[0] == (10000, BLACK, (cues.BASIC_ENDING, 10))
+    # warn_s 0: no warnings.
+    c = ing(60, warn_s=0)
+    c.start(0, BLACK)
+    assert [
+        x for x in cue_list(c.advance(90001)) if "ending" in x[2][0] or "next" in x[2][0]
+    ] == []
+    raises(ValueError, Clock, {"system": "ing-pp", "basic_s": 60, "warn_s": -1})
+    raises(ValueError, Clock, {"system": "none", "warn_s": 10})
+
+
+def test_warning_cues_have_words():
+    assert cues.text(cues.BASIC_ENDING, 300) == "5 minutes of basic time left"
+    assert cues.text(cues.POINTS_NEXT, 30) == "30 seconds to the next penalty points"
+    assert cues.text(cues.FORFEIT_NEXT, 60) == "1 minute left before the time is up"
+    for cue in (cues.BASIC_ENDING, cues.POINTS_NEXT, cues.FORFEIT_NEXT):
+        assert cues.beeps(cue)[0] > 0

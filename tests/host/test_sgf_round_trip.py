@@ -166,17 +166,20 @@ def test_dead_stones_come_back_from_the_territory_markup_alone():
 def test_results_won_without_counting_are_recorded_and_rescored():
     # Ing 1991 Art. 1 "Game": "When the score is not counted, the winner is said to have won
     # without counting": B+R, W+T, B+F stand as recorded.
-    for end, want in (("resign", "W+R"), ("time", "B+T"), ("forfeit", "B+F")):
+    for end, want in (("resign", "W+R"), ("time", "B+T"), ("forfeit", "B+F"), ("void", "Void")):
         game = Game(9, "ing1996")
         game.play(BLACK, game.board.parse("E5"))
         game.play(WHITE, game.board.parse("C3"))
-        {"resign": game.resign, "time": game.lose_on_time, "forfeit": game.forfeit}[end](
-            BLACK if want[0] == "W" else WHITE
-        )
+        if end == "void":
+            game.void()
+        else:
+            {"resign": game.resign, "time": game.lose_on_time, "forfeit": game.forfeit}[end](
+                BLACK if want[0] == "W" else WHITE
+            )
         text = record_sgf(game, Clock(None), {})
         assert "RE[%s]" % want in text
         out = rescore(text)
-        assert out["result"] == want and out["ended"] == end
+        assert out["result"] == want and out["ended"] == game.end_reason
 
 
 def test_ing_handicap_plays_replay_and_rescore(tmp_path):

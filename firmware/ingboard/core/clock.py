@@ -98,11 +98,11 @@ _FISCHER = const(5)
 # The keys each system accepts besides "system" (and the ambiguity settings).
 _KEYS = (
     (),
-    ("basic_s", "late_forfeit"),
-    ("basic_s", "periods", "exceeded", "pp_base", "late_forfeit"),
-    ("basic_s", "periods", "period_s", "exceeded", "late_forfeit"),
-    ("basic_s", "stones", "period_s", "exceeded", "late_forfeit"),
-    ("basic_s", "increment_s", "exceeded", "late_forfeit"),
+    ("basic_s", "late_forfeit", "warn_s"),
+    ("basic_s", "periods", "exceeded", "pp_base", "late_forfeit", "warn_s"),
+    ("basic_s", "periods", "period_s", "exceeded", "late_forfeit", "warn_s"),
+    ("basic_s", "stones", "period_s", "exceeded", "late_forfeit", "warn_s"),
+    ("basic_s", "increment_s", "exceeded", "late_forfeit", "warn_s"),
 )
 _ALL_KEYS = (
     "system",
@@ -114,6 +114,7 @@ _ALL_KEYS = (
     "exceeded",
     "pp_base",
     "late_forfeit",
+    "warn_s",
 )
 
 EV_PERIOD = "period"
@@ -127,7 +128,7 @@ EV_CUE = "cue"
 ING_PP_PERIODS = const(3)  # Ing 1996 Rule 9: "Each player is limited to three periods"
 ING_PP_POINTS = const(2)  # Ing 1991 Art. 7 (1): two points on exceeding each limit
 _MAX_S = const(86400)  # one day: Ing 1991 Art. 7 "games should be completed in one day"
-_FIVE_MINUTES_MS = const(300000)
+_WARN_MS = const(300000)  # the default lead time of the timekeeper's warnings (5 minutes)
 _COUNTDOWN_S = const(10)
 
 # One player's state: a list of small ints, indexed by these.
@@ -138,7 +139,7 @@ _STONES = const(3)  # Canadian: moves still to make in the current block
 _POINTS = const(4)  # penalty points charged
 _FORFEIT = const(5)  # 1 when lost on time
 _MOVES = const(6)  # accepted moves (board and pass plays)
-_WARNED = const(7)  # 1 once the five-minute cue was given
+_WARNED = const(7)  # spans warned so far: 1 after the basic time's warning, k+1 period k's
 _BASE = const(8)  # basic time the Ing PP periods are sixths of (ms)
 _SIZE = const(9)
 
@@ -244,6 +245,12 @@ class Clock:
         if late and not self.basic_ms:
             raise ValueError("time.late_forfeit needs basic time (1/6 of it is the limit)")
         self.late_forfeit = late
+        # Ing 1991 Art. 10 "Timekeeper": "inform a player when he is about to run out of basic
+        # time or additional time": a warning cue `warn_s` before the basic time ends, before
+        # each Ing penalty-point period ends (the next points) and before the forfeit; half
+        # the span when the span is shorter than twice that, so a short basic time is warned
+        # too. 0: no warnings.
+        self.warn_ms = _seconds_ms(cfg, "warn_s", 0, False) if "warn_s" in cfg else _WARN_MS
         self._players = (self._fresh(), self._fresh())
         self.turn = 0  # colour whose clock runs (or would run when resumed)
         self.started = False
@@ -296,6 +303,21 @@ class Clock:
             return 0, 0
         return 3 - color, points // 2
 
+    def _lead(self, p, k):
+        # The warning's lead time in span k (0: basic time) when it is still due, else 0. Byo-
+        # yomi periods are read out second by second instead (the countdown cues).
+        if p[_WARNED] > k or not self.warn_ms:
+            return 0
+        if k == 0:
+            span = self.basic_ms
+        elif self._sys == _ING_PP or self._sys == _CANADIAN:
+            b = p[_BASE]
+            span = (k * b) // 6 - ((k - 1) * b) // 6 if self._sys == _ING_PP else self.period_ms
+        else:
+            return 0
+        half = span // 2
+        return self.warn_ms if self.warn_ms < half else half
+
     def period_length(self, color, k):
         """Length in ms of overtime period k (1-based) for color."""
         if self._sys == _ING_PP:
@@ -346,12 +368,16 @@ class Clock:
         p = self._players[self.turn - 1]
         t = self._since
         extra = 0 if self._at else 1
-        if p[_PERIOD] == 0:
+        k = p[_PERIOD]
+        lead = self._lead(p, k)
+        if k == 0:
             r = p[_MAIN]
-            if not p[_WARNED] and r > _FIVE_MINUTES_MS:
-                return t + r - _FIVE_MINUTES_MS
+            if lead and r > lead:
+                return t + r - lead
             return t + r + extra
         r = p[_LEFT]
+        if lead and r > lead:
+            return t + r - lead
         if self._sys == _BYOYOMI and r > 1000:
             edge = min(r - 1, _COUNTDOWN_S * 1000) // 1000 * 1000
             return t + r - edge
@@ -375,13 +401,47 @@ class Clock:
         if late <= 0 or self._sys == _NONE or self.loser:
             return []
         p = self._players[c - 1]
-        if self.late_forfeit and late * 6 > self.basic_ms:
+        if late >= self.no_show_ms(c):
             return self._forfeit(c, arrival_ms, [])
         deducted = min(2 * late, p[_MAIN])
         p[_MAIN] -= deducted
         if self.pp_base == "reduced":
             p[_BASE] = p[_MAIN]
         return [(arrival_ms, EV_LATE, c, deducted)]
+
+    def time_limit_ms(self, color):
+        """color's whole time limit: basic time and all the additional time (Ing 1991 Art. 7
+        "The time limit is divided into basic time and additional time"): the three Ing PP
+        periods (half the basic time), every byo-yomi period, the first Canadian block. None
+        when the clock does not count."""
+        if self._sys == _NONE:
+            return None
+        c = _colour(color)
+        extra = 0
+        if self._sys == _ING_PP:
+            extra = sum(self.period_length(c, k) for k in range(1, self.periods + 1))
+        elif self._sys in (_BYOYOMI, _CANADIAN):
+            extra = self.periods * self.period_ms
+        return self.basic_ms + extra
+
+    def no_show_ms(self, color):
+        """The smallest lateness (ms) that forfeits color's game, or None (no time limit).
+
+        Ing 1991 Art. 8 "Forfeiture" (1) "Failure to appear: a player fails to appear within his
+        time limit": twice the lateness is charged (Art. 8 "Lateness"), so a player forfeits
+        once that charge exceeds the whole time limit (`time_limit_ms`; "at": reaches it) -
+        also a player who never arrives. With late_forfeit, Ing 1996 Rule 10: "late by more than
+        1/6 of the basic time". The deduction itself comes off the basic time only ("deducted
+        from his basic time limit"), so a player late by less keeps the additional time."""
+        limit = self.time_limit_ms(color)
+        if limit is None:
+            return None
+        first = (limit + 1) // 2 if self._at else limit // 2 + 1
+        if self.late_forfeit:
+            sixth = self.basic_ms // 6 + 1  # more than B/6 (the stipulated B)
+            if sixth < first:
+                first = sixth
+        return first
 
     def start(self, now_ms, color_to_move):
         """Start the clock for the player to move."""
@@ -511,19 +571,26 @@ class Clock:
         byoyomi = self._sys == _BYOYOMI
         while not p[_FORFEIT]:
             used = t1 - t
-            if p[_PERIOD] == 0:
+            k = p[_PERIOD]
+            lead = self._lead(p, k)
+            if k == 0:
                 r = p[_MAIN]
-                if not p[_WARNED] and r > _FIVE_MINUTES_MS and used >= r - _FIVE_MINUTES_MS:
-                    # Ing 1991 Art. 9: "inform a player when he is about to run out of basic
-                    # time".
+                if lead and r > lead and used >= r - lead:
+                    # Ing 1991 Art. 10 "Timekeeper": "inform a player when he is about to run
+                    # out of basic time".
                     p[_WARNED] = 1
-                    events.append((t + r - _FIVE_MINUTES_MS, EV_CUE, c, (cues.FIVE_MINUTES, 5)))
+                    events.append((t + r - lead, EV_CUE, c, (cues.BASIC_ENDING, lead // 1000)))
                 if used < r + extra:
                     p[_MAIN] = r - used
                     return
                 p[_MAIN] = 0
             else:
                 r = p[_LEFT]
+                if lead and r > lead and used >= r - lead:
+                    # "... or additional time": the next penalty points, or the forfeit.
+                    p[_WARNED] = k + 1
+                    cue = cues.FORFEIT_NEXT if k >= self.periods else cues.POINTS_NEXT
+                    events.append((t + r - lead, EV_CUE, c, (cue, lead // 1000)))
                 if byoyomi:
                     # Ing 1991 Art. 9: "the reading out of seconds" in the last ten.
                     k = _COUNTDOWN_S

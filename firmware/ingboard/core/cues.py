@@ -3,8 +3,14 @@
 The clock (clock.py) emits cue events `(at_ms, "cue", color, (cue_id, n))`; the app looks the
 cue up here and drives the buzzer and, if fitted, a voice module. `n` fills the text's `%d`.
 
-- `five-minutes`: 5 minutes of basic time left (Ing 1991 Art. 9 "Timekeeper": "inform a player
-  when he is about to run out of basic time").
+- `basic-ending`: the basic time is about to run out; n = seconds left (the clock's `warn_s`,
+  5 minutes by default, half the basic time when that is shorter) (Ing 1991 Art. 10
+  "Timekeeper": "inform a player when he is about to run out of basic time or additional
+  time").
+- `points-next`: Ing PP, the current period is about to run out and two more penalty points
+  follow; n = seconds left (Art. 10, Art. 7 (1)).
+- `forfeit-next`: the last of the time is about to run out (the third Ing PP period, a Canadian
+  block); n = seconds left (Art. 10, Art. 8 "Forfeiture (4)").
 - `basic-over`: basic time over, byo-yomi and Canadian (Ing 1991 Art. 7 "Additional time").
 - `points`: Ing PP, basic time over or a new period entered; n = points charged so far: 2, 4, 6
   (Ing 1991 Art. 7 (1)).
@@ -16,7 +22,9 @@ cue up here and drives the buzzer and, if fitted, a voice module. `n` fills the 
 A beep pattern is (frequency_hz, durations): durations in ms alternate sound, silence, sound...
 """
 
-FIVE_MINUTES = "five-minutes"
+BASIC_ENDING = "basic-ending"
+POINTS_NEXT = "points-next"
+FORFEIT_NEXT = "forfeit-next"
 BASIC_OVER = "basic-over"
 POINTS = "points"
 PERIOD = "period"
@@ -24,7 +32,9 @@ COUNTDOWN = "countdown"
 FORFEIT = "forfeit"
 
 CUES = {
-    FIVE_MINUTES: ((2000, (120, 80, 120)), "Five minutes left"),
+    BASIC_ENDING: ((2000, (120, 80, 120)), "%s of basic time left"),
+    POINTS_NEXT: ((1800, (120, 80, 120, 80, 120)), "%s to the next penalty points"),
+    FORFEIT_NEXT: ((1400, (120, 80, 120, 80, 120)), "%s left before the time is up"),
     BASIC_OVER: ((2000, (400,)), "Basic time over"),
     POINTS: ((1600, (400, 100, 400)), "%d points"),
     PERIOD: ((2000, (200, 100, 200)), "Period %d"),
@@ -39,8 +49,19 @@ def beeps(cue_id):
 
 
 def text(cue_id, n=0):
-    """The words a voice module says for a cue (its `%d` filled with n)."""
+    """The words a voice module says for a cue (its `%d` filled with n; its `%s` with n
+    seconds said as minutes when whole: "5 minutes", "1 minute", "30 seconds")."""
     words = CUES[cue_id][1]
     if "%d" in words:
         return words % n
+    if "%s" in words:
+        return words % duration(n)
     return words
+
+
+def duration(seconds):
+    """Seconds as a voice says them: "5 minutes", "1 minute", "90 seconds", "1 second"."""
+    if seconds >= 60 and seconds % 60 == 0:
+        m = seconds // 60
+        return "%d minute%s" % (m, "" if m == 1 else "s")
+    return "%d second%s" % (seconds, "" if seconds == 1 else "s")

@@ -437,6 +437,12 @@ class Game:
         if self.phase != ENDED:
             self._end("%s+F" % color_name(3 - color), "forfeit")
 
+    def void(self):
+        """Both players forfeit (neither appeared within the time limit, Ing 1991 Art. 8
+        "Forfeiture" (1)): no result, SGF RE[Void]."""
+        if self.phase != ENDED:
+            self._end("Void", "forfeit")
+
     def _end_by_count(self):
         self.phase = ENDED
         self.end_reason = "count"

@@ -32,6 +32,34 @@ class Timekeeper:
             self.clock.start(t, self.game.to_play)
         return events
 
+    def _no_show_at(self, color):
+        # When an absent player's lateness forfeits the game (clock.no_show_ms), or None.
+        if self.arrived[color]:
+            return None
+        limit = self.clock.no_show_ms(color)
+        return None if limit is None else self.round_start + limit
+
+    def _no_show(self, t):
+        # Ing 1991 Art. 8 "Forfeiture" (1) "Failure to appear: a player fails to appear within
+        # his time limit" (Ing 1996 Rule 10): also a player who never arrives.
+        game = self.game
+        if game.phase == ENDED:
+            return []
+        absent = []
+        for color in (BLACK, WHITE):
+            due = self._no_show_at(color)
+            if due is not None and t >= due:
+                absent.append(color)
+        if not absent:
+            return []
+        for color in absent:
+            self.notes.add(0, "failure to appear: %s (Ing 1991 Art. 8)" % color_name(color))
+        if len(absent) == 2:
+            game.void()  # neither appeared: no result
+        else:
+            game.forfeit(absent[0])
+        return self._ended(t)
+
     def _clock_moved(self, t, color):
         if not self.clock.started:
             return []  # the clock starts when both players are there (lateness)
@@ -91,7 +119,7 @@ class Timekeeper:
     def _clock_event(self, ev):
         at, kind, color, value = ev
         if kind == "cue":
-            # For the beeper / voice module (cues.py): five minutes left, countdown, ...
+            # For the beeper / voice module (cues.py): warnings, countdown, penalty points, ...
             return [
                 {
                     "t": at,

@@ -253,6 +253,11 @@ class Tracker(
         clock_next = self.clock.next_event_ms()
         if clock_next is not None and clock_next < best:
             best = clock_next
+        if self.round_start is not None and self.game.phase != ENDED:
+            for color in (BLACK, WHITE):
+                due = self._no_show_at(color)  # timekeeper.py
+                if due is not None and due < best:
+                    best = due
         return None if best == _FAR else best
 
     def _start(self, t):
@@ -278,6 +283,8 @@ class Tracker(
                 events += self._clock_event(ev)
         for ev in clock.advance(t):
             events += self._clock_event(ev)
+        if self.round_start is not None and not (self.arrived[BLACK] and self.arrived[WHITE]):
+            events += self._no_show(t)  # timekeeper.py
         return events
 
     def _bowl_alerts(self, t):
