@@ -19,6 +19,9 @@ ALERTS = {
     "stone-missing": "A stone is missing from the board: put it back.",
     "stone-extra": "There is a stone on the board that is not in the game: remove it.",
     "stone-moved": "A stone was nudged to a neighbouring point: put it back.",
+    # the fill-in count (Ing 1991 Art. 4)
+    "fill-in-wrong": "The fill-in does not match the count's plan.",
+    "fill-in-disturbed": "A stone of the counted position was moved in the fill-in: put it back.",
     # settings
     "odd-komi": "Komi is not an even number: Ing counting pays it in stones, two points each.",
     # equipment

@@ -39,6 +39,8 @@ SHORT = {
     "stone-missing": ("STONE MISSING", "PUT IT BACK"),
     "stone-extra": ("EXTRA STONE", "REMOVE IT"),
     "stone-moved": ("STONE MOVED", "PUT IT BACK ON ITS POINT"),
+    "fill-in-wrong": ("FILL-IN", "NOT AS THE PLAN: CHECK THE POINTS"),
+    "fill-in-disturbed": ("STONE MOVED", "PUT THE COUNTED STONE BACK"),
     "odd-komi": ("ODD KOMI", "ING KOMI IS PAID IN TWOS: CHECK THE SETTINGS"),
     "bowl-mismatch": ("BOWLS", "STONES DO NOT ADD UP: CHECK THE BOWLS"),
     "sensor-fault": ("SENSOR FAULT", "PLAY ON AND CALL THE DIRECTOR"),

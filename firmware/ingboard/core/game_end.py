@@ -4,8 +4,10 @@ checks (part of the Tracker).
 
 from micropython import const
 
+from ingboard.core.alerts import alert_text
 from ingboard.core.board import BLACK, EMPTY, WHITE, color_name
 from ingboard.core.counting import count_game
+from ingboard.core.fill_in_check import plan_event, read_fill_in
 from ingboard.core.sensing import UNKNOWN
 
 PUT_AWAY_MS = const(2000)
@@ -85,6 +87,8 @@ class GameEnd:
             else:
                 self.fill_target = None  # no layout fits (territory too small): no check
             events.append(count)
+            if plan is not None:
+                events.append(plan_event(plan, t))
         events.append({"t": t, "type": "end", "result": game.result, "reason": game.end_reason})
         return events
 
@@ -109,12 +113,50 @@ class GameEnd:
             event["t"] = t
             events.append(event)
             events += self._bowl_alerts(t)
+            self.fill_check_due = True
+        if self.fill_check_due:
+            self.fill_check_due = False
+            events += self._check_fill_in(t)
         if not counts[BLACK] and not counts[WHITE]:
             if not self.empty_since:
                 self.empty_since = t  # the put-away check waits for the bowls (see _bowl)
         else:
             self.empty_since = 0
         return events
+
+    def _check_fill_in(self, t):
+        # The fill-in read off the board (fill_in_check.py): an alert naming the points when it
+        # is not as the plan has it; the `fill-in` event carries the result the board reads.
+        plan = self.plan
+        if plan is None or not plan.get("final") or self.counted is None:
+            return []
+        event = read_fill_in(self.game.board, plan, self.seen, self.counted)
+        event["t"] = t
+        self.fill_read = event
+        events = [event]
+        board = self.game.board
+        if event["disturbed"]:
+            points = [board.parse(n) for n in event["disturbed"]]
+            events.append(self._alert_event(t, "fill-in-disturbed", points))
+        if event["wrong"] or not event["ok"]:
+            points = [board.parse(n) for n in event["wrong"]]
+            text = alert_text("fill-in-wrong") + " " + "; ".join(event["reasons"])
+            events.append(self._alert_event(t, "fill-in-wrong", points, text))
+        if event["result"] != self.counted["result"]:
+            self.notes.add(
+                len(self.game.plies),
+                "fill-in on the board reads %s (count %s)"
+                % (event["result"], self.counted["result"]),
+            )
+        return events
+
+    def fill_in_done(self, t):
+        """A clock press after the count: the players say the fill-in is done - read it
+        (again, after a correction)."""
+        if self.plan is None or self.put_away:
+            return []
+        self.fill_check_due = True
+        return self._after_end(t)
 
     def _put_away(self, t):
         # Ing 1991 Art. 9, 1996 Rule 2: 180 each once the stones are back in the bowls - when

@@ -20,7 +20,7 @@ class Presses:
         events = self._start(t) + self._evaluate(t)
         game = self.game
         if game.phase == ENDED:
-            return events
+            return events + self.fill_in_done(t)  # game_end.py: read the fill-in (again)
         if self.awaiting_press == color:
             # The press that confirms the presser's committed move: the clock switches now.
             # The opponent's late press for their own earlier move is then no longer expected.

@@ -127,6 +127,8 @@ class Tracker(
         self.plan = None  # the fill-in plan of the count (Ing rules)
         self.fill_target = None  # stones per colour on the board once filled in
         self.filled = False
+        self.fill_check_due = False  # read the fill-in at the next settled scan (game_end.py)
+        self.fill_read = None  # the last `fill-in` event
         self.put_away = False
         self.empty_since = 0  # board time since which the board has been empty after the end
         self.checked_before = False
