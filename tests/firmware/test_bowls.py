@@ -298,3 +298,124 @@ def test_nan_infinite_and_100_kg_readings_are_refused_with_one_alert_and_change_
     assert b.count("B") == 180 and b.poll() == []
     b.feed("B", float("nan"), t)  # a new run of refused readings alerts again
     assert codes(b.poll()) == ["sensor-fault"]
+
+
+# -- Bowl arithmetic that knows the rules (issue 15 item 2) ------------------------------------
+
+
+def quiet_game(b, moves, t, stone_w, passes=(), drop_at=None, pass_stone=True, lid=()):
+    """Alternate plays (Black first) with the bowls told each position; passes at the given
+    move numbers (a stone out of the passer's bowl when pass_stone), Black's prisoners kept in
+    the lid at the moves in `lid` (a White capture of one black stone there), a black stone
+    dropped at drop_at. Returns (alerts, time)."""
+    nb = nw = 0
+    out_b = out_w = 0  # stones out of each bowl that are not on the board
+    alerts = []
+    for move in range(moves):
+        black = move % 2 == 0
+        if move in passes:
+            if pass_stone:
+                if black:
+                    out_b += 1
+                    b.pass_stone("B", t)
+                else:
+                    out_w += 1
+                    b.pass_stone("W", t)
+        elif black:
+            nb += 1
+        else:
+            nw += 1
+            if move in lid:
+                nb -= 1  # a black stone captured: into White's lid (not returned)
+                out_b += 1
+        if move == drop_at:
+            out_b += 1
+        t = steady(b, "B", W180_B - (nb + out_b) * STONE_B, t)
+        t = steady(b, "W", W180_W - (nw + out_w) * stone_w, t)
+        b.on_board(nb, nw, t, "W" if black else "B")
+        alerts += [(move, a) for a in b.poll() if a["code"] == "bowl-mismatch"]
+    return alerts, t
+
+
+def test_aga_pass_stones_never_raise_bowl_mismatch_a_drop_still_does():
+    # AGA Rule 7: "a player passing must hand the opponent a stone as a prisoner".
+    stone_w = W180_W / 180
+    b = Bowls({"B": {"w180_g": W180_B}, "W": {"w180_g": W180_W}}, 19, False, "prisoner")
+    t = steady(b, "B", W180_B, 0)
+    t = steady(b, "W", W180_W, t)
+    alerts, t = quiet_game(b, 30, t, stone_w, passes=(6, 9, 14, 17))
+    assert alerts == []
+    # Without the convention the same game is "dropped or pocketed?" - the old false alarm.
+    b = Bowls({"B": {"w180_g": W180_B}, "W": {"w180_g": W180_W}}, 19, False, "none")
+    t = steady(b, "B", W180_B, 0)
+    t = steady(b, "W", W180_W, t)
+    alerts, t = quiet_game(b, 30, t, stone_w, passes=(6, 9, 14, 17))
+    assert alerts
+    # A real drop after pass stones: reported within two moves of the dropper.
+    b = Bowls({"B": {"w180_g": W180_B}, "W": {"w180_g": W180_W}}, 19, False, "prisoner")
+    t = steady(b, "B", W180_B, 0)
+    t = steady(b, "W", W180_W, t)
+    alerts, t = quiet_game(b, 30, t, stone_w, passes=(6, 9), drop_at=20)
+    assert alerts and 20 <= alerts[0][0] <= 22
+    assert "Black: 1 stone short" in alerts[0][1]["text"]
+
+
+def test_ing_pass_stone_beside_the_board_when_the_players_use_it():
+    # Ing 1991 Art. 9 "Passing" (2): "he should place one stone beside the board"; the stone
+    # may go back to the bowl later.
+    stone_w = W180_W / 180
+    b = Bowls({"B": {"w180_g": W180_B}, "W": {"w180_g": W180_W}, "pass_stones": "beside"}, 19)
+    t = steady(b, "B", W180_B, 0)
+    t = steady(b, "W", W180_W, t)
+    alerts, t = quiet_game(b, 20, t, stone_w, passes=(4, 7))
+    assert alerts == []
+    # The same passes without stones out (the players press the clock only): fine too.
+    b = Bowls({"B": {"w180_g": W180_B}, "W": {"w180_g": W180_W}, "pass_stones": "beside"}, 19)
+    t = steady(b, "B", W180_B, 0)
+    t = steady(b, "W", W180_W, t)
+    alerts, t = quiet_game(b, 20, t, stone_w, passes=(4, 7), pass_stone=False)
+    assert alerts == []
+    raises(ValueError, Bowls, {"pass_stones": "lid"}, 19)
+
+
+def test_1991_lid_prisoners_are_kept_1996_returned_is_the_default_the_setting_rules():
+    # Ing 1991 Art. 13: "lids that can be turned upside down to hold removed stones" - kept;
+    # Ing 1996 Rule 2 "(or return them to the opponent)", Kim/Simon/Straus "returned".
+    from ingboard.core import rulesets
+
+    assert rulesets.get("ing1991").prisoners == "lid"
+    assert rulesets.get("ing1996").prisoners == "bowl"
+    assert rulesets.get("aga").prisoners == "lid"
+    stone_w = W180_W / 180
+    for cfg, returned, want_alert in (
+        ({}, False, False),  # ing1991's default: a lid prisoner is never a mismatch
+        ({}, True, True),  # ing1996's default: a stone still out after 6 positions is lost
+        ({"prisoners": "lid"}, True, False),  # the setting overrides the ruleset
+        ({"prisoners": "bowl"}, False, True),
+    ):
+        config = {"B": {"w180_g": W180_B}, "W": {"w180_g": W180_W}}
+        config.update(cfg)
+        b = Bowls(config, 19, returned)
+        t = steady(b, "B", W180_B, 0)
+        t = steady(b, "W", W180_W, t)
+        alerts, t = quiet_game(b, 24, t, stone_w, lid=(5,))
+        assert bool(alerts) == want_alert, (cfg, returned, alerts)
+    raises(ValueError, Bowls, {"prisoners": "floor"}, 19)
+
+
+def test_the_tracker_tells_the_bowls_of_passes_and_the_rules_defaults():
+    from ingboard.core.tracker import Tracker
+
+    aga = Tracker({"size": 9, "rules": "aga"})
+    assert aga.bowls.pass_stones == "prisoner" and not aga.bowls.prisoners_returned
+    ing91 = Tracker({"size": 9, "rules": "ing1991"})
+    assert ing91.bowls.pass_stones == "none" and not ing91.bowls.prisoners_returned
+    ing96 = Tracker({"size": 9, "rules": "ing1996"})
+    assert ing96.bowls.prisoners_returned
+    custom = Tracker({"size": 9, "rules": "ing1991", "pass_stones": "beside", "prisoners": "bowl"})
+    assert custom.bowls.pass_stones == "beside" and custom.bowls.prisoners_returned
+    t = 100
+    aga.press(t, 1)  # Black passes: a pass stone leaves Black's bowl
+    assert aga.bowls.bowls[0].pass_out == 1
+    aga.button(t + 10, "undo")  # the pass retracted: its stone goes back
+    assert aga.bowls.bowls[0].pass_out == 0

@@ -70,7 +70,30 @@ MAX_READING_G = const(50000)
 
 PHASES = ("before", "play", "after-count", "put-away")
 _NAMES = ("B", "W")
-_CONFIG_KEYS = ("B", "W", "window", "bias_g", "creep_g_per_min", "zero_limit_g", "persist_ms")
+_CONFIG_KEYS = (
+    "B",
+    "W",
+    "window",
+    "bias_g",
+    "creep_g_per_min",
+    "zero_limit_g",
+    "persist_ms",
+    "prisoners",
+    "pass_stones",
+)
+# Where captured stones go (config bowls.prisoners): "lid" - kept out of the bowl, in the
+# lid, until the count (Ing 1991 Art. 13 "The bowls should have removable lids that can be
+# turned upside down to hold removed stones"; AGA prisoners); "bowl" - returned to their
+# owner's bowl at once (Ing 1996 Rule 2 "(or return them to the opponent)"; Kim/Simon/Straus
+# Part 1 2 "Captured stones are returned to the opponent's bowl").
+PRISONERS = ("lid", "bowl")
+# A stone taken out of the passer's bowl at each pass play (config bowls.pass_stones): "none";
+# "prisoner" - handed to the opponent as a prisoner (AGA Rule 7: "a player passing must hand
+# the opponent a stone as a prisoner"); "beside" - Ing 1991 Art. 9 "Passing" (2): "he should
+# place one stone beside the board" (Ing 1996 Rule 2 "Shoutan": "at the side of the board"),
+# which may come back to the bowl. Either way each pass play allows one more stone of the
+# passer's set outside the bowl until the count.
+PASS_STONES = ("none", "prisoner", "beside")
 # Board positions after a capture by which (under rules that return prisoners at once) the
 # captured stones must be back in their bowl: three moves of each player.
 _PRISONER_POSITIONS = const(6)
@@ -149,6 +172,7 @@ class _Bowl:
         self.on_board = 0
         self.in_lid = 0  # prisoners that may still be outside the bowl
         self.lid_version = 0  # board position at which prisoners were last taken
+        self.pass_out = 0  # pass stones out of this bowl (PASS_STONES; never expire)
         self.mis = 0  # unexplained difference (+ surplus / - deficit), 0 = none
         self.mis_version = -1
         self.mis_seen = 0
@@ -165,7 +189,7 @@ class _Bowl:
 class Bowls:
     """Both bowls of a set; see the module docstring for the model and the API."""
 
-    def __init__(self, config_bowls=None, size=19, prisoners_returned=False):
+    def __init__(self, config_bowls=None, size=19, prisoners_returned=False, pass_stones="none"):
         if isinstance(size, bool) or not isinstance(size, int) or not 5 <= size <= 19:
             raise ValueError("board size must be an int 5..19, not %r" % (size,))
         cfg = {} if config_bowls is None else config_bowls
@@ -187,10 +211,18 @@ class Bowls:
         if not isinstance(self.persist_ms, int) or self.persist_ms <= 0:
             raise ValueError("bowls.persist_ms must be a positive int")
         self.bowls = (_Bowl("B", window, self.total), _Bowl("W", window, self.total))
-        # Ing rules return captured stones to their owner's bowl at once (Kim/Simon/Straus 2:
-        # "Captured stones are returned to the opponent's bowl"): then a prisoner is allowed
-        # for outside the bowl only for a few board positions, so it cannot hide a drop.
-        self.prisoners_returned = prisoners_returned
+        # Captured stones returned to their owner's bowl at once (PRISONERS "bowl"; the
+        # ruleset's default, or the config's): then a prisoner is allowed for outside the bowl
+        # only for a few board positions, so it cannot hide a drop.
+        prisoners = cfg.get("prisoners", "bowl" if prisoners_returned else "lid")
+        if prisoners not in PRISONERS:
+            raise ValueError("bowls.prisoners must be one of %s, not %r" % (PRISONERS, prisoners))
+        self.prisoners_returned = prisoners == "bowl"
+        self.pass_stones = cfg.get("pass_stones", pass_stones)
+        if self.pass_stones not in PASS_STONES:
+            raise ValueError(
+                "bowls.pass_stones must be one of %s, not %r" % (PASS_STONES, self.pass_stones)
+            )
         for i in (0, 1):
             self._configure(self.bowls[i], cfg.get(_NAMES[i], {}))
         self.alerts = []
@@ -447,12 +479,23 @@ class Bowls:
         bowl.ref_t = bowl.last_eval or 0
         bowl.count = self.total if w == bowl.candidate else self.total - 1
 
+    def pass_stone(self, color, now_ms, n=1):
+        """color made a pass play (n=-1: it was retracted): under the pass-stone convention a
+        stone of color's set leaves the bowl (PASS_STONES) and is allowed for from now on."""
+        if self.pass_stones == "none":
+            return
+        bowl = self.bowls[_index(color)]
+        bowl.pass_out = max(0, bowl.pass_out + n)
+
     def _reconcile(self, bowl, now_ms):
         n = bowl.count
         hi = self.total - bowl.on_board
-        lo = hi - bowl.in_lid
+        lo = hi - bowl.in_lid - bowl.pass_out
         if lo <= n <= hi:
-            bowl.in_lid = hi - n  # prisoners seen back in the bowl are no longer allowed for
+            # Prisoners seen back in the bowl are no longer allowed for. Pass stones stay
+            # allowed for: the press may come before the stone leaves the bowl.
+            out = hi - n - bowl.pass_out
+            bowl.in_lid = out if out > 0 else 0
             bowl.mis = 0
             bowl.mis_alerted = 0
             return
@@ -548,6 +591,7 @@ class Bowls:
             self.playing = False  # putting away follows: no reconciliation with the board
             for bowl in self.bowls:
                 bowl.in_lid = 0  # the count filled every prisoner in
+                bowl.pass_out = 0  # and every pass stone
         return event
 
     # ---------------------------------------------------------------- alerts, persistence
@@ -580,6 +624,8 @@ class Bowls:
                 s["w180_g"] = _grams(bowl.w180)
             if bowl.temp_c is not None:
                 s["temp_c"] = bowl.temp_c
+            if bowl.pass_out:
+                s["pass_out"] = bowl.pass_out
             snap[bowl.name] = s
         return snap
 
@@ -595,6 +641,7 @@ class Bowls:
             if "spread_pct" in s:
                 bowl.spread_pct = s["spread_pct"]
             bowl.temp_c = s.get("temp_c")
+            bowl.pass_out = s.get("pass_out", 0)
             bowl.filled = 0
             bowl.settled = False
 

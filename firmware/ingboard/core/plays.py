@@ -181,6 +181,8 @@ class Plays:
             len(game.plies),
             "retraction: %s %s (ply %d) taken back" % (color_name(last.color), where, n),
         )
+        if last.point < 0:
+            self.bowls.pass_stone(last.color, t, -1)  # a retracted pass: its stone goes back
         if last.point >= 0:
             self.leaving[last.point] = last.color  # the retracted stone goes back to the bowl
         for q in last.captured:

@@ -89,6 +89,7 @@ class Presses:
         return events
 
     def _pass_event(self, t, color, mandatory=False):
+        self.bowls.pass_stone(color, t)  # a pass stone leaves the bowl (bowls.PASS_STONES)
         n = len([x for x in self.game.plies if x.kind != MANDATORY_PASS or mandatory])
         ev = {"t": t, "type": "pass", "n": n, "color": color_name(color)}
         if mandatory:

@@ -77,6 +77,7 @@ class Ruleset:
         late_forfeit=False,
         pause_passes_confirm=True,
         sgf_ru=None,
+        prisoners="lid",
     ):
         self.name = name
         self.title = title
@@ -111,6 +112,10 @@ class Ruleset:
         # The SGF RU value (FF[4] names AGA, GOE, Japanese, NZ; others by their usual name);
         # the SGF also keeps `name` in the private property IR.
         self.sgf_ru = sgf_ru or title
+        # Where captured stones go during play (bowls.PRISONERS; config `prisoners`): "lid"
+        # (Ing 1991 Art. 13, AGA prisoners) or "bowl" (Ing 1996 Rule 2 "or return them to the
+        # opponent", Kim/Simon/Straus Part 1).
+        self.prisoners = prisoners
 
     def __repr__(self):
         return "Ruleset(%s)" % self.name
@@ -153,6 +158,7 @@ RULESETS = {
         KO_ING,
         ING_FILL_IN,
         sgf_ru="GOE",
+        prisoners="bowl",
         komi=8,
         komi_handicap=0,
         passes_to_pause=2,

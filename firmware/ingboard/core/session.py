@@ -156,6 +156,13 @@ def check_config(config):
         r = config["round_start_ms"]
         if not _is_int(r) or r < 0 or r > MAX_NUMBER:
             raise ValueError("config round_start_ms must be an integer >= 0, not %r" % (r,))
+    if "prisoners" in config and config["prisoners"] not in ("lid", "bowl"):
+        raise ValueError("config prisoners must be lid or bowl, not %r" % (config["prisoners"],))
+    if "pass_stones" in config and config["pass_stones"] not in ("none", "prisoner", "beside"):
+        raise ValueError(
+            "config pass_stones must be none, prisoner or beside, not %r"
+            % (config["pass_stones"],)
+        )
     for key in ("date", "event", "round"):
         if key in config and not isinstance(config[key], str):
             raise ValueError("config %s must be a string, not %r" % (key, config[key]))

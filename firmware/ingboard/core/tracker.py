@@ -90,7 +90,15 @@ class Tracker(
         # the clock starts once both are there, each late player's basic time reduced.
         self.round_start = config.get("round_start_ms")
         self.arrived = [True, True, True] if self.round_start is None else [True, False, False]
-        self.bowls = Bowls(config.get("bowls"), size, self.game.rules.fill_in)
+        rules = self.game.rules
+        # The bowls' arithmetic knows where prisoners and pass stones go (bowls.py PRISONERS,
+        # PASS_STONES): the ruleset's default, or the config's.
+        self.bowls = Bowls(
+            config.get("bowls"),
+            size,
+            config.get("prisoners", rules.prisoners) == "bowl",
+            config.get("pass_stones", "prisoner" if rules.pass_stones else "none"),
+        )
         self.settle_ms = settle_ms
         self.alert_ms = alert_ms
         board = self.game.board
