@@ -200,7 +200,8 @@ def board_marks(rows, game, tracker):
     """Where the board and the game disagree (ARCHITECTURE "The physical board is not the
     game"): stones to lift (on the board, not in the game: captured, retracted by an undo, or
     simply wrong), stones missing (in the game, not on the board) and stones of the wrong
-    colour. The player to move's one new stone, not yet committed, is not a difference."""
+    colour. The player to move's one new stone, not yet committed, is not a difference, nor
+    is a stone taken off in the pause (a dead chain being lifted)."""
     if game.phase == "ended":
         return {"lift": [], "missing": [], "wrong": []}
     board = game.board
@@ -216,7 +217,8 @@ def board_marks(rows, game, tracker):
             if want == ".":
                 lift.append((name, got))
             elif got == ".":
-                missing.append(name)
+                if game.phase != "paused":  # in the pause, dead stones are on their way off
+                    missing.append(name)
             else:
                 wrong.append(name)
     mover = "B" if game.to_play == BLACK else "W"

@@ -143,3 +143,29 @@ def test_sim_server_quiet_when_browsers_go_away():
         proc.terminate()
         _out, err = proc.communicate(timeout=20)
     assert "Traceback" not in err and err.strip() == "", err
+
+
+def test_demo_draws_its_progress_bar_on_a_terminal(tmp_path):
+    import pty
+
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "host_tools", "demo", "--out", str(tmp_path / "demo")],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=follower,
+    )
+    os.close(follower)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:
+            break  # the terminal closed with the process
+        if not chunk:
+            break
+        seen += chunk
+    proc.wait(timeout=300)
+    os.close(leader)
+    assert proc.returncode == 0
+    assert b"100%" in seen and b"move 40" in seen and b"\r[" in seen

@@ -115,6 +115,9 @@ def test_engine_names_dead_stones_in_the_pause():
         s = wait_for(session, lambda s: s["engine"]["dead"] is not None)
         assert s["phase"] == "paused"
         assert "E2" in s["engine"]["dead"]
+        # Lifting a dead stone in the pause is the removal, not a stone gone missing.
+        s = session.handle("click", {"point": "E2"})
+        assert s["rows"][3][4] == "." and s["marks"] == {"lift": [], "missing": [], "wrong": []}
     finally:
         session.close()
 
