@@ -10,6 +10,7 @@ use nothing else:
 - `fs_put(path, data)`, `fs_get(path) -> bytes`, `listdir(path) -> [(name, is_dir, size)]`,
   `mkdir(path)` (an existing directory is fine), `remove(path)`, `rmdir(path)`; a missing path
   raises `FileNotFoundError`.
+- `romfs_deploy(image_path)` (real board only): write a ROMFS image to its ROMFS partition.
 - `soft_reset()`: a fresh interpreter (every module imported anew), with main.py NOT started:
   what `flash` verifies against.
 - `start_app()`: leave the REPL and soft-reset so main.py starts the app and its USB serial
@@ -161,6 +162,33 @@ class MpremoteDevice:
     def rmdir(self, path):
         self._raw()
         self._run(self._t.fs_rmdir, path)
+
+    def romfs_deploy(self, image_path):
+        """Write a ROMFS image file to the board's first ROMFS partition (mpremote's deploy)."""
+        import argparse
+
+        from mpremote.commands import CommandError, do_romfs
+
+        transport = self._t
+        device = self
+
+        class State:  # what mpremote's command needs of its session
+            def __init__(self):
+                self.transport = transport
+
+            def ensure_raw_repl(self, soft_reset=None):
+                device._raw()
+
+            def did_action(self):
+                pass
+
+        args = argparse.Namespace(command=["deploy"], path=image_path, partition=0, mpy=False)
+        try:
+            self._run(do_romfs, State(), args)
+        except CommandError as exc:
+            raise DeviceError("%s: %s" % (self.port, exc)) from None
+        except SystemExit:
+            raise DeviceError("%s: the ROMFS image was refused" % self.port) from None
 
     def soft_reset(self):
         try:

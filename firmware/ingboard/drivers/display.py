@@ -1,9 +1,8 @@
 """The two clock displays: SSD1306 128x64 modules over I2C, one per player.
 
-The driver is micropython-lib's `ssd1306` (installed with `mpremote mip install ssd1306`, not
-vendored here); its SSD1306_I2C is a framebuf.FrameBuffer subclass, so core/clock_face.draw
-paints on it directly and `show()` sends it. Imported only when the displays are built, so
-this module imports without the driver or a board.
+The driver is our own drivers/ssd1306.py (nothing to install on the board besides ingboard);
+its SSD1306_I2C is a framebuf.FrameBuffer subclass, so core/clock_face.draw paints on it
+directly and `show()` sends it. Imported only when the displays are built.
 """
 
 WIDTH = 128
@@ -12,10 +11,10 @@ HEIGHT = 64
 
 def build(i2c_buses, displays_config, factory=None):
     """{"B": display, "W": display} from board_config's `displays` entries ({"bus", "addr"}).
-    `factory(width, height, i2c, addr)` defaults to ssd1306.SSD1306_I2C. A display that does
-    not answer is left out (None), so the game goes on without it."""
+    `factory(width, height, i2c, addr)` defaults to drivers/ssd1306.SSD1306_I2C. A display that
+    does not answer is left out (None), so the game goes on without it."""
     if factory is None:
-        from ssd1306 import SSD1306_I2C
+        from ingboard.drivers.ssd1306 import SSD1306_I2C
 
         def factory(w, h, i2c, addr):
             return SSD1306_I2C(w, h, i2c, addr=addr)

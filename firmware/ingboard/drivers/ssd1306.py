@@ -1,0 +1,97 @@
+"""SSD1306 128x64 OLED controller over I2C: a framebuf.FrameBuffer that `show()` sends.
+
+Our own small driver, from the controller's datasheet (Solomon Systech SSD1306 rev 1.1, 10
+"Command Table" and the application note's power-on sequence), so the board needs nothing
+installed besides ingboard. Every I2C write starts with a control byte: 0x80 = one command byte
+follows, 0x40 = display data follows. The frame is sent whole in horizontal addressing mode
+(1024 bytes for 128x64, MONO_VLSB: byte = 8 rows of one column, as framebuf lays it out).
+A display that does not answer raises OSError from the constructor (no ACK).
+"""
+
+import framebuf
+from micropython import const
+
+_CONTRAST = const(0x81)
+_RESUME_RAM = const(0xA4)  # show the RAM (0xA5 would light every pixel)
+_NORMAL = const(0xA6)  # 0xA7 inverts
+_OFF = const(0xAE)
+_ON = const(0xAF)
+_MEMORY_MODE = const(0x20)  # then 0x00: horizontal addressing
+_COLUMNS = const(0x21)  # then first, last column
+_PAGES = const(0x22)  # then first, last page (8 rows each)
+_START_LINE = const(0x40)
+_SEGMENT_REMAP = const(0xA1)  # column 127 is SEG0: the usual module orientation
+_MULTIPLEX = const(0xA8)  # then rows - 1
+_COM_SCAN_REVERSED = const(0xC8)
+_OFFSET = const(0xD3)  # then 0
+_COM_PINS = const(0xDA)  # then 0x12 (alternative COM pins, for 64 rows) or 0x02 (32 rows)
+_CLOCK = const(0xD5)  # then 0x80: divide ratio 1, default oscillator
+_PRECHARGE = const(0xD9)  # then 0xF1 with the internal charge pump
+_VCOMH = const(0xDB)  # then 0x30: ~0.83 Vcc
+_CHARGE_PUMP = const(0x8D)  # then 0x14: on
+
+
+class SSD1306_I2C(framebuf.FrameBuffer):
+    def __init__(self, width, height, i2c, addr=0x3C):
+        self.width = width
+        self.height = height
+        self.pages = height // 8
+        self.i2c = i2c
+        self.addr = addr
+        self.buffer = bytearray(self.pages * width)
+        self._cmd = bytearray(2)
+        self._cmd[0] = 0x80
+        self._data_prefix = b"\x40"
+        super().__init__(self.buffer, width, height, framebuf.MONO_VLSB)
+        self.init_display()
+
+    def write_cmd(self, byte):
+        self._cmd[1] = byte
+        self.i2c.writeto(self.addr, self._cmd)
+
+    def init_display(self):
+        for byte in (
+            _OFF,
+            _CLOCK,
+            0x80,
+            _MULTIPLEX,
+            self.height - 1,
+            _OFFSET,
+            0x00,
+            _START_LINE,
+            _CHARGE_PUMP,
+            0x14,
+            _MEMORY_MODE,
+            0x00,
+            _SEGMENT_REMAP,
+            _COM_SCAN_REVERSED,
+            _COM_PINS,
+            0x12 if self.height == 64 else 0x02,
+            _CONTRAST,
+            0xCF,
+            _PRECHARGE,
+            0xF1,
+            _VCOMH,
+            0x30,
+            _RESUME_RAM,
+            _NORMAL,
+            _ON,
+        ):
+            self.write_cmd(byte)
+        self.fill(0)
+        self.show()
+
+    def poweroff(self):
+        self.write_cmd(_OFF)
+
+    def poweron(self):
+        self.write_cmd(_ON)
+
+    def contrast(self, level):
+        self.write_cmd(_CONTRAST)
+        self.write_cmd(level & 0xFF)
+
+    def show(self):
+        for byte in (_COLUMNS, 0, self.width - 1, _PAGES, 0, self.pages - 1):
+            self.write_cmd(byte)
+        self.i2c.writevto(self.addr, (self._data_prefix, self.buffer))

@@ -1,0 +1,56 @@
+"""`ingboard flash`, `monitor` and `pull` against the device twin, as against a board (issue 17,
+item 2): the .mpy go onto littlefs of the stock MicroPython 1.28 (its .mpy ABI is checked, not
+its release), or into the ROMFS partition with --romfs; the app then starts and talks."""
+
+import json
+
+import pytest
+from twin_support import Serving, ingboard, require_images
+
+from host_tools.twin.process import Twin
+
+require_images("stock")
+require_images("romfs")
+
+
+@pytest.fixture(scope="module")
+def romfs_twin():
+    with Twin("romfs") as twin:
+        yield twin
+
+
+def test_flash_romfs_then_the_app_runs_and_monitor_hears_it(romfs_twin):
+    with Serving(romfs_twin) as port:
+        flashed = ingboard("flash", "--port", port, "--romfs")
+        assert flashed.returncode == 0, flashed.stderr
+        assert "(compiled .mpy, ROMFS) on MicroPython 1.28.0 (rp2)" in flashed.stdout
+        heard = ingboard("monitor", "--port", port, "--json", "--count", "1", timeout=300)
+    assert heard.returncode == 0, heard.stderr
+    event = json.loads(heard.stdout.strip().splitlines()[-1])
+    # No load cells are attached to this twin: the app says so, and goes on.
+    assert event["type"] == "alert" and event["code"] == "sensor-fault"
+    where = romfs_twin.exec("import ingboard\nprint(ingboard.__file__)").strip()
+    assert where == "/rom/ingboard/__init__.mpy"
+
+
+def test_pull_copies_a_finished_game_off_the_twin(romfs_twin, tmp_path):
+    sgf = "(;GM[1]FF[4]SZ[19]KM[8]RU[ing1996];B[pd];W[dp])"
+    romfs_twin.exec(
+        "import os\ntry:\n os.mkdir('/games')\nexcept OSError:\n pass\n"
+        "f = open('/games/0001.sgf', 'w')\nf.write(%r)\nf.close()" % sgf
+    )
+    with Serving(romfs_twin) as port:
+        pulled = ingboard("pull", "--port", port, "--dest", str(tmp_path))
+    assert pulled.returncode == 0, pulled.stderr
+    assert (tmp_path / "games" / "0001.sgf").read_text() == sgf
+    assert "1 files copied" in pulled.stdout
+
+
+def test_flash_mpy_onto_littlefs_of_stock_micropython_1_28():
+    with Twin("stock") as twin:
+        with Serving(twin) as port:
+            flashed = ingboard("flash", "--port", port)
+        assert flashed.returncode == 0, flashed.stderr
+        assert "(compiled .mpy) on MicroPython 1.28.0 (rp2)" in flashed.stdout
+        files = twin.exec("import os\nprint(len(os.listdir('/ingboard/core')))")
+        assert int(files) > 10
