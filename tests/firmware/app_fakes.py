@@ -167,6 +167,8 @@ class FakeDisplay(framebuf.FrameBuffer):
         self.vt = vt
         self.watch = None
         self.frames = []
+        self.kinds = []  # what the app said it drew, per kept frame (Standalone.shown)
+        self.kind = None  # set by the watcher
 
     def show(self):
         self.shown += 1
@@ -174,6 +176,7 @@ class FakeDisplay(framebuf.FrameBuffer):
             frame = bytes(self.buf)
             if not self.frames or self.frames[-1][1] != frame:
                 self.frames.append((self.vt.now if self.vt else 0, frame))
+                self.kinds.append(self.kind)
 
 
 class FakeLink:
@@ -268,10 +271,18 @@ def run_app(
     app = App(hw, store, vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, config=config, **(periods or {}))
     if watch:
         for fb in hw["displays"].values():
-            fb.watch = lambda: app.standalone.shown != "clock"
+            fb.watch = _watcher(app, fb)
 
     vt.drive(app, until_ms, stop=stop)
     return app, hw
+
+
+def _watcher(app, fb):
+    def watch():
+        fb.kind = app.standalone.shown
+        return fb.kind != "clock"
+
+    return watch
 
 
 def power_cut(src, dst):

@@ -1,0 +1,74 @@
+"""Issue 16, item 2: in the running app (fake drivers), an alert shows on both faces as a
+mini-board with the point to fix framed and a few words, until the board is put right; after a
+calibration both faces show the health map."""
+
+import json
+import os
+
+import framebuf
+from app_fakes import run_app
+from ingboard.core import board_face
+from ingboard.core.classifier import DEFAULT_EMPTY, DEFAULT_SPAN, calibration_bytes
+
+from host_tools import ROOT
+from host_tools import simulate as sim
+
+
+def _render(draw):
+    buf = bytearray(1024)
+    draw(framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB))
+    return bytes(buf)
+
+
+def _right_half(frame):
+    # MONO_VLSB: byte (page * 128 + x); the text half is x >= 64.
+    return b"".join(frame[page * 128 + 64 : page * 128 + 128] for page in range(8))
+
+
+def _lit(frame, x, y):
+    return bool(frame[(y >> 3) * 128 + x] & (1 << (y & 7)))
+
+
+def test_an_alert_is_a_mini_board_with_its_point_until_the_board_is_put_right(tmp_path):
+    game = sim.read_game(os.path.join(ROOT, "host_tools", "data", "demo_game.sgf"))
+    simulation = sim.simulate(game, "typical", seed=3, mistakes=[("wrong-colour", 9)])
+    injected = simulation.injected[0]
+    app, hw = run_app(simulation.text(), str(tmp_path), injected["until_ms"] + 3000, watch=True)
+    alerts = [m for m in hw["link"].messages() if m["type"] == "alert"]
+    alert = [a for a in alerts if a["code"] == "wrong-colour"][0]
+    assert alert["points"] == injected["points"]
+    display = hw["displays"]["B"]
+    shown = [(t, f) for (t, f), k in zip(display.frames, display.kinds) if k == "alert"]
+    assert shown, "no alert face was shown"
+    # While it stands: its words on the right, the point framed on the mini-board.
+    words = _render(lambda fb: board_face.alert(fb, ["." * 9] * 9, alert))
+    t, frame = shown[0]
+    assert injected["t_ms"] <= t <= injected["until_ms"] + 1000
+    assert _right_half(frame) == _right_half(words)
+    col, row = board_face.point_xy(alert["points"][0], 9)
+    x, y = 7 + 6 * col, 7 + 6 * row  # 9x9: 6 px per line, the board centred in 64x64
+    assert _lit(frame, x - 4, y) and _lit(frame, x + 4, y) and not _lit(frame, x - 3, y)
+    # Put right (the stone taken back): the faces went back to the clock.
+    assert app.standalone.shown == "clock"
+
+
+def test_after_a_calibration_both_faces_show_the_health_map(tmp_path):
+    game = sim.read_game(os.path.join(ROOT, "host_tools", "data", "demo_game.sgf"))
+    simulation = sim.simulate(game, "typical", seed=1)
+    n = 81
+    empty = [DEFAULT_EMPTY] * n
+    black = [DEFAULT_EMPTY + DEFAULT_SPAN] * n
+    white = [DEFAULT_EMPTY - DEFAULT_SPAN] * n
+    white[10] = DEFAULT_EMPTY - 50  # B8 cannot tell white from empty: unusable
+    (tmp_path / "calib.bin").write_bytes(calibration_bytes(9, empty, black, white))
+    host = [(2000, json.dumps({"cmd": "calibrate"}).encode())]
+    app, hw = run_app(simulation.text(), str(tmp_path), 4000, host_lines=host, watch=True)
+    reply = [m for m in hw["link"].messages() if m["type"] == "ok"]
+    assert reply and reply[0]["grid"] is True
+    rows = hw["classifier"].health_rows()
+    assert rows[1][1] == "C"
+    want = _render(lambda fb: board_face.health(fb, rows))
+    for name in ("B", "W"):
+        frames = [f for (_t, f), k in zip(hw["displays"][name].frames, hw["displays"][name].kinds)
+                  if k == "health"]  # fmt: skip
+        assert frames and frames[-1] == want
