@@ -45,14 +45,16 @@ class Standalone:
     # -- settings on flash ---------------------------------------------------------------------
 
     def _load(self):
-        try:
-            with open(self.path) as f:
-                return st.parse(f.read())
-        except OSError:
-            return st.defaults()  # never saved: the defaults
-        except ValueError as exc:
-            self.app.warn("settings not read (%s): the defaults are used" % exc)
-            return st.defaults()
+        for path in (self.path, self.path + ".tmp"):
+            try:
+                with open(path) as f:
+                    return st.parse(f.read())
+            except OSError:
+                continue  # not there: the next, or never saved
+            except ValueError as exc:
+                self.app.warn("settings not read (%s): the defaults are used" % exc)
+                break
+        return st.defaults()
 
     def save(self, settings):
         import os
@@ -61,10 +63,12 @@ class Standalone:
         with open(tmp, "w") as f:
             f.write(st.text(settings))
         try:
-            os.remove(self.path)  # MicroPython's rename does not replace on every port
+            os.rename(tmp, self.path)  # littlefs replaces the old file in one step
         except OSError:
-            pass
-        os.rename(tmp, self.path)
+            # A file system whose rename does not replace (FAT): a power cut between the two
+            # steps leaves only the .tmp, which _load() reads.
+            os.remove(self.path)
+            os.rename(tmp, self.path)
 
     def config(self, size):
         """The config of a new game with the remembered settings on a board of `size`."""

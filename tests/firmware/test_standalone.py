@@ -1,0 +1,67 @@
+"""The app's side of the menus (ingboard/standalone.py): the settings remembered on flash."""
+
+import os
+
+from ingboard.core import settings as st
+from ingboard.standalone import Standalone
+
+
+class Store:
+    def __init__(self, root):
+        self.root = root
+
+
+class StubApp:
+    def __init__(self, root):
+        self.store = Store(root)
+        self.warnings = []
+
+    def warn(self, text):
+        self.warnings.append(text)
+
+
+def _root(name):
+    root = "/tmp/ingboard-test-standalone-" + name
+    try:
+        os.mkdir(root)
+    except OSError:
+        pass
+    for f in ("/settings.json", "/settings.json.tmp"):
+        try:
+            os.remove(root + f)
+        except OSError:
+            pass
+    return root
+
+
+def test_settings_are_remembered_across_a_restart():
+    root = _root("keep")
+    app = StubApp(root)
+    assert Standalone(app).menu.settings == st.defaults() and not app.warnings
+    chosen = st.defaults()
+    chosen["rules"] = "chinese"
+    chosen["time"]["system"] = "fischer"
+    Standalone(app).save(chosen)
+    Standalone(app).save(chosen)  # over an existing file
+    assert Standalone(StubApp(root)).menu.settings == chosen
+    assert "settings.json.tmp" not in os.listdir(root)
+
+
+def test_a_damaged_file_gives_the_defaults_and_one_warning():
+    root = _root("damaged")
+    with open(root + "/settings.json", "w") as f:
+        f.write('{"format": 1, "rules": "chess"}')
+    app = StubApp(root)
+    assert Standalone(app).menu.settings == st.defaults()
+    assert len(app.warnings) == 1 and "settings not read" in app.warnings[0]
+
+
+def test_a_power_cut_between_the_two_steps_of_a_save_keeps_the_new_settings():
+    # On a file system whose rename does not replace, save() removes the old file first; a
+    # cut right then leaves only the .tmp, which is read.
+    root = _root("cut")
+    chosen = st.defaults()
+    chosen["handicap"] = 4
+    with open(root + "/settings.json.tmp", "w") as f:
+        f.write(st.text(chosen))
+    assert Standalone(StubApp(root)).menu.settings == chosen
