@@ -36,6 +36,7 @@ MAX_DEPTH = 6  # JSON nesting: {"players": {"B": {"name": ...}}} is 3
 MAX_NUMBER = 2**53  # every number (plies, ms, komi) is far smaller
 MAX_TEXT = 256  # characters of any string (names, results)
 MAX_GAMES = 500  # games per board (a day of blitz is a few dozen)
+MAX_EVENTS = 8  # events one board publishes under (a relay without --event keeps them all)
 CLOCK_KEYS = ("main_ms", "period", "period_ms", "stones", "penalty", "forfeit")
 
 
@@ -150,6 +151,7 @@ class Relay:
         self.lock = threading.RLock()
         self.games = {}  # (event, board, gid) -> _GameState
         self.boards = {}  # (event, board) -> view dict (what the page shows)
+        self.events_of = {}  # board -> the events it was seen under (bounded: MAX_EVENTS)
         self.ignored = 0
         self.stats = {"moves": 0, "duplicates": 0, "acks": 0, "quarantined": 0, "lost": 0}
 
@@ -218,6 +220,9 @@ class Relay:
         except BadMessage as exc:
             return self._quarantine(topic_name, payload, str(exc), now_ms)
         with self.lock:
+            if not self._event_allowed(ev, board):
+                reason = "more than %d events from one board" % MAX_EVENTS
+                return self._quarantine(topic_name, payload, reason, now_ms)
             self._seen(ev, board, now_ms)
             handler = getattr(self, "_on_" + kind)
             try:
@@ -243,7 +248,7 @@ class Relay:
                 )
                 if new:
                     self.store.flag(ev, board, None, None, "quarantined", reason, now_ms)
-                if board != "?":
+                if board != "?" and self._event_allowed(ev, board):
                     v = self._view(ev, board)
                     v["quarantined"] = v.get("quarantined", 0) + 1
                     self._emit_board(v)
@@ -254,10 +259,15 @@ class Relay:
             print("relay: could not quarantine a message: %s" % exc, file=sys.stderr)
         return "quarantined"
 
+    def _event_allowed(self, ev, board):
+        events = self.events_of.get(board, ())
+        return ev in events or len(events) < MAX_EVENTS
+
     def _view(self, ev, board):
         key = (ev, board)
         v = self.boards.get(key)
         if v is None:
+            self.events_of.setdefault(board, set()).add(ev)
             v = {"event": ev, "board": board, "online": False, "boot": None, "seen_ms": 0}
             self.boards[key] = v
         return v

@@ -240,6 +240,13 @@ def test_the_page_forbids_inline_script_and_escapes_board_text():
         assert "textContent" in js
 
 
+def _until(condition, timeout=15):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
 def test_live_connections_are_capped():
     b = Broadcaster()
     server = LiveServer(("127.0.0.1", 0), b, max_streams=2, max_connections=4)
@@ -254,9 +261,10 @@ def test_live_connections_are_capped():
             socks.append(s)
         status, headers, _ = _get("http://127.0.0.1:%d/events" % port)
         assert status == 503 and headers.get("Retry-After") == "10"
-        for _ in range(2):  # idle connections up to the cap, then refusal
+        _until(lambda: server.connections == 2)  # the refused page's connection has ended
+        for n in (3, 4):  # idle connections up to the cap, then refusal
             socks.append(socket.create_connection(("127.0.0.1", port), timeout=5))
-        time.sleep(0.3)
+            _until(lambda n=n: server.connections == n)
         s = socket.create_connection(("127.0.0.1", port), timeout=5)
         assert s.recv(100).startswith(b"HTTP/1.1 503")
         s.close()
@@ -299,3 +307,18 @@ def test_an_archive_that_is_not_one_is_a_clear_error(tmp_path, capsys):
     assert cli.main(["relay", "--export-sgf", str(tmp_path / "out"), "--db", str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "file is not a database" in err
+
+
+def test_one_board_cannot_grow_the_relay_without_bound(tmp_path):
+    # A relay without --event keeps every event; one board publishing under endless event
+    # names gets MAX_EVENTS of them, the rest is quarantined (kept once each, bounded too).
+    from host_tools.relay import service
+
+    relay = Relay(Store(str(tmp_path / "relay.sqlite")), None, lambda *a: None)
+    got = [
+        relay.handle("go/v1/ev%d/spam/status" % i, b'{"state": "online"}', i) for i in range(40)
+    ]
+    assert got[: service.MAX_EVENTS] == ["status"] * service.MAX_EVENTS
+    assert set(got[service.MAX_EVENTS :]) == {"quarantined"}
+    assert len(relay.views()) == service.MAX_EVENTS
+    assert relay.handle("go/v1/ev0/other/status", b'{"state": "online"}', 99) == "status"
