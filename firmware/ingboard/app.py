@@ -271,8 +271,10 @@ class App:
     def report(self, task, exc):
         """A task met an exception it cannot handle: one warning, counted, and the task goes on
         (issue 19: no input may stop the board program)."""
-        self.errors[task] = self.errors.get(task, 0) + 1
-        self.warn("%s task: %s: %s" % (task, exc.__class__.__name__, exc))
+        n = self.errors.get(task, 0) + 1
+        self.errors[task] = n
+        if n & (n - 1) == 0:  # the 1st, 2nd, 4th, 8th...: a fault that repeats cannot flood
+            self.warn("%s task (%d): %s: %s" % (task, n, exc.__class__.__name__, exc))
 
     def warn(self, text):
         self.emit({"t": self._last, "type": "warning", "text": text})

@@ -121,3 +121,27 @@ def test_track_accepts_a_genuine_log_with_a_double_press():
     tracker = track(read_text(LOG), events.append)
     assert len(tracker.game.plies) == 2 and tracker.clock.turn == 1
     assert [e["type"] for e in events].count("move") == 2
+
+
+class BrokenGrid:
+    """A grid whose ADC returns nonsense: the scan task reports and goes on."""
+
+    def __init__(self, size):
+        self.size = size
+
+    def scan(self, out=None):
+        return [float("nan")] * (self.size * self.size)
+
+
+def test_a_grid_that_returns_nonsense_is_reported_a_few_times_and_the_board_runs_on():
+    root = "/tmp/ingboard-test-faults-grid"
+    _clean(root)
+    vt = VirtualTime()
+    cfg, hw = hardware(vt, LOG)
+    hw["grid"] = BrokenGrid(9)
+    app = App(hw, RecordsStore(root), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
+    vt.drive(app, 6000)
+    assert app.failure is None and app.errors["scan"] > 100
+    warnings = [m for m in hw["link"].messages() if m["type"] == "warning"]
+    assert 3 <= len(warnings) <= 10 and "scan task" in warnings[0]["text"]
+    assert app.cmd_state({})[0]["type"] == "state"  # the game task and the link still answer
