@@ -62,12 +62,17 @@ class GameRecord:
         self.compensation = None
 
 
+MAX_BYTES = 4 * 1024 * 1024  # a game record is a few KB; a collection a few hundred
+
+
 def load(path):
     try:
         with open(path, "rb") as f:
-            data = f.read()
+            data = f.read(MAX_BYTES + 1)
     except OSError as exc:
         raise InputError("cannot read %s: %s" % (path, exc.strerror or exc)) from None
+    if len(data) > MAX_BYTES:
+        raise InputError("%s is larger than %d MiB: not a game record" % (path, MAX_BYTES >> 20))
     return parse(data, path)
 
 

@@ -110,3 +110,13 @@ def test_fuzz_replay_and_score_with_mutated_sgf(tmp_path):
                 assert err.count("\n") == 1
     print("SGF fuzz: %d runs, exit codes %r" % (tried, codes))
     assert tried == 300 and codes.get(2, 0) > 50 and codes.get(0, 0) > 20
+
+
+def test_a_huge_file_is_refused_without_reading_it_all(tmp_path):
+    from host_tools import sgf_input
+
+    path = str(tmp_path / "huge.sgf")
+    with open(path, "wb") as f:
+        f.write(b"(;SZ[9]" + b";B[]" * (sgf_input.MAX_BYTES // 4) + b")")
+    code, _out, err = _run(["replay", path])
+    assert code == 2 and "larger than 4 MiB" in err and err.count("\n") == 1
