@@ -328,11 +328,15 @@ def final_board(game):
 
 def read_game(path):
     """load_game() of a file; InputError when it cannot be read."""
+    from host_tools.sgf_input import MAX_BYTES
+
     try:
         with open(path, "rb") as f:
-            data = f.read()
+            data = f.read(MAX_BYTES + 1)
     except OSError as exc:
         raise InputError("cannot read %s: %s" % (path, exc.strerror or exc)) from None
+    if len(data) > MAX_BYTES:
+        raise InputError("%s is larger than %d MiB: not a game record" % (path, MAX_BYTES >> 20))
     return load_game(data)
 
 
