@@ -161,9 +161,12 @@ class Relay:
         """Rebuild games and board views from the archive (after a relay restart)."""
         with self.lock:
             for ev, board, gid, info, result, reason in self.store.games(self.event):
-                g = self._load(ev, board, gid, info, result, reason)
-                if g is not None:
-                    self._view_game(ev, board, gid, g, emit=False)
+                try:
+                    g = self._load(ev, board, gid, info, result, reason)
+                    if g is not None:
+                        self._view_game(ev, board, gid, g, emit=False)
+                except Exception as exc:  # noqa: BLE001 (one archived game never stops a start)
+                    self.store.flag(ev, board, gid, None, "unrestorable", str(exc)[:200], 0)
 
     def _load(self, ev, board, gid, info, result, reason):
         try:
