@@ -7,6 +7,8 @@
 //   m.serial.write(bytes); m.serial.onData = (bytes) => ...
 //   m.flashImage()          // the 2 MiB flash as it is now
 //   m.cutAtWrite(n) / m.cutAtCycle(n)   // power cut: stop before flash write n / at cycle n
+//   m.cutAtWriteAfter(us)  // power cut at the first flash write after emulated time us
+//   m.recordWrites(true); ...; m.flashBeforeWrite(n)  // the flash a cut at write n leaves
 //
 // The boot ROM is there for the routines the firmware calls in it (flash erase/program, float
 // and memory helpers); execution starts at the image's stage-2 loader at the start of the flash,
@@ -73,8 +75,11 @@ export class Machine {
     this.stopped = null; // why the machine stopped for good ('power cut at write N', ...)
     this.cutWrite = -1;
     this.cutCycle = -1;
+    this.cutAfterNanos = -1;
+    this.undo = null; // [address, bytes before] of each recorded write
+    this.firstLogged = 0;
     this.flash.onWrite = (kind, address, length, index) => this._onFlashWrite(kind, address, length, index);
-    this.writeLog = null; // [kind, address, length] of every write, when enabled
+    this.writeLog = null; // [kind, address, length, µs] of every write, when recording
     this.activeCycles = 0; // cycles the CPU ran (not asleep in WFI/WFE)
     mcu.core.reset();
     mcu.core.PC = FLASH_BASE; // the stage-2 loader; it enters the image's vector table
@@ -104,13 +109,45 @@ export class Machine {
     this.cutCycle = n;
   }
 
+  /** Record every flash write from now on ([kind, address, length, µs]) with the bytes it
+   *  replaced, so the flash a power cut before any of them would have left can be rebuilt
+   *  after an uncut run (flashBeforeWrite). */
+  recordWrites(on) {
+    this.writeLog = on ? [] : null;
+    this.undo = on ? [] : null;
+    this.firstLogged = this.flash.writes;
+  }
+
+  /** The flash as a power cut just before write `index` (counted from boot) leaves it. */
+  flashBeforeWrite(index) {
+    const { undo, firstLogged } = this;
+    if (!undo || index < firstLogged || index > firstLogged + undo.length) {
+      throw new Error(`flash write ${index} was not recorded`);
+    }
+    const image = this.flashImage();
+    for (let i = undo.length - 1; i >= index - firstLogged; i--) {
+      const [address, before] = undo[i];
+      image.set(before, address);
+    }
+    return image;
+  }
+
+  /** Cut the power at the first flash write once emulated time has passed `us`. */
+  cutAtWriteAfter(us) {
+    this.cutAfterNanos = us * 1000;
+  }
+
   _onFlashWrite(kind, address, length, index) {
     if (this.stopped) return false;
-    if (this.cutWrite >= 0 && index >= this.cutWrite) {
+    const late = this.cutAfterNanos >= 0 && this.mcu.clock.nanos >= this.cutAfterNanos;
+    if ((this.cutWrite >= 0 && index >= this.cutWrite) || late) {
       this.stopped = `power cut before flash write ${index} (${kind} 0x${address.toString(16)})`;
       return false;
     }
-    if (this.writeLog) this.writeLog.push([kind, address, length]);
+    if (this.writeLog) {
+      this.writeLog.push([kind, address, length, Math.round(this.nowUs)]);
+      this.undo.push([address, this.mcu.flash.slice(address, address + length)]);
+    }
     return true;
   }
 

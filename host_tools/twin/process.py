@@ -136,7 +136,7 @@ class Twin:
         except queue.Empty:
             raise TwinError("the twin process did not answer in %d s" % timeout) from None
         if msg.get("event") == "exit":
-            raise TwinError("the twin process ended: %s" % " | ".join(self._stderr[-5:]))
+            raise TwinError("the twin process ended: %s" % " | ".join(self._stderr[-3:]))
         return msg
 
     def _send(self, request):
@@ -165,8 +165,12 @@ class Twin:
     # -- time and state -----------------------------------------------------------------
 
     def run_ms(self, ms):
-        """Advance emulated time by `ms`; the state afterwards ({us, cycles, flash_writes})."""
-        return self._send({"cmd": "run", "ms": ms})
+        """Advance emulated time by `ms`; the state afterwards ({us, cycles, flash_writes}).
+        PowerCut once the power has been cut (during this run or before)."""
+        state = self._send({"cmd": "run", "ms": ms})
+        if state.get("stopped"):
+            raise PowerCut(state["stopped"])
+        return state
 
     def status(self):
         return self._send({"cmd": "status"})
@@ -250,9 +254,23 @@ class Twin:
         """Cut the power when the CPU reaches cycle n (counted from boot)."""
         return self._send({"cmd": "cut", "cycle": int(n)})
 
+    def cut_at_write_after(self, us):
+        """Cut the power at the first flash write once emulated time has passed `us` (the
+        power fails while the device writes)."""
+        return self._send({"cmd": "cut", "write_after_us": us})
+
     def record_writes(self, on=True):
-        """Keep a list of flash writes ([kind, address, length]); status()["write_log"]."""
+        """Record every flash write from now on: status()["write_log"] lists them ([kind,
+        address, length, µs]; the first has index status()["first_logged"]), and
+        save_flash_before(n, path) rebuilds the flash a power cut before write n leaves. The
+        emulator is deterministic, so one uncut run gives the cut at every write."""
         return self._send({"cmd": "write_log", "on": bool(on)})
+
+    def save_flash_before(self, index, path):
+        """The flash as a power cut just before (recorded) write `index` would leave it."""
+        self._send(
+            {"cmd": "save_flash_before", "write": int(index), "path": os.path.abspath(path)}
+        )
 
     # -- hardware models (host_tools/twin/board.mjs) ---------------------------------------
 

@@ -12,8 +12,12 @@
 //   pause                    stop running freely
 //   status                   {us, cycles, flash_writes, stopped}
 //   save_flash {path}        the 2 MiB flash to a file (written whole, then renamed)
-//   cut {write | cycle}      power cut before flash write N / at CPU cycle N (-1: none)
-//   write_log {on}           record every flash write; status then has "write_log"
+//   cut {write | cycle | write_after_us}   power cut before flash write N / at CPU cycle N /
+//                            at the first flash write after emulated time T µs (-1: none)
+//   write_log {on}           record every flash write ([kind, address, length, µs]) and what it
+//                            replaced; status then has "write_log"
+//   save_flash_before {write, path}   the flash as a power cut before that (recorded) write
+//                            would have left it
 //   load_model {path, options}   import a hardware model (see board.mjs) and attach it
 //   model {name, args}       call a model's handler; its result is in the reply's "result"
 //   quit
@@ -36,14 +40,21 @@ function parseArgs(argv) {
   return args;
 }
 
-const args = parseArgs(process.argv.slice(2));
-const machine = new Machine({
-  bootrom: fs.readFileSync(args.bootrom),
-  uf2: fs.readFileSync(args.uf2),
-  flashImage: args['flash-image'] ? fs.readFileSync(args['flash-image']) : null,
-  romfs: args['romfs-image'] ? fs.readFileSync(args['romfs-image']) : null,
-  logLevel: process.env.INGBOARD_TWIN_DEBUG ? LogLevel.Warn : LogLevel.Error + 1,
-});
+let args;
+let machine;
+try {
+  args = parseArgs(process.argv.slice(2));
+  machine = new Machine({
+    bootrom: fs.readFileSync(args.bootrom),
+    uf2: fs.readFileSync(args.uf2),
+    flashImage: args['flash-image'] ? fs.readFileSync(args['flash-image']) : null,
+    romfs: args['romfs-image'] ? fs.readFileSync(args['romfs-image']) : null,
+    logLevel: process.env.INGBOARD_TWIN_DEBUG ? LogLevel.Warn : LogLevel.Error + 1,
+  });
+} catch (err) {
+  process.stderr.write(`twin: ${err.message}\n`);
+  process.exit(2);
+}
 const handlers = new Map();
 const board = new Board(machine.mcu, handlers);
 const models = [];
@@ -70,7 +81,10 @@ function state() {
     busy_ms: Math.round(busyMs),
     cpu_ms: Math.round((process.cpuUsage().user + process.cpuUsage().system) / 1000),
   };
-  if (machine.writeLog) s.write_log = machine.writeLog;
+  if (machine.writeLog) {
+    s.write_log = machine.writeLog;
+    s.first_logged = machine.firstLogged;
+  }
   return s;
 }
 
@@ -151,10 +165,17 @@ async function handle(req) {
     case 'cut':
       if (req.write !== undefined) machine.cutAtWrite(Number(req.write));
       if (req.cycle !== undefined) machine.cutAtCycle(Number(req.cycle));
+      if (req.write_after_us !== undefined) machine.cutAtWriteAfter(Number(req.write_after_us));
       return state();
     case 'write_log':
-      machine.writeLog = req.on ? [] : null;
+      machine.recordWrites(!!req.on);
       return state();
+    case 'save_flash_before': {
+      const tmp = req.path + '.part';
+      fs.writeFileSync(tmp, machine.flashBeforeWrite(Number(req.write)));
+      fs.renameSync(tmp, req.path);
+      return state();
+    }
     case 'load_model': {
       const mod = await import(pathToFileURL(path.resolve(req.path)).href);
       if (typeof mod.attach !== 'function') throw new Error(`${req.path} exports no attach()`);

@@ -9,7 +9,7 @@ import pytest
 from twin_support import require_images
 
 from host_tools.device import DeviceError
-from host_tools.twin.process import Twin
+from host_tools.twin.process import PowerCut, Twin
 from host_tools.twin.pty_bridge import PtyBridge
 
 require_images()
@@ -85,3 +85,38 @@ def test_missing_images_are_one_clear_line(tmp_path, monkeypatch):
         images.find("stock")
     text = str(exc.value)
     assert "\n" not in text and "INGBOARD_MCU_DIR" in text and "v1.28.0" in text
+
+
+def test_power_cut_stops_the_machine_before_the_chosen_flash_write(tmp_path):
+    with Twin() as t:
+        base = t.status()["flash_writes"]
+        t.cut_at_write(base + 3)
+        with pytest.raises(PowerCut, match="before flash write %d" % (base + 3)):
+            t.exec("f = open('/cut.txt', 'w')\nf.write('x' * 9000)\nf.close()")
+        state = t.status()
+        assert state["flash_writes"] == base + 3 and state["stopped"]
+        with pytest.raises(PowerCut):
+            t.run_ms(10)  # no power: nothing runs any more
+        assert t.status()["us"] == state["us"]
+        t.save_flash(str(tmp_path / "cut.bin"))
+    with Twin(flash_image=str(tmp_path / "cut.bin")) as t:
+        # littlefs never committed the file: it is not there (or empty), and the fs works.
+        listing = t.exec("import os\nprint(os.listdir('/'))")
+        assert "cut.txt" not in listing or t.exec("print(len(open('/cut.txt').read()))") == "0\n"
+        t.exec("f = open('/after.txt', 'w')\nf.write('ok')\nf.close()")
+        assert t.exec("print(open('/after.txt').read())") == "ok\n"
+
+
+def test_a_recorded_run_rebuilds_the_flash_of_a_cut_at_any_write(tmp_path):
+    code = "f = open('/r.txt', 'w')\nf.write('y' * 9000)\nf.close()"
+    with Twin() as t:
+        t.record_writes(True)
+        t.exec(code)
+        first = t.status()["first_logged"]
+        t.save_flash_before(first + 3, str(tmp_path / "rebuilt.bin"))
+    with Twin() as t:
+        t.cut_at_write(first + 3)
+        with pytest.raises(PowerCut):
+            t.exec(code)
+        t.save_flash(str(tmp_path / "cut.bin"))
+    assert (tmp_path / "rebuilt.bin").read_bytes() == (tmp_path / "cut.bin").read_bytes()
