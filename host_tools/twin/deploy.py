@@ -86,7 +86,8 @@ def compiled(modules, firmware=FIRMWARE):
         for rel in modules:
             dst = os.path.join(tmp, "m.mpy")
             subprocess.run(
-                [binary, "-s", rel, "-o", dst, os.path.join(firmware, rel)],
+                [binary, *firmware_build.arch_args(os.path.join(firmware, rel)), "-s", rel]
+                + ["-o", dst, os.path.join(firmware, rel)],
                 check=True,
                 capture_output=True,
             )

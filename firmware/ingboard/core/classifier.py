@@ -62,6 +62,16 @@ DEFAULT_EMPTY = const(32768)
 DEFAULT_SPAN = const(9000)
 
 _COUNT_CAP = const(60000)
+_ARRAY = type(array("H"))
+
+
+def _native_loop():
+    """classify_viper.classify_points where this port has a native emitter, else None."""
+    try:
+        from ingboard.core import classify_viper
+    except (ImportError, SyntaxError, ValueError):
+        return None  # no native emitter (WebAssembly) or an .mpy for another architecture
+    return classify_viper.classify_points if classify_viper.NATIVE else None
 
 
 def point_name(index, size=19):
@@ -221,6 +231,29 @@ class Classifier:
         self._same = array("H", [0] * n)
         self._rail = array("H", [0] * n)
         self._empty_run = array("H", [0] * n)
+        # The native loop (classify_viper.py) on ports that have one; `native = None` forces
+        # the pure loop (the twin's test compares the two).
+        self.native = _native_loop()
+        self._state = [
+            self.classes,
+            self.fault,
+            self.baseline,
+            self._sign_b,
+            self._enter_b,
+            self._leave_b,
+            self._over_b,
+            self._enter_w,
+            self._leave_w,
+            self._over_w,
+            self._last,
+            self._same,
+            self._rail,
+            self._empty_run,
+            self.new_faults,
+            self.cal_empty,
+            self._drift,
+        ]
+        self._params = array("i", [0] * 7)
         self.set_default_calibration()
 
     # -- calibration ----------------------------------------------------------------------
@@ -281,6 +314,23 @@ class Classifier:
 
     def classify(self, readings):
         """Classify one scan (readings in scan order); return the number of new faults."""
+        if self.native is not None and type(readings) is _ARRAY:
+            p = self._params
+            p[0] = self.points
+            p[1] = self.rail_low
+            p[2] = self.rail_high
+            p[3] = self.fault_scans
+            p[4] = self.frozen_scans
+            p[5] = self.settle_scans
+            p[6] = self.track_shift
+            nf = self.native(self._state, readings, p)
+            self.new_fault_count = nf
+            self.scans += 1
+            return nf
+        return self._classify(readings)
+
+    def _classify(self, readings):
+        # The pure loop (CPython, the WebAssembly port; classify_viper.py does the same).
         classes = self.classes
         fault = self.fault
         base = self.baseline

@@ -1,0 +1,137 @@
+"""Classifier.classify's per-point loop as native code (`@micropython.viper`), for the boards.
+
+The same integer arithmetic as the pure loop in classifier.py, statement for statement, on the
+classifier's own arrays (no allocation: the arrays are reached through raw pointers); a test
+on the device twin checks that both give bit-identical classes, baselines and faults over a
+long sequence of scans. Only MicroPython ports with a native emitter (rp2, esp32, ...) import
+this module: the WebAssembly port refuses the decorator at compile time and CPython has no
+pointers, so classifier.py then keeps its pure loop.
+
+Measured on the device twin (RPI_PICO, RP2040 at 125 MHz, 361 points, ~150 stones): the pure
+loop 28.2 ms (78 us a point), this one 1.9 ms (5 us a point).
+
+`state` is the list Classifier builds once: classes, fault, baseline, sign_b, enter_b, leave_b,
+over_b, enter_w, leave_w, over_w, last, same, rail, empty_run, new_faults, cal_empty, drift;
+`params` an array('i'): points, rail_low, rail_high, fault_scans, frozen_scans, settle_scans,
+track_shift. Returns the number of new faults.
+"""
+
+import sys
+
+import micropython
+from micropython import const
+
+NATIVE = sys.implementation.name == "micropython"
+
+_EMPTY = const(46)
+_BLACK = const(66)
+_WHITE = const(87)
+_UNKNOWN = const(63)
+_FAULT_RAIL = const(1)
+_FAULT_FROZEN = const(2)
+
+
+@micropython.viper
+def classify_points(state, readings, params) -> int:
+    classes = ptr8(state[0])  # noqa: F821 (viper's pointer types)
+    fault = ptr8(state[1])  # noqa: F821
+    base = ptr32(state[2])  # noqa: F821
+    sign_b = ptr8(state[3])  # noqa: F821
+    enter_b = ptr32(state[4])  # noqa: F821
+    leave_b = ptr32(state[5])  # noqa: F821
+    over_b = ptr32(state[6])  # noqa: F821
+    enter_w = ptr32(state[7])  # noqa: F821
+    leave_w = ptr32(state[8])  # noqa: F821
+    over_w = ptr32(state[9])  # noqa: F821
+    last = ptr16(state[10])  # noqa: F821
+    same = ptr16(state[11])  # noqa: F821
+    railc = ptr16(state[12])  # noqa: F821
+    run = ptr16(state[13])  # noqa: F821
+    new_faults = ptr16(state[14])  # noqa: F821
+    cal = ptr16(state[15])  # noqa: F821
+    drift = ptr32(state[16])  # noqa: F821
+    rd = ptr16(readings)  # noqa: F821
+    p = ptr32(params)  # noqa: F821
+    n = p[0]
+    rail_low = p[1]
+    rail_high = p[2]
+    fault_scans = p[3]
+    frozen_scans = p[4]
+    settle = p[5]
+    shift = p[6]
+    nf = 0
+    for i in range(n):
+        if fault[i]:
+            continue
+        r = rd[i]
+        if r <= rail_low or r >= rail_high:
+            c = railc[i] + 1
+            railc[i] = c
+            run[i] = 0
+            classes[i] = _UNKNOWN
+            if c >= fault_scans:
+                fault[i] = _FAULT_RAIL
+                new_faults[nf] = i
+                nf += 1
+            continue
+        railc[i] = 0
+        if frozen_scans:
+            if r == last[i]:
+                c = same[i] + 1
+                same[i] = c
+                if c >= frozen_scans:
+                    fault[i] = _FAULT_FROZEN
+                    classes[i] = _UNKNOWN
+                    new_faults[nf] = i
+                    nf += 1
+                    continue
+            else:
+                same[i] = 0
+                last[i] = r
+        d = r - (base[i] >> 8)
+        if sign_b[i]:
+            pb = d
+        else:
+            pb = 0 - d
+        pw = 0 - pb
+        s = classes[i]
+        if pb > over_b[i] or pw > over_w[i]:
+            new = _UNKNOWN
+        elif s == _BLACK:
+            if pb >= leave_b[i]:
+                new = _BLACK
+            elif pw >= enter_w[i]:
+                new = _WHITE
+            else:
+                new = _EMPTY
+        elif s == _WHITE:
+            if pw >= leave_w[i]:
+                new = _WHITE
+            elif pb >= enter_b[i]:
+                new = _BLACK
+            else:
+                new = _EMPTY
+        elif pb >= enter_b[i]:
+            new = _BLACK
+        elif pw >= enter_w[i]:
+            new = _WHITE
+        else:
+            new = _EMPTY
+        classes[i] = new
+        if new == _EMPTY:
+            c = run[i]
+            if c < settle:
+                run[i] = c + 1
+            else:
+                b = base[i]
+                b += ((r << 8) - b) >> shift
+                lo = (cal[i] << 8) - drift[i]
+                hi = lo + 2 * drift[i]
+                if b < lo:
+                    b = lo
+                elif b > hi:
+                    b = hi
+                base[i] = b
+        else:
+            run[i] = 0
+    return nf
