@@ -105,6 +105,7 @@ def test_hx711_gives_the_grams_on_the_bowl(twin):
     cells = hardware.CELLS
     twin.model("bowl", colour="B", grams=1171.9)
     twin.model("bowl", colour="W", grams=6.6)
+    twin.run_ms(150)  # a conversion is the load at its time: let one be made with the new load
     out = twin.exec(
         "for c, v in %s.items():\n"
         " hx = hw['hx711'][c]; hx.offset = v['offset']; hx.scale = v['scale']\n"
