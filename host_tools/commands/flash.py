@@ -295,17 +295,30 @@ def install_romfs(dev, files, work_dir):
     return len(image) + install(dev, entry)
 
 
-def verify(dev, files):
-    """Import every flashed module in a fresh interpreter; (VERSION, ingboard.__file__)."""
+def native_mpy(path):
+    """True for an .mpy holding native code (its header names an architecture)."""
+    with open(path, "rb") as f:
+        head = f.read(3)
+    return len(head) == 3 and head[2] >> 2 != 0
+
+
+def verify(dev, files, native=()):
+    """Import every flashed module in a fresh interpreter; (VERSION, ingboard.__file__).
+    `native`: board paths of .mpy holding native code (native_mpy); such a module may refuse
+    to import on a port without its emitter or architecture, and the firmware then uses its
+    pure code (classifier.py's _native_loop)."""
     modules = []
+    optional = []
     for board_path, _local in files:
         if board_path.startswith("/%s/" % PACKAGE) and board_path.endswith(".mpy"):
             name = board_path[1:-4].replace("/", ".")
             if name.endswith(".__init__"):
                 name = name[: -len(".__init__")]
-            modules.append(name)
+            (optional if board_path in native else modules).append(name)
     dev.soft_reset()
     code = "import ingboard\n" + "".join("import %s\n" % m for m in modules)
+    for m in optional:
+        code += "try:\n import %s\nexcept (ValueError, ImportError):\n pass\n" % m
     return dev.eval(code, "(ingboard.VERSION, ingboard.__file__)")
 
 
@@ -319,6 +332,7 @@ def run(args):
         check_compatible(info, cross)
         with tempfile.TemporaryDirectory(prefix="ingboard-flash-") as out:
             files = build(firmware_dir, os.path.join(out, "mpy"), board_arch(info))
+            native = {board for board, local in files if native_mpy(local)}
             if args.romfs:
                 total = install_romfs(dev, files, out)
             else:
@@ -326,7 +340,7 @@ def run(args):
         where_to = "a ROMFS image" if args.romfs else dev.port
         print("copied %d files (%d bytes) to %s" % (len(files), total, where_to))
         try:
-            version, where = verify(dev, files)
+            version, where = verify(dev, files, native)
         except DeviceError as exc:
             print("ingboard flash: verify failed: %s" % exc, file=sys.stderr)
             return 1
