@@ -315,10 +315,16 @@ def verify(dev, files, native=()):
             if name.endswith(".__init__"):
                 name = name[: -len(".__init__")]
             (optional if board_path in native else modules).append(name)
+    if optional:
+        # In an interpreter of their own: together with every other module they may not fit
+        # the heap of the smallest board (the app never imports all of them at once).
+        dev.soft_reset()
+        code = "".join(
+            "try:\n import %s\nexcept (ValueError, ImportError):\n pass\n" % m for m in optional
+        )
+        dev.eval(code, "1")
     dev.soft_reset()
     code = "import ingboard\n" + "".join("import %s\n" % m for m in modules)
-    for m in optional:
-        code += "try:\n import %s\nexcept (ValueError, ImportError):\n pass\n" % m
     return dev.eval(code, "(ingboard.VERSION, ingboard.__file__)")
 
 
