@@ -137,6 +137,30 @@ class Standalone:
                 return event
         return None
 
+    def _alert_rows(self, alert):
+        """The game's position, except that an alert's points show what is physically there
+        when that is a stone (the wrong-colour or extra stone to take back); a missing stone
+        shows where the game has it."""
+        tracker = self.app.tracker
+        board = tracker.game.board
+        rows = board.rows()
+        seen = getattr(tracker, "seen", None)
+        if seen is None:
+            return rows
+        size = board.size
+        for name in alert.get("points") or ():
+            try:
+                p = board.parse(name)
+            except ValueError:
+                continue
+            v = seen[p]
+            if v == BLACK or v == WHITE:
+                col, row = board.col_row(p)
+                r = size - 1 - row
+                line = rows[r]
+                rows[r] = line[:col] + ("B" if v == BLACK else "W") + line[col + 1 :]
+        return rows
+
     def draw(self, fb, color, t):
         """Paint color's face (BLACK or WHITE) at board time t."""
         app = self.app
@@ -156,7 +180,7 @@ class Standalone:
             return
         alert = self._standing(t) if self.alerts else None
         if alert is not None:
-            board_face.alert(fb, tracker.game.board.rows(), alert)
+            board_face.alert(fb, self._alert_rows(alert), alert)
             self.shown = "alert"
             return
         counted = tracker.counted

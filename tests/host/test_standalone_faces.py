@@ -48,6 +48,10 @@ def test_an_alert_is_a_mini_board_with_its_point_until_the_board_is_put_right(tm
     col, row = board_face.point_xy(alert["points"][0], 9)
     x, y = 7 + 6 * col, 7 + 6 * row  # 9x9: 6 px per line, the board centred in 64x64
     assert _lit(frame, x - 4, y) and _lit(frame, x + 4, y) and not _lit(frame, x - 3, y)
+    # Inside the frame, the stone that is physically there (to take back): White's ring.
+    ring = injected["color"] == "B"  # Black to move placed a White stone
+    assert _lit(frame, x - 2, y) == ring and _lit(frame, x + 2, y - 2) == ring
+    assert not _lit(frame, x, y)
     # Put right (the stone taken back): the faces went back to the clock.
     assert app.standalone.shown == "clock"
 
