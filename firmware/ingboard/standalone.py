@@ -14,7 +14,8 @@ What each face shows, first that applies:
 1. the menu, while it is open (both faces);
 2. the sensor health map, for HEALTH_MS after a calibration (or until a key);
 3. the newest alert still standing (tracker alerts until the board is put right; bowl and
-   sensor alerts for ALERT_MS): a mini-board with the point(s) and what to do;
+   sensor alerts and refused buttons for ALERT_MS): a mini-board with the point(s) (showing
+   the stone physically there) and what to do;
 4. after a counted end, the count, the fill-in plan and the result;
 5. the clock face.
 """
@@ -31,6 +32,9 @@ KEY_NAMES = ("B", "W", "pause", "menu")
 HEALTH_MS = const(30000)
 ALERT_MS = const(10000)  # alerts the tracker does not withdraw itself (bowls, sensors)
 _SHOWN = const(4)  # alerts kept for the faces
+# Alerts with no board condition the tracker withdraws: shown for ALERT_MS (the bowls and
+# sensors; a button the rules refuse at this moment, e.g. AGREE before the pause).
+_TIMED = ("bowl-mismatch", "sensor-fault", "not-your-turn")
 
 
 class Standalone:
@@ -133,7 +137,7 @@ class Standalone:
                     p = key[1]
                     if not points or (p >= 0 and board.name(p) == points[0]):
                         return event
-            if code in ("bowl-mismatch", "sensor-fault") and t - at < ALERT_MS:
+            if code in _TIMED and t - at < ALERT_MS:
                 return event
         return None
 

@@ -65,3 +65,25 @@ def test_a_power_cut_between_the_two_steps_of_a_save_keeps_the_new_settings():
     with open(root + "/settings.json.tmp", "w") as f:
         f.write(st.text(chosen))
     assert Standalone(StubApp(root)).menu.settings == chosen
+
+
+def test_which_alert_the_faces_show():
+    from ingboard.core.tracker import Tracker
+
+    app = StubApp(_root("alerts"))
+    app.tracker = Tracker({"size": 9, "rules": "ing1991"})
+    s = Standalone(app)
+    fault = {"type": "alert", "code": "sensor-fault", "points": [], "text": "x"}
+    s.note(fault, 1000)
+    assert s._standing(5000) is fault and s._standing(1000 + 10000) is None
+    # A board alert stands while the tracker holds its condition, newest first.
+    board = app.tracker.game.board
+    p = board.parse("E5")
+    wrong = {"type": "alert", "code": "wrong-colour", "points": ["E5"], "text": "x"}
+    s.note(wrong, 2000)
+    app.tracker.active[("wrong-colour", p)] = True
+    assert s._standing(3000) is wrong and s._standing(60000) is wrong
+    del app.tracker.active[("wrong-colour", p)]
+    assert s._standing(3000) is fault and s._standing(60000) is None
+    s.note({"type": "move", "n": 1}, 4000)  # not an alert: nothing kept
+    assert len(s.alerts) == 2
