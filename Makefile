@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 INGBOARD := $(VENV)/bin/ingboard
 PORT ?=
 
-.PHONY: setup system-deps test lint format size demo bench flash sim twin mp-test clean relay-soak
+.PHONY: setup system-deps test lint format size demo bench flash sim twin twin-soak mp-test clean relay-soak
 
 setup: $(VENV)/.installed node_modules/.installed system-deps
 
@@ -66,6 +66,11 @@ sim: setup
 TWIN_ARGS ?=
 twin: setup
 	$(INGBOARD) twin $(TWIN_ARGS)
+
+# A game on the twin through >= 50 flash-level power cuts, each resumed exactly (long; not in
+# make test). INGBOARD_TWIN_SOAK_CUTS / _SEED / _MS change it.
+twin-soak: setup
+	INGBOARD_TWIN_SOAK=1 $(PY) -m pytest tests/host/test_twin_soak.py -q -rs
 
 bench: setup
 	$(PY) -m bench

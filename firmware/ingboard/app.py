@@ -216,7 +216,13 @@ class App:
         self.store.trim_session(self.number)
         base = max(info["t"], self.store.last_session_time(self.number))
         self._restart_time(base)
-        self.log_file = self.store.open_session(self.number, append=True)
+        if self.store.session_started(self.number):
+            self.log_file = self.store.open_session(self.number, append=True)
+        else:
+            # The power went before the log's header and config reached flash (the journal's
+            # start record did): write them anew, so the log stays a session log.
+            self.log_file = self.store.open_session(self.number)
+            SessionWriter(self.log_file).config(0, tracker.config)
         self.log_file.write("# resumed from the journal after a restart (%d records)\n" % (
             info["records"]))  # fmt: skip
         self.log = None  # continued with Record lines (the header and config are written)

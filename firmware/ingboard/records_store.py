@@ -103,6 +103,14 @@ class RecordsStore:
             settle(self.session_part(n), self.session_part(n) + ".tmp")
         return open(self.session_part(n), "a" if append else "w")
 
+    def session_started(self, n):
+        """Whether game n's session log in progress holds its header and config lines whole."""
+        try:
+            with open(self.session_part(n), "rb") as f:
+                return f.readline().endswith(b"\n") and f.readline().endswith(b"\n")
+        except OSError:
+            return False
+
     def last_session_time(self, n):
         """t_ms of the last whole line of game n's session log in progress (0 if none)."""
         path = self.session_part(n)
