@@ -11,7 +11,10 @@ not UTF-8, markup in names) and seeded mutations of valid ones.
     python -m host_tools.relay.soak --boards 500 --workers 5 --seconds 60   (make relay-soak)
 
 prints one JSON object: boards, moves played and archived, lost, duplicated, out of order,
-malformed messages sent and quarantined, the faults injected, and "ok".
+malformed messages sent and quarantined, the faults injected, how long the boards took to get
+every move acknowledged after play stopped (`drain_s`; on a busy machine the relay catches up
+slowly: the wait goes on while the backlog shrinks), and "ok". "lost" counts moves played but
+not archived once every board's outbox is empty (`pending_at_end` is 0).
 """
 
 import argparse
@@ -99,6 +102,7 @@ class Workers:
         ctx = multiprocessing.get_context("spawn")
         items = sorted(names.items())
         self.procs = []
+        self.pending = None
         for w in range(workers):
             part = dict(items[w::workers])
             parent, child = ctx.Pipe()
@@ -115,13 +119,23 @@ class Workers:
             conn.send(cmd)
         return [conn.recv() for _p, conn in self.procs]
 
-    def drain(self, timeout):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if sum(self.ask("pending")) == 0:
+    def drain(self, stall_s, cap_s=900.0):
+        """Wait until every board's outbox is empty: True. Gives up (False) when the count of
+        unacknowledged moves has not gone down for `stall_s`, or after `cap_s` - so a slow,
+        shared machine is waited for while a relay that stopped archiving is not."""
+        start = last_progress = time.monotonic()
+        best = None
+        while True:
+            pending = sum(self.ask("pending"))
+            self.pending = pending
+            now = time.monotonic()
+            if pending == 0:
                 return True
+            if best is None or pending < best:
+                best, last_progress = pending, now
+            if now - last_progress > stall_s or now - start > cap_s:
+                return False
             time.sleep(0.5)
-        return False
 
     def truth(self):
         out = {}
@@ -236,7 +250,10 @@ def run(boards=500, workers=5, seconds=60.0, seed=1, rate=20.0, move_s=(1.0, 3.0
             pool.ask("play", False)
             stop_evil.set()
             evil.join(10)
-            complete = pool.drain(max(60.0, seconds))
+            drain_start = time.monotonic()
+            complete = pool.drain(60.0)
+            drain_s = time.monotonic() - drain_start
+            pending = pool.pending
             truth = pool.truth()
             with urllib.request.urlopen(url + "api/boards", timeout=10) as resp:
                 page_boards = len(json.loads(resp.read())["boards"])
@@ -268,6 +285,8 @@ def run(boards=500, workers=5, seconds=60.0, seed=1, rate=20.0, move_s=(1.0, 3.0
         workers=workers,
         seconds=seconds,
         played=played,
+        pending_at_end=pending,
+        drain_s=round(drain_s, 1),
         malformed_sent=sent.value,
         faults=faults,
         complete=complete,
