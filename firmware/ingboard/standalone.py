@@ -27,6 +27,7 @@ from ingboard.core import board_face, clock_face, menu_face
 from ingboard.core import settings as st
 from ingboard.core.board import BLACK, WHITE
 from ingboard.core.menu import Menu, status_of
+from ingboard.core.tracker import Tracker
 
 KEY_NAMES = ("B", "W", "pause", "menu")
 HEALTH_MS = const(30000)
@@ -99,7 +100,13 @@ class Standalone:
             else:
                 settings = action[1]
                 size = app.tracker.config["size"]
-                config = st.config(settings, size)
+                try:
+                    config = st.config(settings, size)
+                    Tracker(config)  # what the game refuses, before anything changes
+                except ValueError as exc:
+                    app.warn("new game refused: %s" % exc)
+                    self.menu.refused(settings, self.menu.before)
+                    return
                 try:
                     self.save(settings)
                 except OSError as exc:

@@ -198,3 +198,18 @@ def test_point_names_on_the_mini_board():
     assert board_face.point_xy("T1", 19) == (18, 18)
     assert board_face.point_xy("J10", 19) == (8, 9)  # no I column
     assert board_face.point_xy("K10", 9) is None and board_face.point_xy("pass", 9) is None
+
+
+def test_settings_the_game_refuses_go_back_to_the_setup_page():
+    m = Menu()
+    remembered = st.copy(m.settings)
+    actions = press(m, ENDED, "menu menu W W menu W menu W W W W W menu")
+    assert actions and actions[0][0] == "new-game"
+    chosen = actions[0][1]
+    assert chosen["handicap"] == 2
+    # The app found the game refuses them (standalone.py): back to setup, asked to check.
+    m.refused(chosen, m.before)
+    assert m.page == "setup" and m.draft == chosen and m.settings == remembered
+    assert m.screen(ENDED)[1] == "CANNOT START: CHECK SETTINGS"
+    press(m, ENDED, "B")
+    assert m.screen(ENDED)[1] == "NEW GAME"

@@ -87,3 +87,40 @@ def test_which_alert_the_faces_show():
     assert s._standing(3000) is fault and s._standing(60000) is None
     s.note({"type": "move", "n": 1}, 4000)  # not an alert: nothing kept
     assert len(s.alerts) == 2
+
+
+class GameApp(StubApp):
+    """StubApp with a game and the app's step/new_game recorded."""
+
+    BUTTON = 3
+    PRESS = 2
+
+    def __init__(self, root, config):
+        from ingboard.core.tracker import Tracker
+
+        StubApp.__init__(self, root)
+        self.tracker = Tracker(config)
+        self.started = []
+
+    def new_game(self, config):
+        self.started.append(config)
+
+
+def test_settings_the_game_refuses_start_nothing_and_are_not_remembered():
+    # Japanese rules with a fixed handicap of 4 on a 7x7 board is fine; 9 is not.
+    root = _root("refused")
+    app = GameApp(root, {"size": 7, "rules": "japanese"})
+    app.tracker.game.phase = "ended"
+    s = Standalone(app)
+    # MENU, NEW GAME; RULES ing1991 -> japanese; HANDICAP 0 -> 9; START.
+    keys = "menu menu menu W W menu W W menu" + " W" * 8 + " menu" + " W" * 5 + " menu"
+    for k in keys.split():
+        s.key(0, ("B", "W", "pause", "menu").index(k))
+    assert app.started == [] and any("new game refused" in w for w in app.warnings)
+    assert s.menu.page == "setup" and s.menu.draft["handicap"] == 9
+    assert s.menu.settings == st.defaults() and "settings.json" not in os.listdir(root)
+    # Four stones (the most a 7x7 board has points for), START: the game starts, remembered.
+    for k in ("W W menu" + " B" * 5 + " menu" + " W" * 5 + " menu").split():
+        s.key(0, ("B", "W", "pause", "menu").index(k))
+    assert len(app.started) == 1 and app.started[0]["handicap"] == 4
+    assert Standalone(StubApp(root)).menu.settings["handicap"] == 4

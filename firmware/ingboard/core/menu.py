@@ -240,7 +240,8 @@ class Menu:
         self.editing = False
         self.confirm = None  # confirmation name
         self.got = [False, False, False]  # by colour (1 B, 2 W)
-        self.back_to = None
+        self.problem = False  # the game refused the settings at START (refused())
+        self.before = None  # the remembered settings before the last START
 
     def is_open(self):
         return self.page is not None
@@ -269,6 +270,7 @@ class Menu:
 
     def key(self, name, status):
         """One debounced key press ("B", "W", "pause", "menu") -> list of actions."""
+        self.problem = False
         if self.page is None:
             if name == "menu" and not status["running"]:
                 self._open("main")
@@ -351,6 +353,16 @@ class Menu:
         self.draft = st.copy(self.settings)
         self._open("setup")
 
+    def refused(self, settings, remembered=None):
+        """The game refused these settings at START: back to the setup page with them, the
+        title asking to check them (until the next key); the remembered ones stay as they were
+        (`remembered`: what they were before START)."""
+        if remembered is not None:
+            self.settings = st.copy(remembered)
+        self.draft = st.copy(settings)
+        self._open("setup")
+        self.problem = True
+
     def _setup_key(self, name):
         items = visible_setup(self.draft)
         key = items[self.cursor][0]
@@ -371,8 +383,10 @@ class Menu:
             self.editing = True
             return []
         chosen = self.draft
+        before = self.settings
         self.settings = st.copy(chosen)
         self.close()
+        self.before = before
         return [("new-game", st.copy(chosen))]
 
     def screen(self, status):
@@ -392,7 +406,8 @@ class Menu:
                 value = value_text(self.draft, key)
                 rows.append((label, value, i == self.cursor, self.editing and i == self.cursor))
             footer = FOOTER_EDIT if self.editing else FOOTER_LIST
-            return ("list", "NEW GAME", self._window(rows), footer)
+            title = "CANNOT START: CHECK SETTINGS" if self.problem else "NEW GAME"
+            return ("list", title, self._window(rows), footer)
         if page == "confirm":
             title, text, both = _CONFIRM[self.confirm]
             lines = list(text)
