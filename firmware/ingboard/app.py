@@ -373,6 +373,11 @@ class App:
                     self.relay.event(event)
                 except Exception as exc:  # noqa: BLE001 (the relay never stops a game)
                     self.report("relay", exc)
+        if self.relay is not None:
+            try:
+                self.relay.after(self.tracker.clock, t, events)  # the clocks, and who runs
+            except Exception as exc:  # noqa: BLE001 (the relay never stops a game)
+                self.report("relay", exc)
         self.standalone.after()
         if self.tracker.game.phase == "ended" and not self.saved:
             self.saved = True

@@ -1,12 +1,18 @@
 """The app's games into the club relay link: every move, pass, result and the clocks.
 
-app.py calls `new_game(config)` for each game, `event(event)` for each tracker event and
-`poll()` from its relay task (every 100 ms). RelayLink (relay_link.py) only journals and hands
+app.py calls `new_game(config)` for each game, `event(event)` for each tracker event,
+`after(clock, t, events)` after each input it applied (board time t) and `poll()` from its relay
+task (every 100 ms). RelayLink (relay_link.py) only journals and hands
 messages to a transport that never waits, so nothing here slows play: offline, every move
 stays in the link's journal until the relay acknowledges it, also across a restart.
 
 The link's own time is monotonic since boot (board time restarts with every game).
 """
+
+# Events after which the clock is sent at once (with the move it follows, a press switches the
+# running side too): the live page counts the running side down from each clock message.
+CLOCK_EVENTS = ("move", "pass", "clock", "pause", "resume", "end", "undo", "restored")
+_NOT_SENT = "?"  # the running side before any clock was sent
 
 # What of a game's config the relay needs to check and export it (host_tools/relay/checker.py)
 INFO_KEYS = ("size", "rules", "komi", "handicap", "handicap_style", "players", "time")
@@ -19,6 +25,10 @@ class RelayFeed:
         self.ticks_diff = ticks_diff
         self._t0 = ticks_ms()
         self.failures = 0  # link calls that raised (reported by the app, play goes on)
+        self._clock = None  # the tracker's clock (core/clock.py) as of the last input
+        self._board_t = 0  # board time of that input
+        self._at = 0  # and the link's time then
+        self._run = _NOT_SENT
 
     def now(self):
         return self.ticks_diff(self.ticks_ms(), self._t0)
@@ -28,6 +38,8 @@ class RelayFeed:
         for key in INFO_KEYS:
             if key in config:
                 info[key] = config[key]
+        self._clock = None  # the old game's clock is not this game's
+        self._run = _NOT_SENT
         return self.link.new_game(info, self.now())
 
     def event(self, event):
@@ -39,11 +51,55 @@ class RelayFeed:
         elif kind == "end":
             if event.get("result"):
                 link.result(event["result"], event.get("reason"), self.now())
-        elif kind == "clock":
-            state = {"B": event.get("B"), "W": event.get("W")}
-            link.clock(state, self.now())
+
+    def after(self, clock, t, events):
+        """After an input the app applied at board time t: the clock to the relay at once when
+        a press changed the running side or `events` hold a move or a clock change; else
+        poll() sends it at most once a second (relay_link.clock). Cheap when nothing is due:
+        the app calls this after every scan."""
+        self._clock = clock
+        self._board_t = t
+        self._at = self.now()
+        due = self._running(clock) != self._run
+        if not due:
+            for event in events:
+                if event["type"] in CLOCK_EVENTS:
+                    due = True
+                    break
+        if due:
+            self.send_clock(True)
+
+    def _running(self, clock):
+        # The side whose time runs, or None (not started, paused, lost on time, game over).
+        if not clock.running():
+            return None
+        return "B" if clock.turn == 1 else "W"
+
+    def send_clock(self, force=False):
+        """Both players' clocks as of now, and the side that runs, to the relay (QoS 0: the
+        next one replaces a lost one). Returns whether it went out."""
+        clock = self._clock
+        if clock is None:
+            return False
+        now = self.now()
+        t = self._board_t + now - self._at  # board time now (the same ticks)
+        state = {}
+        for color in (1, 2):
+            main, period, period_ms, stones, penalty, forfeit = clock.player(color, t)
+            state["B" if color == 1 else "W"] = {
+                "main_ms": main,
+                "period": period,
+                "period_ms": period_ms,
+                "stones": stones,
+                "penalty": penalty,
+                "forfeit": bool(forfeit),
+            }
+        run = self._running(clock)
+        self._run = run
+        return self.link.clock(state, now, running=run, force=force)
 
     def poll(self):
+        self.send_clock()
         return self.link.poll(self.now())
 
 

@@ -1,6 +1,7 @@
 // The relay's hall page and game page in Debian's Chromium (playwright-core), against a relay
-// the test runs in-process. The page's clock is playwright's fake clock: running clocks go down
-// exactly as far as the test advances it, so screenshots are the same every run.
+// the test runs in-process. The page's clock is playwright's fake clock, paused: running clocks
+// go down exactly as far as the test advances it (runFor), so the clock texts and screenshots
+// are the same every run, however busy the machine.
 // Usage: node relay_page.mjs URL OUT_DIR; prints JSON lines; after {"broker?": true} it waits
 // for one line on stdin (the test has told the page the broker is unreachable).
 import path from "node:path";
@@ -30,7 +31,10 @@ const cards = (page) => page.$$eval(".card", (cs) => cs.map((c) => ({
 
 try {
   const page = await browser.newPage();
+  // Paused, not flowing: without pauseAt the fake clock follows real time, and a busy machine
+  // would make the running clocks below read a second less (the test's timing dependence).
   await page.clock.install({ time: new Date("2026-05-02T10:00:00Z") });
+  await page.clock.pauseAt(new Date("2026-05-02T10:00:01Z"));
   await page.goto(url);
   await page.waitForFunction(() => document.querySelectorAll(".card").length === 4);
   await page.waitForFunction(() => document.getElementById("conn").textContent === "live");
