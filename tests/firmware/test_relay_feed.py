@@ -129,3 +129,78 @@ def test_no_settings_damaged_settings_and_no_mqtt_as_mean_offline():
     assert cfg["will"][0] == "go/v1/spring-open/t12/status" and cfg["subs_cb"] is not None
     assert FakeMqttAs.config["ssid"] is None  # the module's defaults are not changed
     assert feed.link is transport.link and transport.asynchronous
+
+
+class Timed:
+    """A transport that takes every message, with the virtual time it was sent at."""
+
+    def __init__(self, vt):
+        self.vt = vt
+        self.out = []
+
+    def publish(self, topic, payload, qos, retain):
+        import json
+
+        self.out.append((self.vt.now, topic.split("/")[-1], json.loads(payload)))
+        return True
+
+
+def test_the_app_sends_both_clocks_and_the_running_side_at_every_move_press_and_each_second():
+    # Issue 18: the live page runs the side the board says runs, from the board's clock
+    # messages; a board that never says who runs leaves every clock on the page standing.
+    import os
+
+    from app_fakes import VirtualTime, hardware
+    from ingboard.app import App
+    from ingboard.records_store import RecordsStore
+    from test_app import LOG  # Ing 1991, 600 s basic time; B E5 at 1000, press 1500, ...
+
+    root = "/tmp/ingboard-test-relay-feed-app"
+    for d in ("/games", "/sessions", "/journal"):
+        try:
+            for name in os.listdir(root + d):
+                os.remove(root + d + "/" + name)
+        except OSError:
+            pass
+    vt = VirtualTime()
+    cfg, hw = hardware(vt, LOG)
+    link = RelayLink("club", "t12", MemoryJournal())
+    link.transport = Timed(vt)
+    link.connected(0)
+    hw["relay"] = RelayFeed(link, vt.ticks_ms, vt.ticks_diff)
+    app = App(hw, RecordsStore(root), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
+    vt.drive(app, 6000)
+    assert app.errors == {} and len(app.tracker.game.plies) == 2
+    out = [m for m in link.transport.out if m[1] in ("move", "clock")]
+    clocks = [(t, m) for t, kind, m in out if kind == "clock"]
+    # Every move is followed at once by the clocks as of that move.
+    for i in range(len(out)):
+        if out[i][1] == "move":
+            t, kind, m = out[i + 1]
+            assert kind == "clock" and t == out[i][0] and m["n"] == out[i][2]["n"]
+    # Each press switches the side that runs, told at once (within the keys' period).
+    runs = []
+    for t, m in clocks:
+        if not runs or runs[-1][1] != m["run"]:
+            runs.append((t, m["run"]))
+    assert [r[1] for r in runs] == ["B", "W", "B"]
+    assert 1500 <= runs[1][0] < 1600 and 3500 <= runs[2][0] < 3600
+    # At least once a second in between (the relay task polls every 100 ms), with every
+    # field the relay shows.
+    for i in range(1, len(clocks)):
+        assert clocks[i][0] - clocks[i - 1][0] <= 1000 + 100
+    for _t, m in clocks:
+        assert m["g"] == link.current.gid
+        for c in ("B", "W"):
+            keys = sorted(m[c])
+            assert keys == ["forfeit", "main_ms", "penalty", "period", "period_ms", "stones"]
+    # Only the running side's time goes down, by the time between the messages (board time
+    # is the app's virtual time here: Black's clock started at 0).
+    assert clocks[0][1]["B"]["main_ms"] == 600000 - clocks[0][0]
+    for i in range(1, len(clocks)):
+        (t0, a), (t1, b) = clocks[i - 1], clocks[i]
+        if a["run"] == b["run"]:
+            ran, stood = a["run"], "W" if a["run"] == "B" else "B"
+            assert b[ran]["main_ms"] == a[ran]["main_ms"] - (t1 - t0)
+            assert b[stood]["main_ms"] == a[stood]["main_ms"]
+    assert len([1 for t, m in clocks if t > runs[2][0]]) >= 2  # the last stretch is checked

@@ -151,3 +151,92 @@ def test_hall_and_game_pages(live, tmp_path):
         holder = r if shot.startswith("hall") else g
         assert holder["width%d" % width] == width, shot  # nothing wider than the screen
         screenshots.check(str(tmp_path / shot), "relay", shot)
+
+
+def clock_text(ms):
+    """What a clock side reads on the page (page.js clockText): whole seconds, rounded up."""
+    t = max(0, -(-ms // 1000))
+    h, m, s = t // 3600, t // 60 % 60, t % 60
+    return ("%d:%02d" % (h, m) if h else "%d" % m) + ":%02d" % s
+
+
+def test_a_board_driven_by_the_firmware_app_shows_running_clocks(tmp_path):
+    """Issue 18: the device's own code (app.py -> relay_feed.RelayFeed -> relay_link.RelayLink)
+    publishes a game; the relay takes every message (none quarantined) and the hall and game
+    pages run the clock of the side the board says runs, from the board's last clock message."""
+    from app_fakes import VirtualTime, hardware
+    from ingboard.app import App
+    from ingboard.records_store import RecordsStore
+    from ingboard.relay_feed import RelayFeed
+    from ingboard.relay_link import MemoryJournal, RelayLink
+
+    from host_tools import simulate as sim
+
+    store = Store(str(tmp_path / "relay.sqlite"))
+    broadcaster = Broadcaster(0)
+    acks = []
+    relay = Relay(store, EVENT, publish=lambda t, p, q, r: acks.append((t, p)),
+                  on_event=broadcaster.push)  # fmt: skip
+    vt = VirtualTime()
+
+    class Wire:
+        """The board's MQTT transport, straight into the relay (acks come back below)."""
+
+        def publish(self, topic_name, payload, qos, retain):
+            assert relay.handle(topic_name, payload, vt.now) not in (None, "quarantined")
+            return True
+
+    game = sim.read_game(os.path.join(ROOT, "host_tools", "data", "demo_game.sgf"))
+    simulation = sim.simulate(game, "typical", seed=1)
+    config, hw = hardware(vt, simulation.text())
+    link = RelayLink(EVENT, "t7", MemoryJournal(), transport=Wire())
+    hw["relay"] = RelayFeed(link, vt.ticks_ms, vt.ticks_diff)
+    app = App(hw, RecordsStore(str(tmp_path / "board")), vt.ticks_ms, vt.ticks_diff,
+              vt.sleep_ms, config=config)  # fmt: skip
+    link.connected(vt.now)
+    t = 0
+    while t < simulation.duration_ms // 2:
+        t += 1000
+        vt.drive(app, t, stop=False)
+        while acks:
+            link.message(*acks.pop(0), vt.now)
+    assert app.failure is None and app.errors == {}
+    assert relay.stats["quarantined"] == 0 and relay.ignored == 0
+    view = [v for v in relay.boards.values() if v["board"] == "t7"][0]
+    clock = view["clock"]
+    run = "B" if app.tracker.clock.turn == 1 else "W"
+    assert app.tracker.clock.running() and clock["run"] == run
+    assert clock["n"] == len(app.tracker.game.plies) > 10
+    assert store.moves(EVENT, "t7", view["g"])[-1][0] == clock["n"]
+
+    def reads(ran_ms):
+        out = []
+        for c in ("B", "W"):
+            s = clock[c]
+            left = s["main_ms"] if s["main_ms"] > 0 else s["period_ms"]
+            left -= ran_ms if c == run else 0
+            out.append("%s %s PP %d" % (c, clock_text(left), s["penalty"]))
+        return out
+
+    server = LiveServer(("127.0.0.1", 0), broadcaster, store=store, event=EVENT)
+    server.start()
+    try:
+        url = "http://127.0.0.1:%d/" % server.server_address[1]
+        proc = subprocess.run(
+            [shutil.which("node") or "node", os.path.join(ROOT, "tests", "host",
+             "relay_clock.mjs"), url, str(tmp_path), "t7"],
+            cwd=ROOT, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+    finally:
+        server.stop()
+        store.close()
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    r = json.loads(proc.stdout.strip().splitlines()[-1])
+    classes = [
+        "side-B" + (" run" if run == "B" else ""),
+        "side-W" + (" run" if run == "W" else ""),
+    ]
+    assert r["hall"] == [list(x) for x in zip(reads(1000), classes)]
+    assert [x[0] for x in r["hallLater"]] == reads(3000)
+    assert r["hallLater"] != r["hall"]  # it runs
+    assert r["game"] == reads(1000)
