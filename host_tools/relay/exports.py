@@ -8,7 +8,10 @@ Players come from each game's `game` message: `players` maps "B"/"W" to a name, 
   with a comment for the tournament director), `RE` from the board's result.
 - EGD: the tournament table the EGF rating officer reads: one line per player, place, name,
   rank, country, club, then one entry per round `<opponent place><+|-|=>/<w|b><handicap>`
-  (`0=` = no game that round), header lines starting with ';' (EV, DT, KM, HA, CM).
+  (`0=` = no game that round), then the player's EGD PIN as `|12345678` when the board gave
+  one (`egd`: the 8 digits the EGD numbers its players with; the convention of the .h9 files
+  OpenGotha writes for the EGD), header lines starting with ';' (EV, DT, KM, HA, CM). A PIN
+  that is not 8 digits is not put on the player's line: a ';' comment names it for the TD.
 - AGA: the AGAGD submission text: `TOURNEY`, `PLAYERS` (AGA id, "Surname, Given", rank) and
   `GAMES` lines `white_id black_id winner handicap komi` (winner W or B).
 """
@@ -180,6 +183,15 @@ def egd(games, event_name="", date="", komi=None):
         "; KM[%s]" % ("" if komi is None else komi),
         "; HA[h9]",
         "; CM[exported by the ingboard relay]",
+    ]
+    pins = {}
+    for name in order:
+        pin = players[name].get("egd", "").strip()
+        if _egd_pin(pin):
+            pins[name] = " |" + pin
+        elif pin:
+            lines.append("; %s: EGD PIN %s is not 8 digits, left out" % (name, pin))
+    lines += [
         ";",
         "; Pl Name                         Rk Co Club  " + " ".join("R%d" % r for r in rounds),
     ]
@@ -187,7 +199,7 @@ def egd(games, event_name="", date="", komi=None):
         p = players[name]
         results = " ".join(entries[name].get(r, "0=") for r in rounds)
         lines.append(
-            "%4d %-28s %-3s %-2s %-5s %s"
+            "%4d %-28s %-3s %-2s %-5s %s%s"
             % (
                 place[name],
                 name[:28],
@@ -195,9 +207,15 @@ def egd(games, event_name="", date="", komi=None):
                 p.get("country", "")[:2],
                 p.get("club", "")[:5],
                 results,
+                pins.get(name, ""),
             )
         )
     return "\n".join(lines) + "\n"
+
+
+def _egd_pin(text):
+    """An EGD PIN: 8 digits (e.g. 12850431)."""
+    return len(text) == 8 and all("0" <= c <= "9" for c in text)
 
 
 def _aga_name(name):

@@ -1,6 +1,6 @@
 """Relay exports carry what is known: SGF with AP, EV, DT (the day the relay first saw the
 game), TM/OT from the game's time settings and BL/WL from the boards' clock messages; the EGD
-table with the event, dates and komi; the AGA file with the dates and AGA ids."""
+table with the event, dates, komi and EGD PINs; the AGA file with the dates and AGA ids."""
 
 import json
 import subprocess
@@ -21,8 +21,8 @@ INFO = {
     "round": 1,
     "time": {"system": "byoyomi", "basic_s": 1800, "periods": 5, "period_s": 30},
     "players": {
-        "B": {"name": "Ito Ann", "rank": "2d", "aga": "101"},
-        "W": {"name": "Bo Cheng", "rank": "1k", "aga": "202"},
+        "B": {"name": "Ito Ann", "rank": "2d", "aga": "101", "egd": "12850431"},
+        "W": {"name": "Bo Cheng", "rank": "1k", "aga": "202", "egd": "1285043"},
     },
 }
 MOVES = ["E5", "C3", "G7"]
@@ -83,6 +83,14 @@ def test_egd_and_aga_carry_dates_komi_and_ids(tmp_path):
     assert done.returncode == 0, done.stderr
     table = open(egd, encoding="utf-8").read()
     assert "; EV[club]" in table and "; DT[2026-05-02]" in table and "; KM[6.5]" in table
+    # The EGD PIN ends the player's line ("|PIN", as in the .h9 files OpenGotha writes); one
+    # that is not 8 digits stays off the line and is named in a comment for the TD.
+    rows = [line.split() for line in table.splitlines() if not line.startswith(";")]
+    assert rows == [
+        ["1", "Ito", "Ann", "2d", "2+/b0", "|12850431"],
+        ["2", "Bo", "Cheng", "1k", "1-/w0"],
+    ]
+    assert "; Bo Cheng: EGD PIN 1285043 is not 8 digits, left out" in table.splitlines()
     sub = open(aga, encoding="utf-8").read()
     assert "start=2026-05-02" in sub and "finish=2026-05-02" in sub
     assert "202 101 B 0 6.5" in sub  # white id, black id, winner, handicap, komi
