@@ -8,13 +8,17 @@ from ingboard.core.tracker import Tracker
 class Table:
     """A physical 9x9 board the test changes point by point; scans it into a Tracker."""
 
-    def __init__(self, rules="ing1991", size=9, **config):
+    def __init__(self, rules="ing1991", size=9, first_scan=True, **config):
         config.update({"size": size, "rules": rules})
         self.tracker = Tracker(config)
         self.size = size
         self.rows = [["."] * size for _ in range(size)]
         self.t = 0
         self.events = []
+        if first_scan:
+            # The board is scanned empty when the game starts (a stone already there before
+            # the first move is `stone-extra`, issue 14).
+            self.events += self.tracker.scan(0, ["".join(r) for r in self.rows])
 
     def at(self, name):
         col = "ABCDEFGHJKLMNOPQRST".index(name[0])
@@ -170,12 +174,28 @@ def test_nudged_stone_and_knocked_off_stone():
 
 
 def test_two_new_stones_are_not_a_move():
-    table = Table()
+    table = Table("aga")
     table.put("E5", "B")
     table.put("D4", "B")
     table.wait(600)
     assert not table.of("move")
     assert table.alerts() == [("two-stones", ["E5", "D4"])]
+
+
+def test_ing_1991_art_9_resigning_two_stones_and_the_press_confirmed_by_a_second_press():
+    # Ing 1991 Art. 9 (1) "Resigning": "he should place two stones on the board to indicate
+    # that he has resigned": offered at the press, confirmed by the second press.
+    table = Table("ing1991")
+    table.play("E5", "B")
+    table.put("D4", "W")
+    table.put("F6", "W")
+    table.wait(600)
+    assert not table.of("move")[1:] and table.alerts() == []  # a signal, not a mistake
+    table.press(WHITE)
+    assert table.alerts() == [("resign-offer", ["F6", "D4"])]  # scan order: top line first
+    assert not table.of("end")
+    table.press(WHITE, dt=800)
+    assert [(e["result"], e["reason"]) for e in table.of("end")] == [("B+R", "resign")]
 
 
 def test_pause_dead_stones_four_passes_and_the_count():

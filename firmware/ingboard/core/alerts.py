@@ -24,6 +24,11 @@ ALERTS = {
     "fill-in-disturbed": "A stone of the counted position was moved in the fill-in: put it back.",
     # settings
     "odd-komi": "Komi is not an even number: Ing counting pays it in stones, two points each.",
+    # sequences the rules judge (issue 14 class 6, issue 15 item 5)
+    "two-moves": "Two moves in a row by one player: the rules decide (taken back, pass, forfeit).",
+    "retraction": "A play was changed after it was made (Ing 1991 Art. 8): recorded.",
+    "resign-offer": "Two stones and the press: resigning? Press again (or the resign button).",
+    "dead-point": "That point's sensor is dead: if you played there, press your key again.",
     # equipment
     "bowl-mismatch": "The bowls and the board do not add up to the full set of stones.",
     "sensor-fault": "A sensor is not reading correctly; the game continues without it.",

@@ -5,12 +5,13 @@
 from ingboard.core.alerts import alert_text
 from ingboard.core.board import EMPTY
 from ingboard.core.game import PAUSED
+from ingboard.core.sensing import UNKNOWN
 
 
 class BoardAlerts:
     """Raising and withdrawing alerts (a Tracker mixin)."""
 
-    def _alerts(self, t, new, missing, color, mine, theirs):
+    def _alerts(self, t, new, lost, color, mine, theirs):
         events = []
         wanted = {}
         since = self.since
@@ -21,24 +22,43 @@ class BoardAlerts:
         for p in theirs:
             if t - since[p] < alert_ms:
                 continue
-            if cells[p] != EMPTY:
+            if cells[p] != EMPTY or self._slipped(p):
                 wanted[("stone-extra", p)] = [p]
-            elif not self._moved_stone(p, missing):
+            else:
                 wanted[("wrong-colour", p)] = [p]
-        if len(mine) > 1:
-            settled = [p for p in mine if t - since[p] >= alert_ms]
-            if len(settled) > 1:
-                wanted[("two-stones", settled[0])] = settled
-        self._displacement_alerts(t, new, missing, wanted, paused)
+        for p in self.extra:
+            # There before the first move (or a sensor reading as if): not Black's first move.
+            if t - since[p] >= alert_ms and self.seen[p] != UNKNOWN:
+                wanted[("stone-extra", p)] = [p]
+        settled = []
+        for p in mine:
+            if t - since[p] < alert_ms:
+                continue
+            if self._slipped(p):
+                wanted[("stone-extra", p)] = [p]
+            else:
+                settled.append(p)
+        if len(settled) > 1 and not self.game.rules.resign_two_stones:
+            # (Ing 1991: two stones are the resignation signal; the press offers it.)
+            wanted[("two-stones", settled[0])] = settled
+        self._displacement_alerts(t, lost, wanted, paused)
         for key, points in wanted.items():
             if key not in self.active:
                 self.active[key] = True
                 events.append(self._alert_event(t, key[0], points))
+        seen = self.seen
         for key in list(self.active):
             if not isinstance(key, tuple) or key in wanted:
                 continue
-            if key[0] in _BOARD_ALERTS or (key[0] in _RULE_ALERTS and key[1] not in new):
+            code = key[0]
+            if code in _BOARD_ALERTS or (code in _RULE_ALERTS and key[1] not in new):
                 del self.active[key]  # the board was put right / the stone taken back
+            elif code == "retraction" and seen[key[1]] == cells[key[1]]:
+                del self.active[key]  # the play as made is back on its point
+            elif code == "resign-offer" and not self.resign_offer:
+                del self.active[key]  # a stone taken back: the offer is withdrawn
+            elif code == "dead-point" and not self.dead_ask:
+                del self.active[key]
         return events
 
     def _alert(self, t, code, points, force=False):

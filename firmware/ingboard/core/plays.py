@@ -5,10 +5,13 @@ committed as that player's move; free handicap stones are placed the same way; a
 both players accept (`undo`) takes the last play back.
 """
 
+from micropython import const
+
 from ingboard.core.board import BLACK, EMPTY, WHITE, color_name
 from ingboard.core.game import ENDED, MANDATORY_PASS, PAUSED, IllegalMove
-from ingboard.core.presses import PRESS_WAIT_MS
 from ingboard.core.sensing import UNKNOWN
+
+SLIP_MS = const(600)  # a stone appearing this close to a prisoner's lift is a slipped prisoner
 
 
 class Plays:
@@ -19,12 +22,16 @@ class Plays:
         game = self.game
         if game.phase == ENDED:
             return events + self._after_end(t)
+        events += self._find_faults(t)
         settle = self.settle_ms
+        seen = self.seen
+        since = self.since
         # Keep committing while the board explains a move (an early next move follows at once).
         while True:
             new, missing, lifted = self._differences(t)
             for p in lifted:
-                del self.leaving[p]
+                # When the prisoners of a colour were lifted (a slipped one: see _slipped).
+                self.lift_t[self.leaving.pop(p)] = t
             if game.phase == PAUSED:
                 events += self._dead_stones(t, missing)
                 back = self._put_back(t, new)
@@ -37,43 +44,91 @@ class Plays:
                     events += placed
                     continue
             color = game.to_play
-            mine = [p for p in new if self.seen[p] == color]
-            theirs = [p for p in new if self.seen[p] != color]
+            lost = self._displaced(new, missing)
+            mine = []
+            theirs = []
+            active = self.active
+            for p in new:
+                if p in self.moved or p in self.extra:
+                    continue  # a known stone: moved, or there before the game
+                if seen[p] == color and ("wrong-colour", p) not in active:
+                    mine.append(p)
+                else:
+                    # (A stone the board called the wrong colour in the opponent's turn is
+                    # not this player's move later: it stays that alert until removed.)
+                    theirs.append(p)
+            if self.awaiting_press and self.awaiting_press != color:
+                # A second stone of the player whose move is not pressed yet: that move was
+                # not complete - two new stones (Ing 1991: resigning; else `two-stones`).
+                second = [
+                    p
+                    for p in theirs
+                    if seen[p] == self.awaiting_press
+                    and t - since[p] >= settle
+                    and not self._slipped(p)
+                    and ("wrong-colour", p) not in active
+                ]
+                if second:
+                    events += self._reopen(t)
+                    continue
+            cells = game.board.cells
+            # Issue 14 class 1: while a stone of the player to move is unaccounted for, none
+            # of their new stones is a move (it may be that stone, put down elsewhere).
+            blocked = False
+            for q in lost:
+                if cells[q] == color:
+                    blocked = True
+            candidates = [p for p in mine if not self._slipped(p)]
+            if not candidates and len(mine) == 1 and self.press_pending == color:
+                candidates = mine  # a fast reply after a capture: the press confirms it
+            if self.resign_offer and (self.resign_offer != color or len(candidates) != 2):
+                self.resign_offer = 0  # a stone taken back: the offer is withdrawn
             committed = False
-            if (
-                len(mine) == 1
-                and not self._moved_stone(mine[0], missing)
-                and not self._hidden_neighbour(mine[0])
-            ):
-                p = mine[0]
-                stable = t - self.since[p] >= settle
-                forced = self.press_pending == color
-                if stable or forced:
+            if len(candidates) == 1 and not blocked:
+                p = candidates[0]
+                # The stability rule, at the press too (class 4): never a stone seen briefly.
+                if t - since[p] >= settle and not self._hidden_neighbour(p):
                     reason = game.legality(color, p)
                     if reason is None:
                         events += self._commit(t, color, p)
                         committed = True
-                    elif t - self.since[p] >= settle:
+                    else:
                         events += self._alert(t, reason, [p])
             if not committed:
                 break
-        events += self._alerts(t, new, missing, color, mine, theirs)
-        if self.press_pending and (
-            not self._unknown_points() or t - self.press_time >= PRESS_WAIT_MS
-        ):
-            events += self._press_now(t, self.press_pending)
+        events += self._alerts(t, new, lost, color, mine, theirs)
+        if self.press_pending:
+            events += self._judge_press(t)
         return events
+
+    def _slipped(self, p):
+        # A stone of a colour whose prisoners are being lifted (under the hand now, or seen
+        # lifted within SLIP_MS after it appeared), that came straight onto an empty point (no hand
+        # over it first): a prisoner slipping from the fingers, not a move (`stone-extra`).
+        color = self.seen[p]
+        if self.before[p] != EMPTY:
+            return False
+        lifted = self.lift_t[color]
+        if lifted >= 0 and 0 <= lifted - self.since[p] <= SLIP_MS:
+            return True  # it appeared, then the lift was seen: dropped as it was lifted
+        seen = self.seen
+        for q in self.leaving:
+            if self.leaving[q] == color and seen[q] == UNKNOWN:
+                return True
+        return False
 
     def _differences(self, t):
         seen = self.seen
         cells = self.game.board.cells
         leaving = self.leaving
+        faulty = self.faulty
+        shifted = self.shifted
         new = []
         missing = []
         lifted = []
         for p in self.order:
             v = seen[p]
-            if v == UNKNOWN:
+            if v == UNKNOWN or faulty[p]:
                 continue
             c = cells[p]
             if p in leaving:
@@ -82,12 +137,19 @@ class Plays:
                 continue
             if v == c:
                 continue
+            if shifted and p in shifted:
+                continue  # an accepted shift: the stone stands for its game point
             if c == EMPTY:
                 new.append(p)
             elif v == EMPTY:
                 missing.append(p)
             else:
                 new.append(p)  # a stone of the other colour where the game has one
+        extra = self.extra
+        if extra:
+            for p in list(extra):
+                if seen[p] == cells[p]:
+                    del extra[p]  # taken away: the board is as the game
         return new, missing, lifted
 
     def _commit(self, t, color, p):
@@ -113,6 +175,9 @@ class Plays:
             events += self._resumed(t)  # a board play during the pause resumes play and time
         for q in ply.captured:
             self.leaving[q] = 3 - color
+            if self.shifted:
+                self._shift_captured(q, 3 - color)
+        self._played(t, color)
         for q in ply.self_removed:
             self.leaving[q] = color
         board = game.board
@@ -190,6 +255,34 @@ class Plays:
         self.awaiting_press = 0
         self.press_owed = [False, False, False]
         self.undo_clock(t)
+        board = game.board
+        self.bowls.on_board(board.count[BLACK], board.count[WHITE], t, game.to_play)
+        return [{"t": t, "type": "undo", "to_play": color_name(game.to_play)}]
+
+    def _played(self, t, color):
+        # Every ply: its time (sensor_faults.py counts plays around a stuck reading; the
+        # dead-point question looks at this turn only), and the question of the opponent's
+        # dead-point pass is answered: they played on.
+        times = self.commit_times
+        times.append(t)
+        if len(times) > 3:
+            times.pop(0)
+        ask = self.dead_ask
+        if ask and ask[0] != color:
+            self.dead_ask = None
+
+    def _reopen(self, t):
+        # Take back the last play, committed but not pressed, as not yet made (no clock change:
+        # the clock was never switched for it).
+        game = self.game
+        last = game.plies[-1]
+        if last.kind == MANDATORY_PASS and len(game.plies) > 1:
+            last = game.plies[-2]
+        game.undo()
+        del self.ply_props[len(game.plies) :]
+        for q in last.captured:
+            self.leaving.pop(q, None)
+        self.awaiting_press = 0
         board = game.board
         self.bowls.on_board(board.count[BLACK], board.count[WHITE], t, game.to_play)
         return [{"t": t, "type": "undo", "to_play": color_name(game.to_play)}]

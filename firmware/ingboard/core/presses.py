@@ -1,13 +1,30 @@
-"""Presses: the clock keys (part of the Tracker).
+"""Presses: the clock keys (part of the Tracker; issue 14 classes 3, 4, 6 and 7).
 
-The press completes or confirms the presser's move; with no new stone and no unknown points it
-is a pass (per the ruleset's pass semantics); with unknown points it waits (up to
-PRESS_WAIT_MS) for the board to become readable.
+The press completes or confirms the presser's move. It is judged only on a board that can be
+judged: while a working point reads '?' (a hand, an arm) or something changed within the settle
+time, the press is kept (`press_pending`, journaled) and judged as soon as the board is
+readable and stable - a stone seen and then hidden is never turned into a pass, and a stone
+seen in a single scan at the press is neither a move nor, by its absence, a pass.
+
+Judged, the press is:
+- the presser's one new stone, stable and legal: their move (an illegal one: the ruleset says,
+  game.commit_illegal);
+- no new stone: a pass play (per the ruleset's pass semantics) - unless a dead sensor's point
+  had the presser's hand near it this turn: then the board asks (`dead-point`); a second press
+  before the opponent moves says "my stone is on that point";
+- two new stones under Ing 1991 (Art. 9 "Resigning": "he should place two stones on the board
+  to indicate that he has resigned"): offered as resignation (`resign-offer`), confirmed by a
+  second press or the resign button; taking a stone back withdraws the offer. Other rulesets:
+  `two-stones` stands and the press waits until one is taken back;
+- while a stone of the presser is unaccounted for (`stone-missing`): kept until it is.
+A press by the player whose clock is not running goes to out_of_turn.py (two moves in a row, a
+changed play; otherwise a double press, a bounce, a wrong key, a key held across a reboot:
+nothing at all).
 """
 
 from micropython import const
 
-from ingboard.core.board import color_name
+from ingboard.core.board import EMPTY, color_name
 from ingboard.core.game import ENDED, MANDATORY_PASS, PAUSED, IllegalMove
 
 PRESS_WAIT_MS = const(1500)
@@ -21,6 +38,13 @@ class Presses:
         game = self.game
         if game.phase == ENDED:
             return events + self.fill_in_done(t)  # game_end.py: read the fill-in (again)
+        if self.resign_offer == color:
+            # Ing 1991 Art. 9 "Resigning": the second press confirms the two stones.
+            self.resign_offer = 0
+            game.resign(color)
+            return events + self._ended(t)
+        if self.dead_ask and self.dead_ask[0] == color:
+            return events + self._dead_point_stone(t)
         if self.awaiting_press == color:
             # The press that confirms the presser's committed move: the clock switches now.
             # The opponent's late press for their own earlier move is then no longer expected.
@@ -34,50 +58,120 @@ class Presses:
             return events
         if not self.arrived[color]:
             return events + self._arrive(t, color)  # the first press says "I am here"
-        if color != game.to_play:
-            return events  # a second press, or the opponent's key: nothing to do
+        if self.press_pending == color:
+            return events  # a bounce or a second press while the first waits: kept once
+        if color != game.to_play and not self._own_new_stones(color):
+            return events  # a double press, a bounce, the wrong key: nothing at all
         self.press_time = t
-        if self._unknown_points():
-            self.press_pending = color
-            return events
-        return events + self._press_now(t, color)
+        self.press_pending = color
+        return events + self._judge_press(t)
+
+    def _judge_press(self, t):
+        """Judge the pending press if the board can be judged now (else keep it)."""
+        if self._unknown_points() or self._changing(t):
+            return []
+        color = self.press_pending
+        if color != self.game.to_play:
+            self.press_pending = 0
+            return self._out_of_turn(t, color)
+        return self._press_now(t, color)
 
     def _press_now(self, t, color):
-        # The press completes the presser's one new stone; with none, it is a pass play.
-        self.press_pending = 0
         game = self.game
-        new, _missing, _lifted = self._differences(t)
-        mine = [p for p in new if self.seen[p] == color]
-        if len(mine) > 1:
-            # More than one candidate (a flicker, a second stone): never a pass. Wait for the
-            # board to settle; past the wait, the two-stones alert stands.
-            if t - self.press_time < PRESS_WAIT_MS:
-                self.press_pending = color
-                return []
-            return self._alert(t, "two-stones", mine)
-        if len(mine) == 1:
-            reason = game.legality(color, mine[0])
+        if game.phase == ENDED:
+            self.press_pending = 0
+            return []
+        new, missing, _lifted = self._differences(t)
+        lost = self._displaced(new, missing)
+        cells = game.board.cells
+        for q in lost:
+            if cells[q] == color:
+                return []  # a stone of the presser is unaccounted for: wait (class 1)
+        seen = self.seen
+        mine = [p for p in new if seen[p] == color and p not in self.moved and p not in self.extra]
+        candidates = [p for p in mine if not self._slipped(p)] or mine
+        if len(candidates) > 1:
+            if game.rules.resign_two_stones and len(candidates) == 2:
+                # Ing 1991 Art. 9 "Resigning": two stones and the press offer resignation.
+                self.press_pending = 0
+                self.resign_offer = color
+                return self._alert(t, "resign-offer", candidates, force=True)
+            return []  # two stones (`two-stones` stands): kept until one is taken back
+        if len(candidates) == 1:
+            p = candidates[0]
+            reason = game.legality(color, p)
             if reason is None:
-                self.press_pending = color  # so that the commit switches the clock now
-                return self._commit(t, color, mine[0])
+                return self._commit(t, color, p)  # press_pending: the clock switches now
+            self.press_pending = 0
             # The player completed an illegal move: the ruleset says what that means.
             outcome = game.commit_illegal(color, reason)
             if outcome == "forfeit":
                 return self._ended(t)
             if outcome == "pass":
+                self.leaving[p] = color  # AGA Rule 8: taken back, treated as a pass
                 return self._passed(t, color)
-            return self._alert(t, reason, mine, force=True)
-        if game.phase == ENDED or color != game.to_play:
-            return []
+            return self._alert(t, reason, [p], force=True)
+        self.press_pending = 0
+        dead = self._dead_point_near(color)
+        first_pass = game.consecutive_passes == 0
         try:
             game.pass_move(color)
         except IllegalMove as exc:
             return [self._alert_event(t, "not-your-turn", [], str(exc))]
-        return self._passed(t, color)
+        events = self._passed(t, color)
+        if dead >= 0 and first_pass and game.phase != ENDED:
+            # The board cannot see that point: ask (never guess). The pass stands unless the
+            # presser presses again before the opponent moves (then: a stone on that point).
+            self.dead_ask = (color, dead, len(game.plies))
+            events += self._alert(t, "dead-point", [dead], force=True)
+        return events
+
+    def _dead_point_near(self, color):
+        # A dead sensor's empty point, legal for the presser, with their hand near it during
+        # this turn (a neighbour's reading changed since the opponent's last play).
+        faulty = self.faulty
+        game = self.game
+        cells = game.board.cells
+        since = self.since
+        turn = self.commit_times[-1] if self.commit_times else -1
+        board = game.board
+        for p in self.order:
+            if not faulty[p] or cells[p] != EMPTY or game.legality(color, p) is not None:
+                continue
+            for q in board.neighbours(p):
+                if not faulty[q] and since[q] > turn:
+                    return p
+        return -1
+
+    def _dead_point_stone(self, t):
+        # The second press: "my stone is on the unreadable point" - the pass becomes that play.
+        color, p, plies = self.dead_ask
+        self.dead_ask = None
+        game = self.game
+        if len(game.plies) != plies or self.faulty[p] == 0:
+            return []
+        game.undo()
+        self.bowls.pass_stone(color, t, -1)  # not a pass after all: its stone goes back
+        if game.legality(color, p) is not None:
+            game.pass_move(color)  # not a legal play there after all: the pass stands
+            self.bowls.pass_stone(color, t)
+            return self._alert(t, "dead-point", [p], force=True)
+        del self.ply_props[len(game.plies) :]
+        events = [{"t": t, "type": "undo", "to_play": color_name(game.to_play)}]
+        self.active.pop(("dead-point", p), None)
+        # The clock switched at the first press; the play replaces the pass without a switch.
+        pending = self.press_pending
+        self.press_pending = 0
+        self.awaiting_press = 0
+        events += self._commit(t, color, p)
+        self.awaiting_press = 0
+        self.press_pending = pending
+        return events
 
     def _passed(self, t, color):
         game = self.game
         events = [self._pass_event(t, color)]
+        self._played(t, color)
         events += self._clock_moved(t, color)
         if game.phase == PAUSED and not self.pause_announced:
             # Play pauses (once: the passes made during the pause do not pause it again).

@@ -78,6 +78,7 @@ class Ruleset:
         pause_passes_confirm=True,
         sgf_ru=None,
         prisoners="lid",
+        resign_two_stones=False,
     ):
         self.name = name
         self.title = title
@@ -116,6 +117,10 @@ class Ruleset:
         # (Ing 1991 Art. 13, AGA prisoners) or "bowl" (Ing 1996 Rule 2 "or return them to the
         # opponent", Kim/Simon/Straus Part 1).
         self.prisoners = prisoners
+        # Two stones placed on the board signal resignation (Ing 1991 Art. 9 "Resigning": "he
+        # should place two stones on the board to indicate that he has resigned"; 1996 puts
+        # them "at the side of the board", so only 1991 reads them off the board).
+        self.resign_two_stones = resign_two_stones
 
     def __repr__(self):
         return "Ruleset(%s)" % self.name
@@ -144,6 +149,7 @@ RULESETS = {
         illegal=ILLEGAL_REJECT,
         draw_winner=BLACK,
         fill_in=True,
+        resign_two_stones=True,
     ),
     # Ing 1996: as 1991; Rule 8 "Fixed compensation: Mandatory eight points handicap, black
     # wins in case of drawn games"; Rule 3 "At the start of a handicap game, white makes

@@ -2,7 +2,9 @@
 
 A scan's characters become point codes (EMPTY, BLACK, WHITE, or UNKNOWN for '?' and anything
 else); the tracker keeps the latest reading per point (`seen`) and the board time it began
-(`since`), which is all the stability rule needs.
+(`since`), which is all the stability rule needs, and how often each point's reading changed
+lately (`flips` since `flip_t`), which is how a flickering sensor gives itself away
+(sensor_faults.py). Points found faulty (`faulty`) are left out of every judgement.
 """
 
 from micropython import const
@@ -17,6 +19,8 @@ for _i in range(256):
 CODE_OF[46] = EMPTY  # '.'
 CODE_OF[66] = BLACK  # 'B'
 CODE_OF[87] = WHITE  # 'W'
+
+FLIP_WINDOW_MS = const(3000)  # reading changes are counted per point over this window
 
 
 class Sensing:
@@ -34,14 +38,33 @@ class Sensing:
             v = code_of[row[i]]
             p = order[k + i]
             if seen[p] != v:
+                self.before[p] = seen[p]
                 seen[p] = v
                 since[p] = t
                 changed = True
+                # Counted only on a change, so the steady state costs nothing (small ints).
+                if t - self.flip_t[p] > FLIP_WINDOW_MS:
+                    self.flip_t[p] = t
+                    self.flips[p] = 1
+                else:
+                    self.flips[p] += 1
         return changed
 
     def _unknown_points(self):
+        """True while a working point reads '?' (a hand over the board, say)."""
         seen = self.seen
+        faulty = self.faulty
         for p in self.order:
-            if seen[p] == UNKNOWN:
+            if seen[p] == UNKNOWN and not faulty[p]:
+                return True
+        return False
+
+    def _changing(self, t):
+        """True while a working point changed within the settle time (the board not stable)."""
+        since = self.since
+        faulty = self.faulty
+        settle = self.settle_ms
+        for p in self.order:
+            if t - since[p] < settle and not faulty[p]:
                 return True
         return False

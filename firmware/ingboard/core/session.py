@@ -42,7 +42,17 @@ BOWL = "bowl"
 LID = "lid"
 KINDS = (CONFIG, SCAN, PRESS, BUTTON, BOWL, LID)
 
-BUTTONS = ("pause", "resume", "agree", "dispute", "resign-B", "resign-W", "undo", "new-game")
+BUTTONS = (
+    "pause",
+    "resume",
+    "agree",
+    "dispute",
+    "resign-B",
+    "resign-W",
+    "undo",
+    "new-game",
+    "accept-shift",
+)
 
 # The rule systems and handicap styles a config may name come from rulesets.py's one table.
 RULES = NAMES

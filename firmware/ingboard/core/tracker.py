@@ -43,11 +43,13 @@ from ingboard.core.clock import Clock
 from ingboard.core.displacement import Displacement
 from ingboard.core.game import ENDED, Game, IllegalMove
 from ingboard.core.game_end import GameEnd
+from ingboard.core.out_of_turn import RETRACTION_SETTINGS, OutOfTurn
 from ingboard.core.plays import Plays
 from ingboard.core.presses import PRESS_WAIT_MS, Presses
 from ingboard.core.rulesets import komi_warning
 from ingboard.core.sensing import UNKNOWN, Sensing
 from ingboard.core.sgf_record import Notes
+from ingboard.core.sensor_faults import SensorFaults
 from ingboard.core.timekeeper import Timekeeper
 from ingboard.core.tracker_state import TrackerState
 
@@ -61,7 +63,16 @@ _FAR = const(0x3FFFFFFF)
 # One concept per module; the Tracker is their sum (the mixins share the attributes set in
 # __init__ and hold no state of their own).
 class Tracker(
-    Sensing, Plays, Presses, Displacement, BoardAlerts, Timekeeper, GameEnd, TrackerState
+    Sensing,
+    SensorFaults,
+    Plays,
+    Presses,
+    OutOfTurn,
+    Displacement,
+    BoardAlerts,
+    Timekeeper,
+    GameEnd,
+    TrackerState,
 ):
     """Tracks one game from its session-log config (see session-log.md `config`)."""
 
@@ -106,6 +117,26 @@ class Tracker(
         # What the sensors see (EMPTY/BLACK/WHITE/UNKNOWN per padded index) and since when.
         self.seen = bytearray(n)
         self.since = [0] * n
+        self.before = bytearray(n)  # each point's reading before its last change
+        self.flips = [0] * n  # reading changes since flip_t (sensing.py)
+        self.flip_t = [0] * n
+        self.faulty = bytearray(n)  # 1: a dead or mad sensor, left out (sensor_faults.py)
+        self.fault_check_t = -(1 << 29)
+        self.fault_due = 0
+        self.commit_times = []  # board times of the last three plies
+        # Stones on the board before the first move (not in the game): point -> True
+        self.extra = {}
+        self.scanned = False  # the first scan has been read
+        self.lift_t = [-1, -1, -1]  # when each colour's prisoners were last lifted
+        self.shifted = {}  # accepted shifts, both ways: stone's point <-> its game point
+        self.resign_offer = 0  # colour whose two stones + press offer resignation (Ing 1991)
+        self.dead_ask = None  # (colour, point, plies): "a stone on the dead point?"
+        retraction = config.get("retraction", "record")
+        if retraction not in RETRACTION_SETTINGS:
+            raise ValueError(
+                "retraction must be one of %s, not %r"
+                % (", ".join(RETRACTION_SETTINGS), retraction)
+            )
         # Captured (or retracted) stones still allowed on the board until lifted: point -> colour
         self.leaving = {}
         # Scan position -> padded board index, top line first.
@@ -158,9 +189,22 @@ class Tracker(
         return self._scanned(t, self._read(t, codes, 0))
 
     def _scanned(self, t, changed):
+        if not self.scanned:
+            self._first_scan()
         if not changed and self._quiet(t):
             return _NO_EVENTS  # nothing new and nothing due: the steady state
         return self._done(self._start(t) + self._evaluate(t))
+
+    def _first_scan(self):
+        self.scanned = True
+        # Stones already on the board when the game starts are no one's move (stone-extra):
+        # a stone left from the last game, or a sensor reading as one.
+        seen = self.seen
+        cells = self.game.board.cells
+        for p in self.order:
+            v = seen[p]
+            if v != UNKNOWN and v != 0 and v != cells[p]:
+                self.extra[p] = True
 
     def tick(self, t):
         if self._quiet(t):
@@ -208,6 +252,8 @@ class Tracker(
                 return events + self._resumed(t)
             if name == "undo":
                 return events + self._undo(t)
+            if name == "accept-shift":
+                return events + self._accept_shift(t)
         except IllegalMove as exc:
             return events + [self._alert_event(t, "not-your-turn", [], str(exc))]
         return events  # new-game: handled by the app, which starts a new Tracker
@@ -246,13 +292,17 @@ class Tracker(
     def next_deadline(self):
         """Board time at which tick() may produce something, or None."""
         best = _FAR
-        if self.press_pending:
-            best = self.press_time + PRESS_WAIT_MS
         seen = self.seen
         cells = self.game.board.cells
         since = self.since
+        pending = self.press_pending
         for p in self.order:
             v = seen[p]
+            if pending:
+                # A kept press is judged once the board has been still for the settle time.
+                due = since[p] + self.settle_ms
+                if due > self.last_t and due < best:
+                    best = due
             if v != UNKNOWN and v != cells[p]:
                 due = since[p] + self.settle_ms
                 if due > self.last_t and due < best:
@@ -260,6 +310,8 @@ class Tracker(
                 due = since[p] + self.alert_ms
                 if due > self.last_t and due < best:
                     best = due
+        if self.fault_due > self.last_t and self.fault_due < best:
+            best = self.fault_due
         clock_next = self.clock.next_event_ms()
         if clock_next is not None and clock_next < best:
             best = clock_next
@@ -317,6 +369,10 @@ class Tracker(
         from ingboard.core.sgf_record import record_sgf
 
         return record_sgf(self.game, self.clock, self.config, self.ply_props, self.notes)
+
+    def _note(self, text):
+        """A comment in the SGF at the current ply (retractions, two moves, accepted shifts)."""
+        self.notes.add(len(self.game.plies), text)
 
     def _ev(self, t, kind):
         return {"t": t, "type": kind}

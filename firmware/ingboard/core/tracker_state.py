@@ -14,7 +14,12 @@ class TrackerState:
             [awaiting_press, owed_B, owed_W, checked_before, started,
              leaving (flat: point, colour, point, colour...),
              end (1: after-count check made, 2: put-away check made; or-ed),
-             empty_since, count_t (board time of the count, -1 if none)]
+             empty_since, count_t (board time of the count, -1 if none),
+             press_pending (colour of a press kept until the board can be read, 0 if none),
+             press_time, resign_offer (colour, 0 if none),
+             faulty (points of dead sensors), extra (points of stones there before the
+             game), moved (flat: point pushed to, its game point...), shifted (the same, for
+             accepted shifts)]
 
         Not in it: what the game, clock and bowls hold (each has its own snapshot; the journal
         keeps `ply_props` and the undo stack of push_clock_snapshot()), the fill-in plan
@@ -36,6 +41,13 @@ class TrackerState:
             (1 if self.filled else 0) | (2 if self.put_away else 0),
             self.empty_since,
             -1 if counted is None else counted["t"],
+            self.press_pending,
+            self.press_time,
+            self.resign_offer,
+            [p for p in self.order if self.faulty[p]],
+            sorted(self.extra),
+            _flat(self.moved),
+            _flat(self.shifted),
         ]
 
     def restore_state(self, state, t):
@@ -59,9 +71,20 @@ class TrackerState:
         self.put_away = bool(end & 2)
         self.empty_since = state[7] if len(state) > 7 else 0
         count_t = state[8] if len(state) > 8 and state[8] >= 0 else t
-        self.press_pending = 0
-        self.moved = {}
+        # A press kept for a readable board survives the cut (issue 14 class 3): judged when
+        # the board is read again.
+        self.press_pending = state[9] if len(state) > 9 else 0
+        self.press_time = state[10] if len(state) > 10 else 0
+        self.resign_offer = state[11] if len(state) > 11 else 0
+        for p in state[12] if len(state) > 12 else ():
+            self.faulty[p] = 1
+        self.extra = {}
+        for p in state[13] if len(state) > 13 else ():
+            self.extra[p] = True
+        self.moved = _pairs(state[14]) if len(state) > 14 else {}
+        self.shifted = _pairs(state[15]) if len(state) > 15 else {}
         self.active = {}
+        self.scanned = True  # stones seen from now on are judged as in play, not as "extra"
         self.last_t = t
         self.due = 0
         game = self.game
@@ -72,6 +95,17 @@ class TrackerState:
         for p in self.leaving:
             if cells[p] == EMPTY:
                 self.seen[p] = self.leaving[p]
+        for p in self.extra:
+            self.seen[p] = BLACK  # some stone: the next scan says which (or that it is gone)
+        for dest in self.moved:
+            origin = self.moved[dest]
+            self.seen[dest] = cells[origin]
+            self.seen[origin] = EMPTY
+        for dest in self.shifted:
+            origin = self.shifted[dest]
+            if cells[origin] != EMPTY and cells[dest] == EMPTY:
+                self.seen[dest] = cells[origin]
+                self.seen[origin] = EMPTY
         self.counted = None
         self.plan = None
         self.fill_target = None
@@ -90,3 +124,18 @@ class TrackerState:
         self.bowls.on_board(min(total, placed[BLACK]), min(total, placed[WHITE]), t)
         board = game.board
         self.bowls.on_board(board.count[BLACK], board.count[WHITE], t, game.to_play)
+
+
+def _flat(pairs):
+    out = []
+    for p in sorted(pairs):
+        out.append(p)
+        out.append(pairs[p])
+    return out
+
+
+def _pairs(flat):
+    out = {}
+    for k in range(0, len(flat), 2):
+        out[flat[k]] = flat[k + 1]
+    return out
