@@ -213,3 +213,26 @@ def test_tracker_state_round_trip():
         pass
     else:
         raise AssertionError("time going back must be refused")
+
+
+def test_a_press_kept_for_a_hidden_board_survives_a_power_cut():
+    # Issue 14 class 3: the pending press is journaled state; after the cut the board is read
+    # again and the press is judged then - the stone seen under the hand is the move.
+    hidden = scan_rows({"D6": "?", "E6": "?", "F6": "?", "D5": "?", "E5": "?", "F5": "?"})
+    recs = [
+        Record(0, "config", CONFIG),
+        Record(0, "scan", scan_rows({})),
+        Record(1000, "scan", hidden),
+        Record(1200, "press", BLACK),  # pressed with the hand still over the stone
+    ]
+    before, data, _states = play(recs)
+    assert before.press_pending == BLACK and not before.game.plies
+    resumed, _info = journal.recover(data)
+    assert resumed.press_pending == BLACK and resumed.press_time == 1200
+    events = resumed.scan(3000, hidden)
+    events += resumed.scan(3500, scan_rows({"E5": "B"}))
+    events += resumed.tick(3600)
+    moves = [(e["color"], e["point"]) for e in events if e["type"] == "move"]
+    passes = [e for e in events if e["type"] == "pass"]
+    assert moves == [("B", "E5")] and passes == []
+    assert resumed.clock.turn == WHITE  # the kept press switched the clock once judged

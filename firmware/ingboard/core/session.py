@@ -15,6 +15,11 @@ without holding it in memory; `records(lines)` wraps it as a generator. Every fo
 records, and by default leaves out a scan identical to the previous one (the format lets a
 scan hold until the next).
 
+Extensions of format 1 (compatible: older logs read the same; a reader that predates them
+rejects the new words with their line, as the format says): the button `accept-shift` (both
+players accept moved stones where they now stand, issue 14), and the config key `retraction`
+(`record`, the default, or `forfeit`: Ing 1991 Art. 8 "Forfeiture" (3)).
+
 Payloads come out parsed: config → dict, scan → list of `size` row strings (top line first, from
 ".BW?"), press → colour (BLACK/WHITE), button → name, bowl/lid → (colour, grams).
 """

@@ -48,8 +48,8 @@ from ingboard.core.plays import Plays
 from ingboard.core.presses import PRESS_WAIT_MS, Presses
 from ingboard.core.rulesets import komi_warning
 from ingboard.core.sensing import UNKNOWN, Sensing
-from ingboard.core.sgf_record import Notes
 from ingboard.core.sensor_faults import SensorFaults
+from ingboard.core.sgf_record import Notes
 from ingboard.core.timekeeper import Timekeeper
 from ingboard.core.tracker_state import TrackerState
 
