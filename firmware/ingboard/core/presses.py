@@ -35,6 +35,10 @@ class Presses:
 
     def _press(self, t, color):
         events = self._start(t) + self._evaluate(t)
+        return events + self._key(t, color)
+
+    def _key(self, t, color):
+        events = []
         game = self.game
         if game.phase == ENDED:
             return events + self.fill_in_done(t)  # game_end.py: read the fill-in (again)
@@ -60,6 +64,10 @@ class Presses:
             return events + self._arrive(t, color)  # the first press says "I am here"
         if self.press_pending == color:
             return events  # a bounce or a second press while the first waits: kept once
+        if self.press_pending:
+            # The opponent's press while the first one waits: kept, judged right after it.
+            self.press_next = color
+            return events
         if color != game.to_play and not self._own_new_stones(color):
             return events  # a double press, a bounce, the wrong key: nothing at all
         self.press_time = t
@@ -67,14 +75,24 @@ class Presses:
         return events + self._judge_press(t)
 
     def _judge_press(self, t):
-        """Judge the pending press if the board can be judged now (else keep it)."""
-        if self._unknown_points() or self._changing(t):
-            return []
-        color = self.press_pending
-        if color != self.game.to_play:
-            self.press_pending = 0
-            return self._out_of_turn(t, color)
-        return self._press_now(t, color)
+        """Judge the pending press if the board can be judged now (else keep it); then the
+        opponent's press that came meanwhile, if any."""
+        events = []
+        while self.press_pending:
+            if self._unknown_points() or self._changing(t):
+                return events
+            color = self.press_pending
+            if color != self.game.to_play:
+                self.press_pending = 0
+                events += self._out_of_turn(t, color)
+            else:
+                events += self._press_now(t, color)
+            if self.press_pending or not self.press_next:
+                return events
+            color = self.press_next
+            self.press_next = 0
+            events += self._key(t, color)
+        return events
 
     def _press_now(self, t, color):
         game = self.game

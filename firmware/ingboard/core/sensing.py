@@ -60,11 +60,19 @@ class Sensing:
         return False
 
     def _changing(self, t):
-        """True while a working point changed within the settle time (the board not stable)."""
+        """True while a working point that matters for a press changed within the settle
+        time: it shows something the game does not have, or what it showed before was a stone
+        the game does not have (a stone seen briefly: its absence is no pass yet)."""
         since = self.since
+        seen = self.seen
+        before = self.before
         faulty = self.faulty
+        cells = self.game.board.cells
         settle = self.settle_ms
         for p in self.order:
-            if t - since[p] < settle and not faulty[p]:
+            if t - since[p] >= settle or faulty[p]:
+                continue
+            c = cells[p]
+            if seen[p] != c or (before[p] != c and before[p] != EMPTY and before[p] != UNKNOWN):
                 return True
         return False

@@ -154,6 +154,7 @@ class Tracker(
         self.moved = {}  # point a stone was nudged to -> the point it came from
         self.press_pending = 0  # colour whose press waits for a readable board
         self.press_time = 0
+        self.press_next = 0  # the opponent's press that came while press_pending waits
         self.active = {}  # alert key -> True while its condition holds
         self.clock_before = []  # clock snapshots before the last switches (for undo)
         self.clock_pushes = 0  # snapshots pushed so far (the journal follows this count)

@@ -19,7 +19,7 @@ class TrackerState:
              press_time, resign_offer (colour, 0 if none),
              faulty (points of dead sensors), extra (points of stones there before the
              game), moved (flat: point pushed to, its game point...), shifted (the same, for
-             accepted shifts)]
+             accepted shifts), press_next (the opponent's press kept behind press_pending)]
 
         Not in it: what the game, clock and bowls hold (each has its own snapshot; the journal
         keeps `ply_props` and the undo stack of push_clock_snapshot()), the fill-in plan
@@ -48,6 +48,7 @@ class TrackerState:
             sorted(self.extra),
             _flat(self.moved),
             _flat(self.shifted),
+            self.press_next,
         ]
 
     def restore_state(self, state, t):
@@ -83,6 +84,7 @@ class TrackerState:
             self.extra[p] = True
         self.moved = _pairs(state[14]) if len(state) > 14 else {}
         self.shifted = _pairs(state[15]) if len(state) > 15 else {}
+        self.press_next = state[16] if len(state) > 16 else 0
         self.active = {}
         self.scanned = True  # stones seen from now on are judged as in play, not as "extra"
         self.last_t = t
