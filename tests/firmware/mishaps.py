@@ -1016,16 +1016,17 @@ def scenarios():
                     lambda t, c=color, r=removed: extra_before_first(t, c, r),
                 )
             )
-        out.append(
-            _make(
-                "fixed handicap %d" % size,
-                "handicap",
-                size,
-                "aga",
-                size + 61,
-                fixed_handicap,
-                handicap=4,
-                handicap_style="fixed",
+        for rules, stones in (("aga", 4), ("japanese", 2)):
+            out.append(
+                _make(
+                    "fixed handicap %s %d %d" % (rules, stones, size),
+                    "handicap",
+                    size,
+                    rules,
+                    size + 61 + stones,
+                    fixed_handicap,
+                    handicap=stones,
+                    handicap_style="fixed",
+                )
             )
-        )
     return out

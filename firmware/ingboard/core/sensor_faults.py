@@ -22,7 +22,7 @@ LONE_UNKNOWN_MS = const(2500)
 UNKNOWN_MS = const(20000)
 STUCK_MS = const(30000)
 STUCK_PLIES = const(3)
-FLIPS = const(20)
+FLIPS = const(12)
 _CHECK_EVERY_MS = const(250)  # the search runs at most this often (it visits every point)
 
 
