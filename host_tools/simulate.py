@@ -972,9 +972,14 @@ class _Simulator:
         for t, color in self.presses:
             n += 1
             records.append((t, 2, n, session.Record(t, session.PRESS, color)))
+        self.set_weights = {}
         for t, color, grams in self._bowl_readings(end):
             n += 1
             records.append((t, 3, n, session.Record(t, session.BOWL, (color, grams))))
+        config["bowls"] = {
+            "B": {"w180_g": round(self.set_weights[BLACK], 3)},
+            "W": {"w180_g": round(self.set_weights[WHITE], 3)},
+        }
         for t, name in self.buttons:
             n += 1
             records.append((t, 2, n, session.Record(t, session.BUTTON, name)))
@@ -1044,6 +1049,9 @@ class _Simulator:
         out = []
         for color in (BLACK, WHITE):
             bowl = _new_bowl(rng.randint(0, 2**31), stones, self.level.bowl)
+            # The set was counted with the frame and enrolled in an earlier game, its weight
+            # kept on the board (Ing 1991 Art. 9 "Counting" (1)): the config carries it.
+            self.set_weights[color] = bowl.full_weight()
             mine = sorted(
                 (e for e in self.bowl_events if e[2] == color), key=lambda e: (e[0], e[1])
             )

@@ -39,6 +39,10 @@ from ingboard.core.classifier import format_scan
 from ingboard.core.session import SessionWriter, check_config
 from ingboard.core.tracker import Tracker
 
+# Clock cues the app sounds from the tracker's `cue` events (the others it reads off the clock
+# state: periods, penalty points, the forfeit).
+_WARNING_CUES = (cues.BASIC_ENDING, cues.POINTS_NEXT, cues.FORFEIT_NEXT, cues.COUNTDOWN)
+
 DEFAULT_CONFIG = {"size": 19, "rules": "ing1991", "komi": 8}
 _SCAN, _PRESS, _BUTTON, _BOWL, _FAULT, _LINE, _KEY = 1, 2, 3, 4, 5, 6, 7
 INPUTS = const(64)
@@ -152,8 +156,52 @@ class App:
 
     # -- games ----------------------------------------------------------------------------------
 
+    def _keep_set(self, event):
+        # The set enrolled when the players confirmed the frame count (Ing 1991 Art. 9
+        # "Counting" (1)) is kept on the board and used for every later game (new_game).
+        from ingboard import storage_paths
+
+        weights = {}
+        for c in ("B", "W"):
+            if event.get(c) is not None:
+                weights[c] = event[c]
+        if not weights:
+            return
+        try:
+            old = self._set_weights()
+            old.update(weights)
+            with open(self.store.root + storage_paths.SET_WEIGHTS, "w") as f:
+                f.write(json.dumps(old))
+        except OSError as exc:
+            self.warn("set weights not saved: %s" % exc)
+
+    def _set_weights(self):
+        from ingboard import storage_paths
+
+        try:
+            with open(self.store.root + storage_paths.SET_WEIGHTS) as f:
+                data = json.loads(f.read())
+        except (OSError, ValueError):
+            return {}
+        out = {}
+        for c in ("B", "W"):
+            w = data.get(c) if isinstance(data, dict) else None
+            if isinstance(w, (int, float)) and not isinstance(w, bool) and w > 0:
+                out[c] = w
+        return out
+
     def new_game(self, config):
-        """Finish the game in progress (if any) and start one with `config` (ValueError)."""
+        """Finish the game in progress (if any) and start one with `config` (ValueError).
+        A set enrolled earlier (the `enrolled` event) gives the bowls' weights it lacks."""
+        weights = self._set_weights()
+        if weights:
+            bowls = dict(config.get("bowls") or {})
+            for c in weights:
+                entry = dict(bowls.get(c) or {})
+                if "w180_g" not in entry:
+                    entry["w180_g"] = weights[c]
+                bowls[c] = entry
+            config = dict(config, bowls=bowls)
         check_config(config)
         tracker = Tracker(config)
         if self.tracker is not None:
@@ -367,6 +415,8 @@ class App:
         for event in events:
             self.emit(event)
             self._cue(event, t)
+            if event["type"] == "enrolled":
+                self._keep_set(event)
             self.standalone.note(event, t)
             if self.relay is not None:
                 try:
@@ -410,6 +460,8 @@ class App:
                 self.last_clock[name] = side
         elif kind == "alert":
             cue = cues.BASIC_OVER  # one long tone: look at the board
+        elif kind == "cue" and event["cue"] in _WARNING_CUES:
+            cue = event["cue"]  # the timekeeper's warnings (Ing 1991 Art. 10), the countdown
         if cue is not None and buzzer is not None:
             freq, durations = cues.beeps(cue)
             pattern = []

@@ -30,6 +30,7 @@ PART_SUFFIX = ".part"
 JOURNAL_DIR = "/journal"
 CALIBRATION = "/calib.bin"
 BOWL_CALIBRATION = "/bowls.json"
+SET_WEIGHTS = "/set.json"  # {"B": g, "W": g}: the set enrolled after a count with the frame
 SETTINGS = "/settings.json"
 NETWORK = "/network.json"
 RELAY_JOURNAL = "/relay.jsonl"

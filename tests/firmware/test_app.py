@@ -79,3 +79,29 @@ def test_displays_are_built_per_side_and_a_silent_one_is_left_out():
         ["bus0", "bus1"], {"B": {"bus": 1, "addr": 0x3C}, "W": {"bus": 0, "addr": 0x3D}}, factory
     )
     assert got == {"B": (128, 64, "bus1", 0x3C), "W": None}
+
+
+def test_an_enrolled_set_is_kept_for_later_games():
+    # Ing 1991 Art. 9 "Counting" (1): the set is enrolled once, when the players confirm they
+    # counted it with the frame, and used for every later game (/set.json).
+    import os
+
+    root = "/tmp/ingboard-test-app-set"
+    for d in ("", "/games", "/sessions", "/journal"):
+        try:
+            names = os.listdir(root + d)
+        except OSError:
+            continue
+        for name in names:
+            if name == "set.json" or d:
+                os.remove(root + d + "/" + name)
+    vt = VirtualTime()
+    cfg, hw = hardware(vt, LOG)
+    app = App(hw, RecordsStore(root), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
+    app._after(0, [{"type": "enrolled", "t": 0, "B": 270.5, "W": None}], None)
+    app.new_game({"size": 9, "rules": "ing1991"})
+    assert app.tracker.config["bowls"] == {"B": {"w180_g": 270.5}}
+    assert app.tracker.bowls.bowls[0].verified and not app.tracker.bowls.bowls[1].verified
+    # A config's own weight wins.
+    app.new_game({"size": 9, "rules": "ing1991", "bowls": {"B": {"w180_g": 268.0}}})
+    assert app.tracker.config["bowls"]["B"]["w180_g"] == 268.0

@@ -69,21 +69,65 @@ def test_a_reading_counts_only_when_settled():
     assert b.count("B") is None
 
 
-def test_before_check_enrols_an_unenrolled_set():
-    # Ing 1991 Art. 9 custom 1: the players verified 180 with the frame; enrol now.
+def test_before_check_of_a_set_never_counted_with_the_frame_is_unverified():
+    # Ing 1991 Art. 9 "Counting" (1): "Before the start of the game, the players should use the
+    # measuring frame to verify the number of stones, and correct any deficiencies." A weight
+    # the bowls merely read first proves nothing: the check says "unverified", not 180.
     b = Bowls({}, 19)
     t = steady(b, "B", 600.0, 0)  # half poured in: later superseded
     t = steady(b, "B", W180_B, t)
     t = steady(b, "W", W180_W, t)
     event = b.check("before", t)
-    assert event["B"] == 180 and event["W"] == 180 and event["confident"]
+    assert event["B"] is None and event["W"] is None
+    assert event["verified"] == {"B": False, "W": False}
+    assert check_text(event, "B") == "unverified"
+    # The players counted with the frame and confirm: enrolled, verified, kept (snapshot).
+    enrolled = b.confirm_set(t)
+    assert enrolled["type"] == "enrolled" and abs(enrolled["B"] - W180_B) < 0.5
+    event = b.check("before", t)
+    assert event["B"] == 180 and event["W"] == 180 and event["verified"]["B"]
     assert check_text(event, "B") == "180 ok"
     snap = b.snapshot()
-    assert abs(snap["B"]["w180_g"] - W180_B) < 0.5
+    assert abs(snap["B"]["w180_g"] - W180_B) < 0.5 and snap["B"]["verified"]
     b2 = Bowls({}, 19)
     b2.restore(snap)
     steady(b2, "B", W180_B - STONE_B, 0)
     assert b2.count("B") == 179
+
+
+def test_a_set_one_stone_short_is_never_confirmed_as_180():
+    # The enrolled weight of the full set kept on the board (config w180_g) is used for every
+    # later game: a set that has lost a stone reads 179 at the before-game check.
+    b = make()
+    t = steady(b, "B", W180_B - STONE_B, 0)
+    t = steady(b, "W", W180_W, t)
+    event = b.check("before", t)
+    assert event["B"] == 179 and event["W"] == 180
+    assert check_text(event, "B") == "179 !"
+    assert "Black: 1 stone short" in b.poll()[0]["text"]
+    # Without an enrolment the short set is "unverified" - never 180.
+    b = Bowls({}, 19)
+    t = steady(b, "B", W180_B - STONE_B, 0)
+    t = steady(b, "W", W180_W, t)
+    event = b.check("before", t)
+    assert event["B"] is None and check_text(event, "B") == "unverified"
+
+
+def test_the_tracker_enrols_the_set_when_the_players_confirm():
+    from ingboard.core.tracker import Tracker
+
+    tracker = Tracker({"size": 19, "rules": "ing1991"})
+    t = 0
+    events = []
+    for i in range(12):
+        events += tracker.bowl(t, "B", W180_B + 0.1 * (i % 3))
+        events += tracker.bowl(t + 50, "W", W180_W - 0.1 * (i % 2))
+        t += 100
+    before = [e for e in events if e["type"] == "bowls"]
+    assert before and before[0]["B"] is None and not before[0]["verified"]["B"]
+    events = tracker.button(t, "enrol")
+    assert [e["type"] for e in events][:2] == ["enrolled", "bowls"]
+    assert events[1]["B"] == 180 and events[1]["verified"] == {"B": True, "W": True}
 
 
 def test_first_move_enrols_the_full_bowl_not_the_one_in_hand():

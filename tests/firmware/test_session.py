@@ -196,7 +196,8 @@ def test_all_rules_buttons_and_time_systems_are_accepted():
         text += "%d button %s\n" % (i, sl.BUTTONS[i])
     assert [r.payload for r in read_text(text)[1:]] == list(sl.BUTTONS)
     assert "resign-B" in sl.BUTTONS and "new-game" in sl.BUTTONS and "accept-shift" in sl.BUTTONS
-    assert len(sl.BUTTONS) == 9  # the spec's eight and accept-shift (issue 14)
+    assert "enrol" in sl.BUTTONS
+    assert len(sl.BUTTONS) == 10  # the spec's eight, accept-shift (issue 14), enrol (issue 15)
     for time in (
         {"system": "none"},
         {"system": "absolute", "basic_s": 600},

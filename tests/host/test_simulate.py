@@ -207,6 +207,10 @@ def test_config_comes_from_the_sgf():
     data = make_sgf(13, ["B D4", "W K10"], KM=5.5, RU="AGA", PB="Go Seigen", PW="Kitani", TM=1800)
     result = sim.simulate(sim.load_game(data), "none", 0)
     cfg = session.read_text(result.text())[0].payload
+    # The set's weight, enrolled in an earlier game (Ing 1991 Art. 9 "Counting" (1)): 84 stones
+    # of 6.5-7 g each.
+    bowls = cfg.pop("bowls")
+    assert all(84 * 6 < bowls[c]["w180_g"] < 84 * 7.5 for c in "BW")
     assert cfg == {
         "size": 13,
         "rules": "aga",
@@ -215,6 +219,7 @@ def test_config_comes_from_the_sgf():
         "players": {"B": "Go Seigen", "W": "Kitani"},
     }
     cfg = sim.simulate(sim.load_game(make_sgf(9, ["B E5"])), "none", 0).config
+    assert sorted(cfg.pop("bowls")) == ["B", "W"]
     assert cfg == {"size": 9, "rules": "ing1991", "time": {"system": "ing-pp", "basic_s": 3600}}
     assert sim.load_game(make_sgf(9, [], KM=8)).config()["komi"] == 8
     assert isinstance(sim.load_game(make_sgf(9, [], KM=8)).config()["komi"], int)

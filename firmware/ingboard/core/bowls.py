@@ -155,6 +155,11 @@ class _Bowl:
         self.head = 0
         self.filled = 0
         self.w180 = 0  # mg; 0 = not enrolled
+        # The set's weight was enrolled when the players had counted it with the frame (config
+        # w180_g kept on the board, or confirm_set()): only then can the before-game check
+        # say 180 (Ing 1991 Art. 9 "Counting" (1)). An assumed weight (the first steady
+        # reading) still counts stones taken and returned, but verifies nothing.
+        self.verified = False
         self.spread_pct = 3
         self.temp_c = None
         self.zero = 0  # mg subtracted from every reading
@@ -238,6 +243,7 @@ class Bowls:
                 raise ValueError("unknown key bowls.%s.%s" % (bowl.name, key))
         if "w180_g" in c:
             self._enrol(bowl, _to_mg(c["w180_g"], "bowls.%s.w180_g" % bowl.name))
+            bowl.verified = True
         spread = c.get("spread_pct", 3)
         if isinstance(spread, bool) or not isinstance(spread, (int, float)) or not 0 < spread < 20:
             raise ValueError(
@@ -466,6 +472,28 @@ class Bowls:
             if bowl.count >= 0 and bowl.settled and not bowl.faulty:
                 self._reconcile(bowl, now_ms)
 
+    def confirm_set(self, now_ms):
+        """The players counted the set with the measuring frame (Ing 1991 Art. 9 "Counting" (1):
+        "use the measuring frame to verify the number of stones, and correct any
+        deficiencies") and confirm it: each bowl's settled weight now is its full set, kept for
+        later games (the `enrolled` event: {"B": grams, "W": grams}, None for a bowl that is not
+        settled, which stays as it was)."""
+        event = {"type": "enrolled", "t": now_ms}
+        for bowl in self.bowls:
+            if bowl.settled and not bowl.faulty and bowl.filled >= bowl.window:
+                w = bowl.plateau
+                self._enrol(bowl, w)
+                bowl.verified = True
+                bowl.ref_p = w
+                bowl.ref_se = bowl.plateau_se
+                bowl.ref_n = self.total
+                bowl.ref_t = now_ms
+                bowl.count = self.total
+                event[bowl.name] = _grams(w)
+            else:
+                event[bowl.name] = None
+        return event
+
     def _enrol_candidate(self, bowl):
         # The heaviest of the last two plateaus: the first stone may already be in a hand.
         w = bowl.candidate
@@ -568,6 +596,10 @@ class Bowls:
                 if bowl.settled and not bowl.faulty:
                     self._enrol_candidate(bowl)
             n = self.count(bowl.name)
+            if phase == "before" and not bowl.verified:
+                # Ing 1991 Art. 9 "Counting" (1): a set never counted with the frame is not
+                # confirmed as 180 by its own weight ("unverified"; check_text).
+                n = None
             if phase == "put-away":
                 expected = self.total
             elif phase == "play":
@@ -587,6 +619,7 @@ class Bowls:
                 self._mismatch(bowl, n, n - diffs[i], diffs[1 - i], now_ms)
         event["confident"] = confident
         event["expected"] = expect
+        event["verified"] = {"B": self.bowls[0].verified, "W": self.bowls[1].verified}
         if phase == "after-count":
             self.playing = False  # putting away follows: no reconciliation with the board
             for bowl in self.bowls:
@@ -622,6 +655,8 @@ class Bowls:
             s = {"zero_g": _grams(bowl.zero), "spread_pct": bowl.spread_pct}
             if bowl.w180:
                 s["w180_g"] = _grams(bowl.w180)
+                if bowl.verified:
+                    s["verified"] = True
             if bowl.temp_c is not None:
                 s["temp_c"] = bowl.temp_c
             if bowl.pass_out:
@@ -638,6 +673,7 @@ class Bowls:
             bowl.zero = _to_mg(s.get("zero_g", 0), "zero_g")
             if "w180_g" in s:
                 self._enrol(bowl, _to_mg(s["w180_g"], "w180_g"))
+            bowl.verified = bool(s.get("verified", False))
             if "spread_pct" in s:
                 bowl.spread_pct = s["spread_pct"]
             bowl.temp_c = s.get("temp_c")
@@ -654,10 +690,13 @@ def _grams(mg):
 def check_text(event, color):
     """Display text of a `bowls` event for one colour: '180 ok', '179 !' (not as expected), '---'.
 
-    '---' is an uncertain count (the bowl is moving, the scale is noisy or faulty).
+    '---' is an uncertain count (the bowl is moving, the scale is noisy or faulty); 'unverified'
+    a before-game check of a set whose weight was never enrolled after a count with the frame.
     """
     name = _NAMES[_index(color)]
     n = event.get(name)
+    if event.get("phase") == "before" and not (event.get("verified") or {}).get(name, True):
+        return "unverified"  # Ing 1991 Art. 9 "Counting" (1): count the set with the frame
     if n is None:
         return "---"
     expected = event.get("expected", {}).get(name)

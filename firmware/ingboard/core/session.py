@@ -57,6 +57,7 @@ BUTTONS = (
     "undo",
     "new-game",
     "accept-shift",
+    "enrol",  # the players counted the set with the frame (Ing 1991 Art. 9 "Counting" (1))
 )
 
 # The rule systems and handicap styles a config may name come from rulesets.py's one table.

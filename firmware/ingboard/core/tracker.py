@@ -255,6 +255,8 @@ class Tracker(
                 return events + self._undo(t)
             if name == "accept-shift":
                 return events + self._accept_shift(t)
+            if name == "enrol":
+                return events + self._enrol(t)
         except IllegalMove as exc:
             return events + [self._alert_event(t, "not-your-turn", [], str(exc))]
         return events  # new-game: handled by the app, which starts a new Tracker
@@ -349,6 +351,15 @@ class Tracker(
         if self.round_start is not None and not (self.arrived[BLACK] and self.arrived[WHITE]):
             events += self._no_show(t)  # timekeeper.py
         return events
+
+    def _enrol(self, t):
+        # The players confirm they counted the set with the frame (Ing 1991 Art. 9 "Counting"
+        # (1)): the bowls' weights now are the full set, kept for later games (the app stores
+        # the `enrolled` event); the before-game check is made again with it.
+        if self.game.plies:
+            return [self._alert_event(t, "not-your-turn", [], "the set is enrolled before play")]
+        event = self.bowls.confirm_set(t)
+        return [event, self._bowls_event(t, "before")] + self._bowl_alerts(t)
 
     def _bowl_alerts(self, t):
         events = []
