@@ -68,6 +68,23 @@ def describe(event):
             event["difference"],
             event["result"],
         )
+    if kind == "plan":
+        comp = event["compensation"]
+        return "%s fill-in plan: fill B %s, W %s; compensation %s stone(s) by %s; penalty %s" % (
+            t,
+            event["fill"]["B"],
+            event["fill"]["W"],
+            comp["stones"],
+            comp["by"] or "-",
+            event["penalty"]["stones"],
+        )
+    if kind == "fill-in":
+        return "%s fill-in on the board: %s (count %s)%s" % (
+            t,
+            event["result"],
+            event["count"],
+            "" if event["ok"] else " - NOT as planned: " + "; ".join(event["reasons"]),
+        )
     if kind == "bowls":
         return "%s bowls (%s): B %s, W %s" % (t, event["phase"], event["B"], event["W"])
     return None

@@ -78,9 +78,8 @@ def test_app_plays_a_game_end_to_end_on_cpython_and_micropython(session_log, tmp
     want = [(e["color"], e.get("point", "pass")) for e in events if e["type"] in ("move", "pass")]
     assert got["plays"] == want and len(want) == 45
     assert got["end"] == [("W+5", "count")] and got["count"] == [(42, 39, "W+5")]
-    # No set enrolled on this board yet: the before-game check is "unverified", never a 40 it
-    # cannot know (Ing 1991 Art. 9 "Counting" (1)).
-    assert got["bowls"][0] == ("before", None, None)
+    # The simulated set was enrolled (its weight in the config): verified, 40 each.
+    assert got["bowls"][0] == ("before", 40, 40)
     assert got["errors"] == ["line is not JSON"]
     assert "RE[W+5]" in sgf and sgf.count(";B[") + sgf.count(";W[") == 45
     assert tracker.game.result is None  # the log alone stops at the pause; agree came by link

@@ -7,7 +7,6 @@ from micropython import const
 from ingboard.core.alerts import alert_text
 from ingboard.core.board import BLACK, EMPTY, WHITE, color_name
 from ingboard.core.counting import count_game
-from ingboard.core.fill_in_check import plan_event, read_fill_in
 from ingboard.core.sensing import UNKNOWN
 
 PUT_AWAY_MS = const(2000)
@@ -88,6 +87,9 @@ class GameEnd:
                 self.fill_target = None  # no layout fits (territory too small): no check
             events.append(count)
             if plan is not None:
+                # Imported here: the fill-in modules are needed only at the end (heap_code).
+                from ingboard.core.fill_in_check import plan_event
+
                 events.append(plan_event(plan, t))
         events.append({"t": t, "type": "end", "result": game.result, "reason": game.end_reason})
         return events
@@ -130,6 +132,8 @@ class GameEnd:
         plan = self.plan
         if plan is None or not plan.get("final") or self.counted is None:
             return []
+        from ingboard.core.fill_in_check import read_fill_in
+
         event = read_fill_in(self.game.board, plan, self.seen, self.counted)
         event["t"] = t
         self.fill_read = event
