@@ -125,6 +125,8 @@ def test_a_whole_game_with_the_keys_only_on_cpython_and_micropython(scenario, tm
     root = tmp_path / "cpython"
     root.mkdir()
     (root / "settings.json").write_text(st.text(remembered()))
+    # The board keeps its set enrolled (Ing 1991 Art. 9 "Counting" (1)): the simulated set's.
+    (root / "set.json").write_text(set_weights(scenario["original"]))
     app, hw = run_app(
         scenario["text"],
         str(root),
@@ -153,7 +155,9 @@ def test_a_whole_game_with_the_keys_only_on_cpython_and_micropython(scenario, tm
     chosen = st.parse((root / "settings.json").read_text())
     assert chosen["rules"] == "ing1991" and chosen["time"]["system"] == "ing-pp"
     assert chosen["time"]["basic_s"] == 3600
-    assert app.tracker.config == st.config(chosen, 9)
+    config = dict(app.tracker.config)
+    assert sorted(config.pop("bowls")) == ["B", "W"]  # the set the board keeps (set.json)
+    assert config == st.config(chosen, 9)
     # The display frames: the menus as the players saw them, the agreement, the count.
     frames = [f for _t, f in hw["displays"]["B"].frames]
     assert [f for _t, f in hw["displays"]["W"].frames] == frames  # both faces alike
@@ -181,6 +185,7 @@ def test_a_whole_game_with_the_keys_only_on_cpython_and_micropython(scenario, tm
     (data / "session.log").write_text(scenario["text"])
     (data / "keys.json").write_text(json.dumps(scenario["keys"]))
     (data / "settings.json").write_text(st.text(remembered()))
+    (data / "set.json").write_text(set_weights(scenario["original"]))
     status, out, err, res = mp.run_script(
         MP_SCRIPT % scenario["until"],
         mounts=[(FIRMWARE, "/fw"), (TESTS_FIRMWARE, "/tests"), (str(data), "/data")],
@@ -193,6 +198,12 @@ def test_a_whole_game_with_the_keys_only_on_cpython_and_micropython(scenario, tm
     assert res["number"] == 3
 
 
+def set_weights(log_text):
+    """/set.json of a board whose set is the one a simulated session log was played with."""
+    bowls = read_text(log_text)[0].payload["bowls"]
+    return json.dumps({c: bowls[c]["w180_g"] for c in ("B", "W")})
+
+
 MP_SCRIPT = """
 import json
 import os
@@ -202,6 +213,8 @@ keys = json.loads(open("/data/keys.json").read())
 os.mkdir("/store")
 with open("/store/settings.json", "w") as f:
     f.write(open("/data/settings.json").read())
+with open("/store/set.json", "w") as f:
+    f.write(open("/data/set.json").read())
 app, hw = run_app(text, "/store", %d, keys=keys, own_settings=True, watch=True)
 frames = []
 for _t, f in hw["displays"]["B"].frames:

@@ -132,13 +132,20 @@ class GameEnd:
         plan = self.plan
         if plan is None or not plan.get("final") or self.counted is None:
             return []
+        seen = self.seen
+        stones = 0
+        for p in self.order:
+            if seen[p] == BLACK or seen[p] == WHITE:
+                stones += 1
+        board = self.game.board
+        if stones < board.count[BLACK] + board.count[WHITE]:
+            return []  # fewer stones than the counted position: being put away, not filled in
         from ingboard.core.fill_in_check import read_fill_in
 
         event = read_fill_in(self.game.board, plan, self.seen, self.counted)
         event["t"] = t
         self.fill_read = event
         events = [event]
-        board = self.game.board
         if event["disturbed"]:
             points = [board.parse(n) for n in event["disturbed"]]
             events.append(self._alert_event(t, "fill-in-disturbed", points))
