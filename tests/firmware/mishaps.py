@@ -382,8 +382,9 @@ def own_displaced(table, how):
     both points, and once it is back the player's real move is recorded as usual."""
     table.opening(6)
     color = table.to_play()
-    distance = 2 if how == "knocked" else 1
-    origin, dest = _mover_stone_with_free(table, color, how == "diagonal", distance)
+    distance = 2 if how.startswith("knocked") else 1
+    diagonal = how in ("diagonal", "knocked-diagonal")
+    origin, dest = _mover_stone_with_free(table, color, diagonal, distance)
 
     def slide():
         table.take(origin)
@@ -857,7 +858,7 @@ def scenarios():
     for size in (9, 19):
         for k, rules in enumerate(("ing1991", "aga", "chinese")):
             seed = size * 100 + k
-            for how in ("slide", "diagonal", "knocked"):
+            for how in ("slide", "diagonal", "knocked", "knocked-diagonal"):
                 out.append(
                     _make(
                         "%s own %s %d" % (rules, how, size),

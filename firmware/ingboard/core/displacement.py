@@ -2,8 +2,9 @@
 classes 1 and 2).
 
 A stone missing where the game has one, and not captured, was moved or lost. Each such stone is
-paired with the nearest new stone of its colour within REACH points (slid along a line or
-diagonally, knocked two points away, a wall dragged by a sleeve): that is `stone-moved`, naming
+paired with the nearest new stone of its colour within REACH points along the lines, or two
+points away diagonally (slid along a line or diagonally, knocked two points away, a wall
+dragged by a sleeve): that is `stone-moved`, naming
 both points, and the stone it became is never a new move. A missing stone with no partner is
 `stone-missing`; while the player to move has one, none of their new stones is committed (it
 may be the lost stone, put down elsewhere) - the board waits until every stone is accounted for.
@@ -52,7 +53,11 @@ class Displacement:
                 if seen[p] != color or p in moved or cells[p] != 0:
                     continue
                 pc, pr = col_row(p)
-                d = abs(pc - qc) + abs(pr - qr)
+                dc = abs(pc - qc)
+                dr = abs(pr - qr)
+                d = dc + dr
+                if dc <= 2 and dr <= 2 and d > REACH:
+                    d = REACH  # two points away diagonally: still within reach
                 if d < best_d:
                     best = p
                     best_d = d

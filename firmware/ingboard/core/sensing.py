@@ -46,7 +46,7 @@ class Sensing:
                 if t - self.flip_t[p] > FLIP_WINDOW_MS:
                     self.flip_t[p] = t
                     self.flips[p] = 1
-                else:
+                elif self.flips[p] < 255:
                     self.flips[p] += 1
         return changed
 

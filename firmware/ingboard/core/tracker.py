@@ -118,7 +118,7 @@ class Tracker(
         self.seen = bytearray(n)
         self.since = [0] * n
         self.before = bytearray(n)  # each point's reading before its last change
-        self.flips = [0] * n  # reading changes since flip_t (sensing.py)
+        self.flips = bytearray(n)  # reading changes since flip_t (sensing.py), at most 255
         self.flip_t = [0] * n
         self.faulty = bytearray(n)  # 1: a dead or mad sensor, left out (sensor_faults.py)
         self.fault_check_t = -(1 << 29)
