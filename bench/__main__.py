@@ -1,6 +1,6 @@
 """`python -m bench` (`make bench`): measure every figure, print them, then the table.
 
-    python -m bench [--only rules,heap,scan,latency,size,relay] [--repeats N] [--record]
+    python -m bench [--only rules,heap,scan,latency,size,relay,mcu] [--repeats N] [--record]
 
 Exit status 0 when every figure was measured (missed goals are printed as MISS, not errors),
 1 when a measurement failed (an engine disagreed, an interpreter failed).
@@ -16,7 +16,7 @@ import time
 
 from bench import BenchError, games, table
 
-SECTIONS = ("rules", "heap", "scan", "latency", "size", "relay")
+SECTIONS = ("rules", "heap", "scan", "latency", "size", "relay", "mcu")
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results.md")
 
 
@@ -85,7 +85,7 @@ def main(argv=None):
     corpus = None
     for name in sections:
         try:
-            if name in ("rules", "heap", "scan", "latency") and corpus is None:
+            if name in ("rules", "heap", "scan", "latency", "mcu") and corpus is None:
                 corpus = games.corpus_games()
             module = __import__("bench." + name, fromlist=["measure"])
             if name == "rules":

@@ -30,6 +30,14 @@ def _default_delay_us():
     return lambda us: time.sleep(us / 1000000)
 
 
+def _native_loop():
+    try:
+        from ingboard.drivers import grid_native
+    except (ImportError, SyntaxError, ValueError):
+        return None  # no native emitter (WebAssembly) or an .mpy for another architecture
+    return grid_native.read_group if grid_native.NATIVE else None
+
+
 def gray_sequence(bits):
     """Codes 0..2**bits-1 in reflected Gray order, and which bit flips before each step."""
     n = 1 << bits
@@ -99,6 +107,8 @@ class GridScanner:
         self._codes, self._flips = gray_sequence(4)
         self._state = bytearray(4)  # current level of each channel-select line
         self.readings = array("H", [0] * n)
+        # The native inner loop (grid_native.py) where the port has one; None: the pure loop.
+        self.native = _native_loop()
         self.off()
 
     def off(self):
@@ -118,6 +128,7 @@ class GridScanner:
         codes = self._codes
         flips = self._flips
         pmap = self._map
+        native = self.native
         delay = self._delay_us
         wait = self._power_on_us
         groups = self.groups
@@ -138,6 +149,10 @@ class GridScanner:
                 sel[b](0)
             delay(wait)
             base = g * _CHANNELS
+            if native is not None:
+                native(sel, state, flips, codes, pmap, base, adc, buf)
+                g += 1
+                continue
             k = 0
             while k < _CHANNELS:
                 if k:

@@ -208,6 +208,7 @@ export function attach(board, options) {
   if (options.position) grid.setPosition(options.position);
   board.handle("grid", (args) => {
     if (args.position !== undefined) grid.setPosition(args.position);
+    if (args.noise_lsb !== undefined) grid.noiseLsb = Number(args.noise_lsb);
     return {
       position: grid.position(),
       reads: grid.reads,
