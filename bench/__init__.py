@@ -13,7 +13,8 @@ the history (`python -m bench --record` appends this run's figures to it).
 Modules, one per group of figures: `rules` (rules core vs sgfmill under MicroPython and
 CPython; `rules_job` is the part that runs inside both interpreters), `heap` (MicroPython heap
 over a 300-move game), `scan` (scan path allocations and time), `latency` (tracker latency
-over the corpus), `size` (.mpy size); `games` prepares the inputs from the test corpus.
+over the corpus), `size` (.mpy size), `mcu` (the device's figures on the twin); `games`
+prepares the inputs from the test corpus.
 """
 
 import os
