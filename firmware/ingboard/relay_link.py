@@ -22,6 +22,10 @@ keys every move. `ack.n` is the highest ply up to which the relay has stored eve
 highest *unbroken* ply); `end` says it has the result too. Until then the link keeps the rest in
 its journal and sends it again: all of it after any (re)connect or reboot, and what stays
 unacknowledged for `resend_ms`. The relay stores each (game, ply) once, so resending is safe.
+Resends back off: each round of resends that brings no acknowledged progress doubles the wait
+before the next (up to 8 x `resend_ms`), and any progress (or a reconnect) brings it back to
+`resend_ms` - so a venue full of boards cannot bury a relay that fell behind under copies of
+what it has not read yet (issue 19's soak: a congestion collapse on a loaded machine).
 
 Only ack messages are read from the network, and an ack can only let the link forget moves it
 already sent: nothing from the network changes a game.
@@ -37,6 +41,8 @@ implements it, `MemoryJournal` and `FileJournal` are here for tests and simple b
 import json
 
 from micropython import const
+
+_MAX_BACKOFF = const(8)  # resends wait at most this many resend_ms
 
 KINDS = ("status", "game", "move", "clock", "result", "ack")
 _MAX_PLY = const(10000)
@@ -168,6 +174,8 @@ class RelayLink:
         self.journal = journal
         self.transport = transport
         self.resend_ms = resend_ms
+        self.backoff_ms = resend_ms  # the wait before a resend now (see the module docstring)
+        self._resent = False
         self.clock_ms = clock_ms
         self.window = window
         self.compact_at = compact_at
@@ -321,6 +329,7 @@ class RelayLink:
     def connected(self, now_ms):
         """The transport is (again) connected: announce, then send everything pending."""
         self.online = True
+        self.backoff_ms = self.resend_ms
         self._publish("status", {"state": "online", "boot": self.boot}, 1, True)
         for g in self.games:
             g.sent = {}
@@ -368,6 +377,7 @@ class RelayLink:
         n = min(n, g.last)  # the relay cannot have what was never played
         if n > g.acked:
             g.acked = n
+            self.backoff_ms = self.resend_ms  # progress: the relay keeps up again
         for m in [m for m in g.moves if m <= g.acked]:
             del g.moves[m]
             g.sent.pop(m, None)
@@ -380,28 +390,40 @@ class RelayLink:
             return 0
         sent = 0
         in_flight = 0
+        wait = self.backoff_ms
+        self._resent = False
         for g in self.games:
             for n in g.sent:
-                if now_ms - g.sent[n] < self.resend_ms:
+                if now_ms - g.sent[n] < wait:
                     in_flight += 1
         for g in self.games:
             for n in sorted(g.moves):
                 if in_flight >= self.window:
-                    return sent
+                    return self._backoff(sent)
                 last = g.sent.get(n)
-                if last is not None and now_ms - last < self.resend_ms:
+                if last is not None and now_ms - last < wait:
                     continue
-                if last is not None and n == min(g.moves) and g.acked == 0:
-                    self._send_game(g)  # the relay may have missed the settings
+                if last is not None:
+                    self._resent = True
+                    if n == min(g.moves) and g.acked == 0:
+                        self._send_game(g)  # the relay may have missed the settings
                 if not self._send_move(g, n, now_ms):
-                    return sent
+                    return self._backoff(sent)
                 sent += 1
                 in_flight += 1
             if g.result is not None and not g.end_acked and not g.moves:
                 last = g.sent.get(0)
-                if last is None or now_ms - last >= self.resend_ms:
+                if last is None or now_ms - last >= wait:
+                    if last is not None:
+                        self._resent = True
                     if self._send_result(g, now_ms):
                         sent += 1
+        return self._backoff(sent)
+
+    def _backoff(self, sent):
+        # A round of resends without progress since the last: wait twice as long next time.
+        if self._resent:
+            self.backoff_ms = min(self.backoff_ms * 2, self.resend_ms * _MAX_BACKOFF)
         return sent
 
     def pending(self):

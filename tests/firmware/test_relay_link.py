@@ -291,3 +291,23 @@ def test_transport_wraps_a_client():
     assert not link.online
     link.move(2, "W", "C3", 300)
     assert len(client.published) == 3 and link.pending() == 1
+
+
+def test_resends_back_off_while_the_relay_does_not_answer_and_recover_on_progress():
+    # Issue 19: a relay that fell behind is not buried under copies: each round of resends
+    # without progress doubles the wait (up to 8 x resend_ms); an ack brings it back.
+    link, t = _link(resend_ms=1000)
+    link.connected(0)
+    gid = link.new_game(INFO, 0)
+    link.move(1, "B", "E5", 0)
+    link.poll(0)
+    rounds = []
+    for now in range(100, 40000, 100):
+        if link.poll(now):
+            rounds.append(now)
+    gaps = [b - a for a, b in zip(rounds, rounds[1:])]
+    assert gaps[:4] == [2000, 4000, 8000, 8000], rounds
+    assert _ack(link, gid, 1) and link.backoff_ms == 1000
+    link.move(2, "W", "C3", 40000)
+    link.poll(40000)
+    assert link.poll(41000) == 1  # the normal wait again
