@@ -1,11 +1,13 @@
-"""`ingboard twin [--romfs | --image F.uf2] [--flash-image F] [--model M.mjs] [--link PATH]`.
+"""`ingboard twin [--romfs | --image F.uf2] [--flash-image F] [--hardware] [--model M.mjs]
+[--link PATH] [--fast]`.
 
 Boots the MicroPython rp2 firmware on the emulated RP2040 (host_tools/twin/) and serves its USB
 serial on a pseudo-terminal: `ingboard flash/pull/monitor --port <pty>` and `mpremote connect
-<pty>` work against it as against a board. Runs until Ctrl-C. `--flash-image F` boots from F's
-flash contents when F exists and saves the flash to F at the end (a board's memory between
-sessions). Emulated time follows the wall clock (never ahead of it; `--fast` lets idle time run
-ahead).
+<pty>` work against it as against a board; `--hardware` puts the board's hardware models around
+it (host_tools/twin/hardware.py: an empty board, empty bowls). Runs until Ctrl-C.
+`--flash-image F` boots from F's flash contents when F exists and saves the flash to F at the
+end (a board's memory between sessions). Emulated time follows the wall clock (never ahead of
+it; `--fast` lets idle time run ahead).
 """
 
 import os
@@ -26,6 +28,11 @@ def add_arguments(parser):
     image.add_argument("--image", help="a MicroPython RPI_PICO .uf2 to boot instead")
     parser.add_argument(
         "--flash-image", help="load the flash from this file if it exists, save it there at exit"
+    )
+    parser.add_argument(
+        "--hardware",
+        action="store_true",
+        help="attach the board's hardware models (grid, load cells, keys, buzzer, displays)",
     )
     parser.add_argument(
         "--model", action="append", default=[], help="a hardware model (.mjs) to attach"
@@ -58,6 +65,10 @@ def run(args):
     signal.signal(signal.SIGTERM, _interrupt)  # ends it like Ctrl-C (the flash is still saved)
     try:
         twin.start()
+        if args.hardware:
+            from host_tools.twin import hardware
+
+            hardware.attach(twin)
         for model in args.model:
             twin.load_model(model)
         bridge = PtyBridge(twin).start()

@@ -120,3 +120,39 @@ def test_a_recorded_run_rebuilds_the_flash_of_a_cut_at_any_write(tmp_path):
             t.exec(code)
         t.save_flash(str(tmp_path / "cut.bin"))
     assert (tmp_path / "rebuilt.bin").read_bytes() == (tmp_path / "cut.bin").read_bytes()
+
+
+def test_ingboard_twin_serves_a_pty_and_keeps_the_flash_across_sessions(tmp_path):
+    import signal
+
+    link, image = str(tmp_path / "port"), str(tmp_path / "flash.bin")
+    exe = os.path.join(os.path.dirname(sys.executable), "ingboard")
+    proc = subprocess.Popen(
+        [exe, "twin", "--link", link, "--flash-image", image],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        banner = proc.stdout.readline()
+        assert "on %s" % link in banner and "Ctrl-C stops" in banner
+        wrote = subprocess.run(
+            [
+                MPREMOTE,
+                "connect",
+                link,
+                "exec",
+                "f = open('/k.txt', 'w'); f.write('kept'); f.close()",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert wrote.returncode == 0, wrote.stderr
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert "flash saved to %s" % image in out and not os.path.exists(link)
+    with Twin(flash_image=image) as t:
+        assert t.exec("print(open('/k.txt').read())") == "kept\n"
