@@ -70,7 +70,7 @@ twin: setup
 # A game on the twin through >= 50 flash-level power cuts, each resumed exactly (long; not in
 # make test). INGBOARD_TWIN_SOAK_CUTS / _SEED / _MS change it.
 twin-soak: setup
-	INGBOARD_TWIN_SOAK=1 $(PY) -m pytest tests/host/test_twin_soak.py -q -rs
+	INGBOARD_TWIN_SOAK=1 $(PY) -m pytest tests/host/test_twin_soak.py -q -rs -s
 
 bench: setup
 	$(PY) -m bench

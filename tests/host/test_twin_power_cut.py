@@ -16,6 +16,7 @@ from twin_support import (
     DEVICE_RESUME,
     DEVICE_RUN,
     GAME_ROOT,
+    PRINT_FILE,
     demo_log,
     game_romfs,
     require_images,
@@ -72,7 +73,7 @@ def test_cut_while_writing_then_the_game_resumes_exactly(game, tmp_path):
     game["twin"].save_flash_before(index, cut_image)
     with Twin("romfs", flash_image=cut_image) as twin:
         out = twin.exec(DEVICE_RESUME % {"root": GAME_ROOT, "until": UNTIL_MS}, max_ms=60000)
-        log = twin.exec("print(open(%r).read())" % (GAME_ROOT + "/sessions/0001.log.part"))
+        log = twin.exec(PRINT_FILE % (GAME_ROOT + "/sessions/0001.log.part"))
     resumed = json.loads(out.strip().splitlines()[-1])
     assert resumed["failure"] is None and resumed["number"] == 1
     assert resumed["warnings"][0].startswith("game 0001 resumed at move ")

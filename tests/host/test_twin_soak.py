@@ -16,7 +16,7 @@ import random
 import sys
 
 import pytest
-from twin_support import DEVICE_RESUME, DEVICE_RUN, GAME_ROOT, demo_log, game_romfs
+from twin_support import DEVICE_RESUME, DEVICE_RUN, GAME_ROOT, PRINT_FILE, demo_log, game_romfs
 
 from host_tools import ROOT
 from host_tools.twin import images
@@ -65,7 +65,7 @@ def test_a_game_through_a_chain_of_power_cuts_resumes_exactly(tmp_path):
                 twin.save_flash(flash)
                 script = DEVICE_RESUME
                 continue
-            log = twin.exec("print(open(%r).read())" % (GAME_ROOT + "/sessions/0001.log.part"))
+            log = twin.exec(PRINT_FILE % (GAME_ROOT + "/sessions/0001.log.part"))
         break
     result = json.loads(out.strip().splitlines()[-1])
     if script is DEVICE_RESUME:
@@ -74,6 +74,10 @@ def test_a_game_through_a_chain_of_power_cuts_resumes_exactly(tmp_path):
         plies = result["plies"]
     else:
         plies = result
+    print(
+        "twin soak: %d flash-level power cuts, the game resumed exactly (%d plies; %s)"
+        % (cuts, len(plies), resumed_at[-1] if resumed_at else "never cut")
+    )
     assert cuts == CUTS
     assert plies == reference
     assert log.count("# resumed from the journal") >= 1

@@ -47,6 +47,18 @@ class Serving:
 
 GAME_ROOT = "/g"  # where the app's RecordsStore keeps games, sessions and journal on the twin
 
+# A file's text printed in small pieces: after a game the heap is too fragmented for one read.
+PRINT_FILE = """
+import sys
+f = open(%r)
+while True:
+    s = f.read(256)
+    if not s:
+        break
+    sys.stdout.write(s)
+f.close()
+"""
+
 DEVICE_RUN = """
 import os, json
 try:
