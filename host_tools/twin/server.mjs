@@ -188,8 +188,7 @@ async function handle(req) {
       return { ...state(), result: (await fn(req.args || {})) ?? null };
     }
     case 'quit':
-      quit();
-      return state();
+      return state(); // the reply goes out, then the process ends
     default:
       throw new Error(`unknown command ${JSON.stringify(req.cmd)}`);
   }
@@ -218,6 +217,7 @@ rl.on('line', (line) => {
     } catch (err) {
       send({ id: req.id, error: String(err && err.message ? err.message : err) });
     }
+    if (req.cmd === 'quit') quit();
   });
 });
 rl.on('close', () => queue.then(quit));

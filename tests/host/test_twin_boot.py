@@ -151,7 +151,7 @@ def test_ingboard_twin_serves_a_pty_and_keeps_the_flash_across_sessions(tmp_path
         assert wrote.returncode == 0, wrote.stderr
     finally:
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=120)
+        out, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err
     assert "flash saved to %s" % image in out and not os.path.exists(link)
     with Twin(flash_image=image) as t:
