@@ -62,7 +62,10 @@ def run(args):
         raise InputError("--flash-image %s is a directory" % flash)
     twin = Twin(image, flash_image=flash if flash and os.path.exists(flash) else None)
     bridge = None
-    signal.signal(signal.SIGTERM, _interrupt)  # ends it like Ctrl-C (the flash is still saved)
+    # Ctrl-C and SIGTERM end it, the flash still saved (also when started with SIGINT ignored,
+    # as a shell does for a background job).
+    signal.signal(signal.SIGINT, _interrupt)
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
         twin.start()
         if args.hardware:
