@@ -3,7 +3,9 @@
 // so what the clocks read does not depend on how busy the machine is.
 // Usage: node relay_clock.mjs URL OUT_DIR BOARD; prints one JSON line:
 //   {"hall": [[text, class] x2] 1 s after the page loaded, "hallLater": the same 3 s after,
-//    "game": [text, text] on the board's game page 1 s after it loaded}
+//    "game": [text, text] on the board's game page 1 s after it loaded}; the hall page's
+//    screenshot goes to OUT_DIR/hall-firmware.png
+import path from "node:path";
 import { launchChromium } from "./chromium.mjs";
 
 const [url, out, board] = process.argv.slice(2);
@@ -21,6 +23,7 @@ try {
   r.hall = await clocks(page);
   await page.clock.runFor(2000);
   r.hallLater = await clocks(page);
+  await page.screenshot({ path: path.join(out, "hall-firmware.png") });  // to look at
   await page.click(`.card[id$='/${board}']`);
   await page.waitForSelector("#moves li");
   await page.clock.runFor(1000);
