@@ -213,3 +213,80 @@ def test_settings_the_game_refuses_go_back_to_the_setup_page():
     assert m.screen(ENDED)[1] == "CANNOT START: CHECK SETTINGS"
     press(m, ENDED, "B")
     assert m.screen(ENDED)[1] == "NEW GAME"
+
+
+def _tracker_with(stones):
+    """A 9x9 Ing 1991 game: `stones` is [(point, colour char, press)], each put on the board,
+    left to settle and (with press) pressed for; returns the tracker, its rows and the time."""
+    t = Tracker({"size": 9, "rules": "ing1991"})
+    rows = [["."] * 9 for _ in range(9)]
+    t.scan(0, ["".join(r) for r in rows])
+    now = 0
+    events = []
+    for point, ch, pressed in stones:
+        rows[9 - int(point[1:])]["ABCDEFGHJ".index(point[0])] = ch
+        for _ in range(12):
+            now += 50
+            events += t.scan(now, ["".join(r) for r in rows])
+        if pressed:
+            now += 20
+            events += t.press(now, 1 if ch == "B" else 2)
+    return t, now, events
+
+
+def _through_menu(m, t, now, item, keys):
+    """Pause the clock, open the menu, select `item` and press `keys`; the actions go to the
+    tracker as the standalone app sends them. Returns the tracker's events."""
+    events = t.button(now + 20, "pause")
+    press(m, status_of(t), "menu")
+    items = list(main_items(status_of(t)))
+    press(m, status_of(t), "W " * items.index(item) + "menu")
+    assert m.page == "confirm"
+    for action in press(m, status_of(t), keys):
+        assert action[0] == "button"
+        events += t.button(now + 40, action[1])
+    return events
+
+
+def test_accept_shift_is_offered_while_a_stone_stands_nudged():
+    # core/displacement.py: both players accept a nudged stone's shift (`accept-shift`).
+    t, now, events = _tracker_with(
+        [("E5", "B", True), ("C3", "W", True), ("E5", ".", False), ("E6", "B", False)]
+    )
+    assert ("stone-moved", ["E5", "E6"]) in [
+        (e["code"], e["points"]) for e in events if e["type"] == "alert"
+    ]
+    assert "ACCEPT SHIFT" not in main_items(PAUSED)
+    m = Menu()
+    events = _through_menu(m, t, now, "ACCEPT SHIFT", "B")
+    assert events[-1]["type"] == "pause" and m.page == "confirm"  # one key is not enough
+    assert m.screen(status_of(t))[2][-1] == "WHITE: PRESS YOUR KEY"
+    events = []
+    for action in press(m, status_of(t), "W"):
+        events += t.button(now + 60, action[1])
+    shifts = [(e["from"], e["to"]) for e in events if e["type"] == "shift"]
+    assert shifts == [("E5", "E6")] and not m.is_open()
+    assert "ACCEPT SHIFT" not in main_items(status_of(t))
+    assert "accepted shift E5-E6" in t.sgf()
+
+
+def test_a_resignation_offer_is_confirmed_by_the_offering_players_key():
+    # Ing 1991 Art. 9 (1) "Resigning": two stones and the press offer resignation; the menu
+    # confirms it with the offering player's own key only.
+    for ch, color, other, result in (("W", 2, "B", "B+R"), ("B", 1, "W", "W+R")):
+        stones = [("E5", "B", True)] + ([("C3", "W", True)] if ch == "B" else [])
+        stones += [("D4", ch, False), ("F6", ch, True)]
+        t, now, events = _tracker_with(stones)
+        assert "resign-offer" in [e["code"] for e in events if e["type"] == "alert"]
+        assert status_of(t)["resign_offer"] == color
+        m = Menu()
+        events = _through_menu(m, t, now, "CONFIRM RESIGN", other)  # not theirs to confirm
+        assert m.page == "confirm" and not [e for e in events if e["type"] == "end"]
+        assert (
+            m.screen(status_of(t))[2][-1]
+            == ("BLACK" if ch == "B" else "WHITE") + ": PRESS YOUR KEY"
+        )
+        for action in press(m, status_of(t), ch):
+            events += t.button(now + 60, action[1])
+        assert [e["result"] for e in events if e["type"] == "end"] == [result]
+        assert "RE[%s]" % result in t.sgf()

@@ -12,19 +12,23 @@ larger, the menu key selects (and leaves a value being changed), the pause key g
 closes the menu from its first page).
 
 Pages:
-- main: what can be done now (`main_items`): AGREE / DISPUTE (the pause after two passes),
-  RESUME, UNDO, RESIGN, NEW GAME, SENSOR MAP.
+- main: what can be done now (`main_items`): CONFIRM RESIGN (while two stones and the press
+  offer resignation, Ing 1991 Art. 9 "Resigning"), ACCEPT SHIFT (while a stone stands nudged,
+  `stone-moved`), AGREE / DISPUTE (the pause after two passes), RESUME, UNDO, RESIGN, NEW GAME,
+  SENSOR MAP. (The clock runs at an offer or a nudge: the pause key stops it first.)
 - setup: the new game's settings (core/settings.py; the last ones, remembered on flash) and
   START. Only what applies is listed (the handicap style with a handicap, a time system's own
   parameters).
 - confirm: what concerns the players is confirmed with their own clock keys. Undo, agreement
   and abandoning a game in progress need both players (Ing 1991 Art. 8: a retraction is by
   agreement; Art. 1: the game ends when both agree); a dispute needs either one; a
-  resignation is made by the resigning player's own key (who pressed says who resigns).
+  resignation is made by the resigning player's own key (who pressed says who resigns), an
+  offered one by the offering player's key only; accepting a shift needs both (core/
+  displacement.py: both players accept it).
 - view: the sensor health map; any key goes back.
 
 Actions (lists returned by `key`): ("button", name) with a session-log button name
-(session.BUTTONS: agree, dispute, resume, undo, resign-B, resign-W), and ("new-game",
+(session.BUTTONS: agree, dispute, resume, undo, resign-B, resign-W, accept-shift), and ("new-game",
 settings) when START is selected.
 
 `screen(status)` describes what both displays show while the menu is open:
@@ -93,6 +97,18 @@ _CONFIRM = {
     "undo": ("UNDO", ("TAKE BACK THE LAST MOVE.",), True),
     "resign": ("RESIGN", ("THE PLAYER WHO RESIGNS", "PRESSES THEIR CLOCK KEY."), False),
     "abandon": ("NEW GAME", ("STOP THIS GAME AND SET", "UP A NEW ONE."), True),
+    "accept-shift": ("ACCEPT SHIFT", ("THE NUDGED STONE COUNTS", "WHERE IT STANDS NOW."), True),
+    # Ing 1991 Art. 9 "Resigning": the two stones and the press are confirmed by their player.
+    "resign-offer": ("RESIGN", ("TWO STONES AND THE PRESS:", "THE GAME IS LOST."), False),
+}
+# Main page items that ask a confirmation -> its name in _CONFIRM.
+_ASKS = {
+    "AGREE": "agree",
+    "DISPUTE": "dispute",
+    "UNDO": "undo",
+    "RESIGN": "resign",
+    "ACCEPT SHIFT": "accept-shift",
+    "CONFIRM RESIGN": "resign-offer",
 }
 
 
@@ -107,6 +123,8 @@ def status_of(tracker):
         "started": clock.started,
         "plies": len(game.plies),
         "result": game.result,
+        "moved": len(tracker.moved) > 0,  # a stone stands nudged (`stone-moved`)
+        "resign_offer": tracker.resign_offer,  # colour offering resignation, 0 if none
     }
 
 
@@ -116,6 +134,10 @@ def main_items(status):
     if phase == "ended":
         return ("NEW GAME", "SENSOR MAP")
     items = []
+    if status.get("resign_offer"):
+        items.append("CONFIRM RESIGN")
+    if status.get("moved"):
+        items.append("ACCEPT SHIFT")
     if phase == "paused":
         items += ["AGREE", "DISPUTE"]
     elif status["paused"]:
@@ -240,6 +262,7 @@ class Menu:
         self.editing = False
         self.confirm = None  # confirmation name
         self.got = [False, False, False]  # by colour (1 B, 2 W)
+        self.offer = 0  # colour whose resignation offer is being confirmed
         self.problem = False  # the game refused the settings at START (refused())
         self.before = None  # the remembered settings before the last START
 
@@ -319,7 +342,8 @@ class Menu:
             else:
                 self._setup()
             return []
-        self._ask(item.lower())
+        self.offer = status.get("resign_offer", 0)
+        self._ask(_ASKS[item])
         return []
 
     def _ask(self, what):
@@ -336,6 +360,8 @@ class Menu:
         if name not in ("B", "W"):
             return []
         color = 1 if name == "B" else 2
+        if what == "resign-offer" and color != self.offer:
+            return []  # only the player who offered confirms their resignation
         self.got[color] = True
         both = _CONFIRM[what][2]
         if both and not (self.got[1] and self.got[2]):
@@ -345,7 +371,7 @@ class Menu:
             self._setup()
             return []
         self.close()
-        if what == "resign":
+        if what == "resign" or what == "resign-offer":
             return [("button", "resign-" + name)]
         return [("button", what)]
 
@@ -414,7 +440,7 @@ class Menu:
             for color, name in ((1, "BLACK"), (2, "WHITE")):
                 if self.got[color]:
                     lines.append("%s: YES" % name)
-                elif both:
+                elif both or (self.confirm == "resign-offer" and color == self.offer):
                     lines.append("%s: PRESS YOUR KEY" % name)
             return ("confirm", title + "?", lines, FOOTER_CONFIRM)
         return ("health", "SENSOR MAP", None, FOOTER_VIEW)
