@@ -31,7 +31,7 @@ import json
 
 from micropython import const
 
-from ingboard import protocol
+from ingboard import gc_policy, protocol
 from ingboard.core import cues, journal
 from ingboard.core.board import BLACK, WHITE
 from ingboard.core.bowls import MAX_READING_G, plausible
@@ -48,6 +48,10 @@ _SCAN, _PRESS, _BUTTON, _BOWL, _FAULT, _LINE, _KEY = 1, 2, 3, 4, 5, 6, 7
 INPUTS = const(64)
 OUTPUTS = const(64)
 JOURNAL_LIMIT = const(64 * 1024)
+# Journal bytes compacted per game-task period: a few ms of the RP2040's time, and a few KB of
+# garbage (a merged record of 2 KB decodes into several KB of lists).
+_COMPACT_SLICE = const(512)
+_COPY = const(512)
 
 
 class RingQueue:
@@ -115,6 +119,10 @@ class App:
         self.failure = None
         self.errors = {}  # task name -> exceptions reported (report())
         self.compacted = 0  # bytes of the journal after its last compaction
+        self.compaction = None  # [Compactor, reader, new file, limit, records] while it runs
+        # When the heap is collected: the one policy, reasons in gc_policy.py.
+        self.collector = gc_policy.Collector()
+        self.collector.start()
         self.stopping = False
         self.grams = {"B": None, "W": None}
         self.last_scan = None
@@ -204,6 +212,7 @@ class App:
             config = dict(config, bowls=bowls)
         check_config(config)
         tracker = Tracker(config)
+        self._abort_compaction()
         if self.tracker is not None:
             self._finish()
         self.tracker = tracker
@@ -311,7 +320,7 @@ class App:
     def _finish(self):
         if not self.saved:
             self.saved = True
-            for text in self.store.save_sgf(self.number, self.tracker.sgf()):
+            for text in self.store.save_sgf(self.number, self.tracker.write_sgf):
                 self.warn(text)
         if self.log_file is not None:
             self.log_file.close()
@@ -405,13 +414,14 @@ class App:
                         # cut it still explains the game the journal gives back.
                         self.log_file.flush()
                     self.journal_file.flush()
-                    if journal.should_compact(
+                    if self.compaction is None and journal.should_compact(
                         self.journal.written, self.compacted, self.journal_limit
                     ):
                         self._compact()
             except journal.JournalError as exc:
                 self.warn("journal stopped: %s" % exc)
                 self.journal = None
+                self._abort_compaction()
         for event in events:
             self.emit(event)
             self._cue(event, t)
@@ -431,17 +441,57 @@ class App:
         self.standalone.after()
         if self.tracker.game.phase == "ended" and not self.saved:
             self.saved = True
-            for text in self.store.save_sgf(self.number, self.tracker.sgf()):
+            for text in self.store.save_sgf(self.number, self.tracker.write_sgf):
                 self.warn(text)
 
     def _compact(self):
+        # Compacted a slice at a time by background(), between scans (issue 20: a burst must
+        # not delay a scan by a period; read record by record, never whole). The records
+        # written meanwhile go on into the old file and are copied after the compacted ones.
+        limit = self.journal.written
+        reader = self.store.journal_reader()
+        out = self.store.new_journal()
+        job = journal.Compactor(reader, out, limit)
+        self.compaction = [job, reader, out, limit, self.journal.records]
+
+    def _compaction_step(self):
+        job, reader, out, limit, records = self.compaction
+        if not job.step(_COMPACT_SLICE):
+            return
+        reader.close()
         self.journal_file.close()
-        data = journal.compact(self.store.journal_bytes())
-        self.compacted = len(data)
-        self.journal_file = self.store.open_journal(data)
-        self.journal = journal.JournalWriter(self.journal_file, self.mark_ms).resume(
-            self.tracker, data
-        )
+        reader = self.store.journal_reader()  # opened again: it sees what was appended
+        reader.seek(limit)
+        appended = 0
+        chunk = reader.read(_COPY)
+        while chunk:
+            out.write(chunk)
+            appended += len(chunk)
+            chunk = reader.read(_COPY)
+        reader.close()
+        out.close()
+        self.compaction = None
+        self.journal_file = self.store.commit_journal()
+        self.compacted = job.bytes + appended
+        writer = self.journal
+        writer.out = self.journal_file
+        writer.records = job.records + writer.records - records
+        writer.written = job.bytes + appended
+
+    def _abort_compaction(self):
+        if self.compaction is not None:
+            self.compaction[1].close()
+            self.compaction[2].close()
+            self.compaction = None
+
+    def background(self):
+        """What can wait for a quiet moment - the game task calls it once a period, after its
+        queue: a slice of the journal's compaction while one runs, else a collection when one
+        is due (gc_policy)."""
+        if self.compaction is not None and self.journal is not None:
+            self._compaction_step()
+        else:
+            self.collector.idle()
 
     def _cue(self, event, t):
         buzzer = self.hw.get("buzzer")
@@ -666,6 +716,7 @@ class App:
                 item = self.inputs.get()
             try:
                 self.tick(self.now())
+                self.background()  # between scans: nothing is waiting
             except Exception as exc:  # noqa: BLE001
                 self.report("game", exc)
             if self.relay is not None:

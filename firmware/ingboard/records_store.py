@@ -154,14 +154,19 @@ class RecordsStore:
                 left -= len(chunk)
         _replace(path, tmp)
 
-    def save_sgf(self, n, sgf_text):
-        """Game n is over: its SGF is written (a finished file). Returns the warnings of the
-        size bound (a list of texts)."""
-        warnings = self._make_room(len(sgf_text) + _size(self.session_part(n)), n)
+    def save_sgf(self, n, sgf):
+        """Game n is over: its SGF is written (a finished file). `sgf`: the text, or a function
+        given write(str) that writes it piece by piece (the board's way: a long game's SGF is
+        never one block of memory, issue 20). Returns the warnings of the size bound (a list of
+        texts)."""
         final = "%s/%04d%s" % (self.games, n, paths.GAME_SUFFIX)
         part = final + paths.PART_SUFFIX
         with open(part, "w") as f:
-            f.write(sgf_text)
+            if isinstance(sgf, str):
+                f.write(sgf)
+            else:
+                sgf(f.write)
+        warnings = self._make_room(_size(part) + _size(self.session_part(n)), n)
         _replace(final, part)
         return warnings
 
@@ -249,6 +254,24 @@ class RecordsStore:
             with open(tmp, "wb") as f:
                 f.write(data)
             _replace(self.journal_path, tmp)
+        return open(self.journal_path, "ab")
+
+    def journal_reader(self):
+        """The journal opened for reading (binary), or None when there is none: the app
+        compacts it record by record, never holding it whole (issue 20)."""
+        if not _exists(self.journal_path):
+            return None
+        return open(self.journal_path, "rb")
+
+    def new_journal(self):
+        """A new journal written beside the current one (binary, `.new`); commit_journal()
+        puts it in the current one's place (a cut before that leaves the current one, and
+        settle() drops the partial new one)."""
+        return open(self.journal_path + ".new", "wb")
+
+    def commit_journal(self):
+        """The new journal replaces the current one; returns it opened for appending."""
+        _replace(self.journal_path, self.journal_path + ".new")
         return open(self.journal_path, "ab")
 
     def clear_journal(self):

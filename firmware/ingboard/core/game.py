@@ -27,6 +27,7 @@ from ingboard.core.board import (
     Board,
     color_name,
 )
+from ingboard.core.chunked import Chunked
 from ingboard.core.ko import PASS, KoRule, situation_key
 
 Ply = namedtuple("Ply", ("color", "point", "captured", "self_removed", "kind"))
@@ -106,7 +107,9 @@ class Game:
     def _reset(self):
         self.board = Board(self.size)
         self.setup = []  # (point, colour) placed before play: fixed/free handicap stones
-        self.plies = []
+        # Per-ply records in fixed chunks (chunked.py): no block that grows with the game.
+        self.plies = Chunked()
+        self.mandatory_passes = 0  # plies of kind MANDATORY_PASS so far
         self.to_play = BLACK
         self.phase = PLAY
         self.consecutive_passes = 0
@@ -122,8 +125,8 @@ class Game:
         self.free_stones_left = 0
         if self.handicap:
             self._start_handicap()
-        self.hashes = [self.board.hash]
-        self.keys = [situation_key(self.board.hash, self.to_play)]
+        self.hashes = Chunked((self.board.hash,))
+        self.keys = Chunked((situation_key(self.board.hash, self.to_play),))
         self.ko = KoRule(self.rules.ko, self)
 
     # -- handicap
@@ -204,6 +207,11 @@ class Game:
     @property
     def move_number(self):
         return len(self.plies)
+
+    @property
+    def moves_made(self):
+        """Plies other than White's mandatory handicap passes (the numbers events give)."""
+        return len(self.plies) - self.mandatory_passes
 
     # -- legality
 
@@ -301,6 +309,8 @@ class Game:
 
     def _record(self, ply):
         self.plies.append(ply)
+        if ply.kind == MANDATORY_PASS:
+            self.mandatory_passes += 1
         self.to_play = 3 - ply.color
         if ply.point == PASS:
             self.consecutive_passes += 1
@@ -466,9 +476,10 @@ class Game:
         keep = len(plies) - 1
         if plies[-1].kind == MANDATORY_PASS:
             keep -= 1
-        self._rebuild(plies[:keep])
+        self._rebuild(plies, keep)
 
-    def _rebuild(self, plies):
+    def _rebuild(self, plies, keep):
+        # The first `keep` of `plies` (the old record: _reset() starts a new one).
         setup = self.setup
         disputes = self.disputes
         self._reset()
@@ -479,7 +490,8 @@ class Game:
                 self.add_setup(p, color)
         if self.first_to_play:
             self.set_to_play(self.first_to_play)
-        for ply in plies:
+        for k in range(keep):
+            ply = plies[k]
             if self.phase == PAUSED and len(self.plies) in disputes:
                 self.dispute()  # a dispute by the button, at this point of the game
             if ply.kind == MANDATORY_PASS:

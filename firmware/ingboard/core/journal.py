@@ -44,11 +44,13 @@ same journal without superseded clock records and time marks (the app rewrites t
 it when it grows). Nothing here reads a clock or opens a file.
 """
 
+import io
 import json
 from binascii import crc32
 
 from micropython import const
 
+from ingboard.core.chunked import Chunked
 from ingboard.core.game import ENDED, MANDATORY_PASS
 from ingboard.core.ko import PASS
 from ingboard.core.tracker import Tracker
@@ -59,6 +61,7 @@ MARK_MS = const(1000)
 _HEX = b"0123456789abcdef"
 _STATE_OPS = ("clock", "flags", "bowls")
 _CHUNK = const(2048)
+_SLICE = const(4096)  # bytes read per Compactor.step() of a whole compact()
 
 
 class JournalError(ValueError):
@@ -97,6 +100,55 @@ def later_records(data, end):
     return 0
 
 
+def _source(data):
+    # Bytes are read like the journal file on flash: record by record, never all at once.
+    if isinstance(data, (bytes, bytearray)):
+        return io.BytesIO(data)
+    return data
+
+
+def _next(f, last_t):
+    """The next whole record of the file `f` (read(n)) and its length in bytes, or (None, 0)
+    when there is none (the end, or a torn or bad record)."""
+    head = f.read(_HEADER)
+    if not head or len(head) < _HEADER:
+        return None, 0
+    n = _hex_value(head, 0, 4)
+    crc = _hex_value(head, 4, _HEADER)
+    if n < 0 or crc < 0:
+        return None, 0
+    payload = f.read(n) if n else b""
+    if len(payload) < n or f.read(1) != b"\n":
+        return None, 0
+    if crc32(payload) & 0xFFFFFFFF != crc:
+        return None, 0
+    try:
+        record = json.loads(payload)
+    except ValueError:
+        return None, 0
+    if not isinstance(record, list) or not record or not isinstance(record[0], int):
+        return None, 0
+    if record[0] < last_t:
+        return None, 0
+    return record, _HEADER + n + 1
+
+
+def each(data, start=0):
+    """Yield the whole records of a journal one at a time, each [t, op...]: `data` is its bytes
+    or its file opened for reading (memory: one record at a time, whatever the journal's
+    size). Ends at the first torn or bad record."""
+    f = _source(data)
+    if start:
+        f.seek(start)
+    last_t = 0
+    while True:
+        record, _size = _next(f, last_t)
+        if record is None:
+            return
+        last_t = record[0]
+        yield record
+
+
 def read(data, start=0):
     """(records, end, dropped): the whole records from byte `start`, each [t, op...]; `end` is
     the offset after the last whole record; `dropped` the bytes after it (a torn tail)."""
@@ -129,6 +181,15 @@ def read(data, start=0):
     return records, i, size - i
 
 
+def _ply_code(color, point, kind):
+    # colour (2 bits), kind (2 bits), point + 1 (0: a pass): a small int.
+    return ((point + 1) << 4) | (kind << 2) | color
+
+
+def _ply_kind(code):
+    return (code >> 2) & 3
+
+
 class JournalWriter:
     """Appends the changes of one game's tracker to `out` (write(bytes)); see the docstring."""
 
@@ -137,9 +198,11 @@ class JournalWriter:
         self.mark_ms = mark_ms
         self.written = 0  # bytes
         self.records = 0
-        self.plies = []  # (color, point, kind) as journaled, mandatory passes included
+        # The plies as journaled, mandatory passes included, each as one small int
+        # (_ply_code): nothing allocated per ply, no block that grows with the game.
+        self.plies = Chunked()
         self.pushed = 0
-        self.props = []
+        self.props = Chunked()
         self.flags = None
         self.clock = None
         self.bowls = None
@@ -191,7 +254,7 @@ class JournalWriter:
             elif kind == "undo":
                 ops.append(["undo"])
                 last = mine.pop() if mine else None
-                if last is not None and last[2] == MANDATORY_PASS and mine:
+                if last is not None and _ply_kind(last) == MANDATORY_PASS and mine:
                     mine.pop()
                 del self.props[len(mine) :]
             elif kind == "end":
@@ -199,7 +262,10 @@ class JournalWriter:
         if len(mine) != len(plies):
             raise JournalError("journal has %d plies, the game %d" % (len(mine), len(plies)))
         props = tracker.ply_props
-        for i in range(max(0, len(props) - 3), len(props)):
+        # A ply's properties change only with a clock switch (a push) or an event: not at a
+        # bowl reading or a tick, the most frequent calls (issue 20: their cost).
+        first = max(0, len(props) - 3) if new > 0 or events or button is not None else len(props)
+        for i in range(first, len(props)):
             have = self.props[i] if i < len(self.props) else None
             if props[i] is not None and props[i] != have:
                 while len(self.props) <= i:
@@ -218,20 +284,28 @@ class JournalWriter:
     def resume(self, tracker, data):
         """Continue a journal whose bytes are `data` and whose game `tracker` recovered."""
         records, end, _dropped = read(data)
-        self.records = len(records)
-        self.written = end
-        self.last_t = records[-1][0] if records else 0
-        self.plies = [(p.color, p.point, p.kind) for p in tracker.game.plies]
+        return self.resume_at(tracker, len(records), end, records[-1][0] if records else 0)
+
+    def resume_at(self, tracker, records, written, last_t):
+        """Continue a journal of `records` records and `written` bytes, the last at `last_t`
+        (what compact() wrote), whose game `tracker` recovered."""
+        self.records = records
+        self.written = written
+        self.last_t = last_t
+        self.plies = Chunked()
+        for p in tracker.game.plies:
+            self.plies.append(_ply_code(p.color, p.point, p.kind))
         self.pushed = tracker.clock_pushes
-        self.props = list(tracker.ply_props)
+        self.props = Chunked()
+        for text in tracker.ply_props:
+            self.props.append(text)
         self.clock = tracker.clock.snapshot()
         self.bowls = tracker.bowls.snapshot()
         self.flags = tracker.state()
         return self
 
     def _ply(self, ply, ops):
-        item = (ply.color, ply.point, ply.kind)
-        self.plies.append(item)
+        self.plies.append(_ply_code(ply.color, ply.point, ply.kind))
         ops.append(["ply", ply.color, ply.point, ply.kind])
 
     def _state(self, tracker, ops, clock_too):
@@ -394,50 +468,102 @@ def should_compact(written, compacted, limit):
     return written > limit and written > 2 * compacted
 
 
-def compact(data):
-    """The journal's whole records without superseded state: every game op in order, then one
-    record with the last clock, flags and bowls, and a time mark. Recovers the same game."""
-    records, _end, _dropped = read(data)
-    out = []
-    pending = []
-    size = 0
-    last = {}
-    last_t = 0
-    state_t = 0
-    pending_t = 0
-    for record in records:
-        t = record[0]
-        last_t = t
-        kept = []
-        for op in record[1:]:
-            if op[0] in _STATE_OPS:
-                last[op[0]] = op
-                state_t = t
+def compact(data, out=None):
+    """The journal's whole records without superseded state: every game op in order (merged
+    into records of about _CHUNK bytes), then one record with the last clock, flags and bowls,
+    and a time mark. Recovers the same game. `data`: the journal's bytes or its file opened for
+    reading; `out`: where to write (write(bytes)), or None to get the bytes back. With `out`,
+    returns (records, bytes, last t) written - for JournalWriter.resume_at()."""
+    if out is None:
+        buf = io.BytesIO()
+        compact(data, buf)
+        return buf.getvalue()
+    job = Compactor(data, out)
+    while not job.step(_SLICE):
+        pass
+    return job.records, job.bytes, job.last_t
+
+
+class Compactor:
+    """compact() in slices, so that the app can compact a long game's journal between two
+    scans (issue 20: no burst may delay a scan by more than one period): step(budget) reads
+    records until `budget` bytes of them are read (at least one) and returns True once
+    everything is written. Memory: one record read and one
+    merged record pending at a time, whatever the journal's size. `limit`: read no further
+    than this byte offset (the records the app appends meanwhile are copied as they are)."""
+
+    def __init__(self, data, out, limit=-1):
+        self.f = _source(data)
+        self.out = out
+        self.limit = limit
+        self.offset = 0
+        self.records = 0  # written
+        self.bytes = 0
+        self.last_t = 0  # of the last record written
+        self.pending = []
+        self.pending_t = 0
+        self.size = 0
+        self.last = {}
+        self.read_t = 0  # t of the last record read
+        self.state_t = 0
+        self.seen = False
+        self.done = False
+
+    def _put(self, t, ops):
+        record = encode(t, ops)
+        self.out.write(record)
+        self.records += 1
+        self.bytes += len(record)
+        self.last_t = t
+
+    def step(self, budget):
+        """Read records worth `budget` bytes (at least one); True when the compacted journal is
+        complete."""
+        if self.done:
+            return True
+        start = self.offset
+        while self.offset - start < budget:
+            if self.limit >= 0 and self.offset >= self.limit:
+                record = None
             else:
-                kept.append(op)
-        if kept:
-            pending_t = t
-            pending.append((t, kept))
-            size += len(json.dumps(kept))
-            if size > _CHUNK:
-                out.append(_merge(pending))
-                pending = []
-                size = 0
-    if pending:
-        out.append(_merge(pending))
-    state = [last[k] for k in _STATE_OPS if k in last]
-    if state:
-        # A clock op unchanged since state_t means the clock did not run: a later t is exact.
-        out.append(encode(max(state_t, pending_t), state))
-    if records and last_t > max(state_t, pending_t):
-        out.append(encode(last_t, ()))
-    return b"".join(out)
+                record, size = _next(self.f, self.read_t)
+            if record is None:
+                self._finish()
+                return True
+            self.offset += size
+            self.seen = True
+            t = record[0]
+            self.read_t = t
+            kept = []
+            for op in record[1:]:
+                if op[0] in _STATE_OPS:
+                    self.last[op[0]] = op
+                    self.state_t = t
+                else:
+                    kept.append(op)
+            if kept:
+                self.pending += kept
+                self.size += len(json.dumps(kept))
+                # Each undo restores a clock that a later clock op replaces, so only the time
+                # of the last merged record matters.
+                self.pending_t = t
+                if self.size > _CHUNK:
+                    self._put(self.pending_t, self.pending)
+                    self.pending = []
+                    self.size = 0
+        return False
 
-
-def _merge(pending):
-    # Game ops of several records in one; each undo restores a clock that a later clock op
-    # replaces, so only the time of the last record matters.
-    ops = []
-    for _t, kept in pending:
-        ops += kept
-    return encode(pending[-1][0], ops)
+    def _finish(self):
+        self.done = True
+        if self.pending:
+            self._put(self.pending_t, self.pending)
+            self.pending = []
+        last = self.last
+        state = [last[k] for k in _STATE_OPS if k in last]
+        known = max(self.state_t, self.pending_t)
+        if state:
+            # A clock op unchanged since state_t means the clock did not run: a later t is
+            # exact.
+            self._put(known, state)
+        if self.seen and self.read_t > known:
+            self._put(self.read_t, ())

@@ -245,7 +245,9 @@ class KoRule:
                 continue
             earlier -= 1
             removed = False
-            for ply in history.plies[i:n]:
+            plies = history.plies
+            for k in range(i, n):
+                ply = plies[k]
                 if ply.captured or ply.self_removed:
                     removed = True
                     break

@@ -185,7 +185,7 @@ class Plays:
             {
                 "t": t,
                 "type": "move",
-                "n": len([x for x in game.plies if x.kind != MANDATORY_PASS]),
+                "n": game.moves_made,
                 "color": color_name(color),
                 "point": board.name(p),
                 "captures": [board.name(q) for q in ply.captured],

@@ -25,7 +25,7 @@ nothing at all).
 from micropython import const
 
 from ingboard.core.board import EMPTY, color_name
-from ingboard.core.game import ENDED, MANDATORY_PASS, PAUSED, IllegalMove
+from ingboard.core.game import ENDED, PAUSED, IllegalMove
 
 PRESS_WAIT_MS = const(1500)
 
@@ -202,7 +202,8 @@ class Presses:
 
     def _pass_event(self, t, color, mandatory=False):
         self.bowls.pass_stone(color, t)  # a pass stone leaves the bowl (bowls.PASS_STONES)
-        n = len([x for x in self.game.plies if x.kind != MANDATORY_PASS or mandatory])
+        game = self.game
+        n = len(game.plies) if mandatory else game.moves_made
         ev = {"t": t, "type": "pass", "n": n, "color": color_name(color)}
         if mandatory:
             ev["mandatory"] = True

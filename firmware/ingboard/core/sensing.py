@@ -48,6 +48,8 @@ class Sensing:
                     self.flips[p] = 1
                 elif self.flips[p] < 255:
                     self.flips[p] += 1
+        if changed:
+            self.seen_version += 1
         return changed
 
     def _unknown_points(self):

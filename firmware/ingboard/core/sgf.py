@@ -44,6 +44,14 @@ def game_sgf(game, root=(), per_ply=(), notes=None, final=()):
     """The SGF text of `game`; `root` extra (property, value) pairs, `per_ply[i]` those of
     ply i as pairs or as ready SGF text (a list aligned with game.plies; shorter is fine);
     `notes` {plies: [comment, ...]}; `final` (property, [values]) pairs for the last node."""
+    out = []
+    write_sgf(out.append, game, root, per_ply, notes, final)
+    return "".join(out)
+
+
+def write_sgf(write, game, root=(), per_ply=(), notes=None, final=()):
+    """The same text given piece by piece to write(str) - a file's write on the board, so that
+    a long game's SGF is never one large block of memory (issue 20)."""
     board = game.board
     rules = game.rules
     head = [
@@ -60,27 +68,28 @@ def game_sgf(game, root=(), per_ply=(), notes=None, final=()):
         head.append(("HA", str(game.handicap)))
     if game.compensation != COMPENSATION_RULES:
         head.append(("IC", game.compensation))
-    out = ["(;", _props(head)]
+    write("(;")
+    write(_props(head))
     for color, tag in ((BLACK, "AB"), (WHITE, "AW")):
         points = [board.sgf(p) for p, c in game.setup if c == color]
         if points:
-            out.append(tag + "".join("[%s]" % q for q in points))
-    out.append(_props(root))
+            write(tag + "".join("[%s]" % q for q in points))
+    write(_props(root))
     notes = notes or {}
     plies = game.plies
     if not plies:
-        out.append(_props(final))
-    out.append(_comment(notes.get(0)))
-    out.append("\n")
+        write(_props(final))
+    write(_comment(notes.get(0)))
+    write("\n")
     handicap_plays = 0
     for i in range(len(plies)):
         ply = plies[i]
         tag = "B" if ply.color == BLACK else "W"
         where = "" if ply.point == PASS else board.sgf(ply.point)
-        out.append(";%s[%s]" % (tag, where))
+        write(";%s[%s]" % (tag, where))
         if i < len(per_ply) and per_ply[i]:
             extra = per_ply[i]
-            out.append(extra if isinstance(extra, str) else _props(extra))
+            write(extra if isinstance(extra, str) else _props(extra))
         texts = notes.get(i + 1) or []
         if ply.kind == MANDATORY_PASS:
             # Ing 1991 Art. 10 "Recorder": odd numbers for Black's plays, even for White's;
@@ -91,12 +100,11 @@ def game_sgf(game, root=(), per_ply=(), notes=None, final=()):
             ]
             texts += notes.get(i + 1) or []
         if i == len(plies) - 1:
-            out.append(_props(final))
-        out.append(_comment(texts))
+            write(_props(final))
+        write(_comment(texts))
         if i % 10 == 9:
-            out.append("\n")
-    out.append(")\n")
-    return "".join(out)
+            write("\n")
+    write(")\n")
 
 
 def _number(value):

@@ -15,7 +15,7 @@ programs read, and enough for `ingboard score` to give exactly the recorded resu
 from ingboard.core import clock_sgf
 from ingboard.core.board import BLACK, WHITE
 from ingboard.core.scoring import empty_regions
-from ingboard.core.sgf import game_sgf
+from ingboard.core.sgf import game_sgf, write_sgf
 
 # Config keys (all optional strings) -> SGF root properties.
 INFO_KEYS = (("date", "DT"), ("event", "EV"), ("round", "RO"))
@@ -53,8 +53,9 @@ def dead_markup(game):
     ]
 
 
-def record_sgf(game, clock, config, ply_props=(), notes=None):
-    """The SGF text of a tracked game (see the module docstring)."""
+def record_sgf(game, clock, config, ply_props=(), notes=None, write=None):
+    """The SGF text of a tracked game (see the module docstring); with `write`, given piece by
+    piece to write(str) instead (the board writes it straight to its file)."""
     root = clock_sgf.root_props(clock)
     for key, prop in INFO_KEYS:
         if config.get(key):
@@ -68,4 +69,6 @@ def record_sgf(game, clock, config, ply_props=(), notes=None):
         root.append(("RE", game.result))
     root += clock_sgf.penalty_props(clock)
     by_ply = notes.by_ply if notes is not None else None
+    if write is not None:
+        return write_sgf(write, game, root, ply_props, by_ply, dead_markup(game))
     return game_sgf(game, root, ply_props, by_ply, dead_markup(game))

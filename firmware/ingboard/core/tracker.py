@@ -39,6 +39,7 @@ from micropython import const
 from ingboard.core.board import BLACK, WHITE
 from ingboard.core.board_alerts import BoardAlerts
 from ingboard.core.bowls import Bowls
+from ingboard.core.chunked import Chunked
 from ingboard.core.clock import Clock
 from ingboard.core.displacement import Displacement
 from ingboard.core.game import ENDED, Game, IllegalMove
@@ -117,6 +118,10 @@ class Tracker(
         # What the sensors see (EMPTY/BLACK/WHITE/UNKNOWN per padded index) and since when.
         self.seen = bytearray(n)
         self.since = [0] * n
+        self.seen_version = 0  # counts the changes of seen/since (see _board_dues)
+        self._dues = []
+        self._dues_seen = -1
+        self._dues_cells = bytearray(n)
         self.before = bytearray(n)  # each point's reading before its last change
         self.flips = bytearray(n)  # reading changes since flip_t (sensing.py), at most 255
         self.flip_t = [0] * n
@@ -160,7 +165,8 @@ class Tracker(
         self.clock_pushes = 0  # snapshots pushed so far (the journal follows this count)
         self.clock_logged_t = -1  # board time of the last `clock` event
         self.pause_announced = False  # the pause after two passes has been announced
-        self.ply_props = []  # SGF text of each ply's properties (BL/WL...), by game.plies
+        # SGF text of each ply's properties (BL/WL...), by game.plies; in fixed chunks.
+        self.ply_props = Chunked()
         self.notes = Notes()  # SGF comments: alerts, retractions, accepted shifts
         self.counted = None
         self.due = 0  # board time before which nothing happens without new input
@@ -295,24 +301,17 @@ class Tracker(
     def next_deadline(self):
         """Board time at which tick() may produce something, or None."""
         best = _FAR
-        seen = self.seen
-        cells = self.game.board.cells
-        since = self.since
-        pending = self.press_pending
-        for p in self.order:
-            v = seen[p]
-            if pending:
-                # A kept press is judged once the board has been still for the settle time.
+        last_t = self.last_t
+        if self.press_pending:
+            # A kept press is judged once the board has been still for the settle time.
+            since = self.since
+            for p in self.order:
                 due = since[p] + self.settle_ms
-                if due > self.last_t and due < best:
+                if due > last_t and due < best:
                     best = due
-            if v != UNKNOWN and v != cells[p]:
-                due = since[p] + self.settle_ms
-                if due > self.last_t and due < best:
-                    best = due
-                due = since[p] + self.alert_ms
-                if due > self.last_t and due < best:
-                    best = due
+        for due in self._board_dues():
+            if due > last_t and due < best:
+                best = due
         if self.fault_due > self.last_t and self.fault_due < best:
             best = self.fault_due
         clock_next = self.clock.next_event_ms()
@@ -324,6 +323,27 @@ class Tracker(
                 if due is not None and due < best:
                     best = due
         return None if best == _FAR else best
+
+    def _board_dues(self):
+        # When each point where the sensors differ from the game becomes stable (settle_ms) or
+        # alert-worthy (alert_ms). Issue 20: this walk over every point cost ~9 ms of the
+        # RP2040's time after each input - a bowl reading, a tick - so it is made again only
+        # when the sensors (seen_version) or the game's stones (compared in C) changed.
+        cells = self.game.board.cells
+        if self._dues_seen == self.seen_version and self._dues_cells == cells:
+            return self._dues
+        dues = []
+        seen = self.seen
+        since = self.since
+        for p in self.order:
+            v = seen[p]
+            if v != UNKNOWN and v != cells[p]:
+                dues.append(since[p] + self.settle_ms)
+                dues.append(since[p] + self.alert_ms)
+        self._dues = dues
+        self._dues_seen = self.seen_version
+        self._dues_cells[:] = cells
+        return dues
 
     def _start(self, t):
         if t < self.last_t:
@@ -381,6 +401,13 @@ class Tracker(
         from ingboard.core.sgf_record import record_sgf
 
         return record_sgf(self.game, self.clock, self.config, self.ply_props, self.notes)
+
+    def write_sgf(self, write):
+        """The same SGF given piece by piece to write(str): the board writes it straight to
+        its file, never holding a long game's SGF in memory (issue 20)."""
+        from ingboard.core.sgf_record import record_sgf
+
+        record_sgf(self.game, self.clock, self.config, self.ply_props, self.notes, write)
 
     def _note(self, text):
         """A comment in the SGF at the current ply (retractions, two moves, accepted shifts)."""

@@ -108,6 +108,7 @@ class TrackerState:
             if cells[origin] != EMPTY and cells[dest] == EMPTY:
                 self.seen[dest] = cells[origin]
                 self.seen[origin] = EMPTY
+        self.seen_version += 1  # what the sensors see was set here (tracker._board_dues)
         self.counted = None
         self.plan = None
         self.fill_target = None

@@ -1,0 +1,59 @@
+"""The device app's one garbage-collection policy (issue 20): when the heap is collected.
+
+Why a policy at all: by default MicroPython collects only when an allocation finds no free
+block - after the whole free heap (~120 KB on the Pico with the app loaded) has filled with
+garbage. Every long-lived object made meanwhile (a ply's record, its SGF clock text, a clock
+snapshot, the journal's state) then lands wherever the allocator was in that sweep, one every
+few KB across the whole heap, and after the collection the free memory is nothing but holes
+between them: on the twin a long game raised MemoryError with 100 KB free and no 16 KB block.
+
+The policy, in two parts:
+- `THRESHOLD`: the heap is collected after every THRESHOLD bytes allocated (gc.threshold), so
+  garbage never fills it. Freed blocks are reused lowest first, so long-lived objects pack at
+  the bottom and the top of the heap stays one free region: large blocks stay available.
+- `idle()`: the game task calls it when its input queue is empty (between scans); it collects
+  once IDLE bytes were allocated since the last collection, so collections happen there,
+  between two scans, rather than in the middle of a scan or a burst (the threshold remains
+  the backstop within a burst). A collection of the app's live heap takes a few ms on the
+  RP2040, far less than a scan period.
+
+On CPython (tests, tools) there is nothing to do: its collector is another kind.
+"""
+
+import gc
+
+from micropython import const
+
+THRESHOLD = const(12 * 1024)
+IDLE = const(4 * 1024)
+
+
+class Collector:
+    """Applies the policy (see the module docstring); `collections` counts idle collections."""
+
+    def __init__(self):
+        self.enabled = hasattr(gc, "threshold") and hasattr(gc, "mem_alloc")
+        self.mark = 0
+        self.collections = 0
+
+    def start(self):
+        """Set the threshold and start from a clean heap (the app calls this once)."""
+        if not self.enabled:
+            return
+        gc.collect()
+        gc.threshold(THRESHOLD)
+        self.mark = gc.mem_alloc()
+
+    def idle(self):
+        """Nothing is waiting: collect if IDLE bytes were allocated since the last one."""
+        if not self.enabled:
+            return False
+        used = gc.mem_alloc()
+        if used < self.mark:
+            self.mark = used  # the threshold collected meanwhile
+        if used - self.mark < IDLE:
+            return False
+        gc.collect()
+        self.mark = gc.mem_alloc()
+        self.collections += 1
+        return True

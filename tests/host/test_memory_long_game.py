@@ -1,0 +1,55 @@
+"""Issue 20: a 600-ply 19×19 game through the device app's game path (tracker, session log,
+journal and its compaction, events to the host) in a fixed, Pico-sized MicroPython heap, with
+nobody calling gc.collect() from outside, raises no MemoryError (tests/host/fixed_heap.py).
+
+The firmware is the .mpy `ingboard flash` installs; as much is free at start as on the Pico after
+boot and these imports (240 KB less the code: ~121 KB). Measured with this test's game:
+- before (main 00031d9): MemoryError at ply 109 (log record 7,793 of 60,192) - the journal's
+  compaction read the whole 64 KB journal at once; after a collection 99 KB were free but the
+  largest free block was 14 KB (long-lived objects scattered through the heap).
+- after: all 600 moves and the passes; ~55 KB free, largest free block ~25 KB at the pause.
+"""
+
+import pytest
+from long_game import long_game
+
+from host_tools import firmware_build
+from host_tools import micropython as mp
+from host_tools import simulate as sim
+
+PLIES = 600
+
+
+@pytest.fixture(scope="module")
+def long_session():
+    from bench import games
+
+    moves, largest = long_game(PLIES)
+    game = sim.load_game(games.to_sgf(19, moves))
+    return sim.simulate(game, "typical", 1, finish=True), largest
+
+
+def test_a_600_ply_game_fits_the_pico_heap_without_memory_error(long_session, tmp_path):
+    import fixed_heap
+    from ingboard.core.session import read_text
+    from ingboard.core.tracker import track
+
+    try:
+        mp._check_available()
+    except mp.MicroPythonUnavailable as exc:
+        pytest.skip(str(exc))
+    simulation, largest = long_session
+    assert largest >= 20  # a big capture is part of it
+    firmware_build.compile_firmware(out_dir=str(tmp_path / "fw"))
+    got = fixed_heap.run(simulation.text(), str(tmp_path / "fw"))
+    assert got["error"] is None, got.get("traceback") or got["error"]
+    # The Pico's room: what the driver left free after the imports.
+    assert got["free_at_start"] <= fixed_heap.PICO_FREE_AT_BOOT - got["code"] + 4096
+    game = got["python"]
+    # The same game as the firmware's own replay of the log, up to the pause.
+    events = []
+    track(read_text(simulation.text()), events.append)
+    moves = [e for e in events if e["type"] == "move"]
+    assert len(moves) == PLIES
+    assert game["state"]["moves"] == PLIES and game["plies"] >= PLIES + 2
+    assert game["phase"] == "paused"
