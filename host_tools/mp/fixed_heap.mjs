@@ -18,7 +18,7 @@
 // JOB: {"mounts", "sys_path", "heapsize": bytes of the heap area (more than the Pico's, for
 //       the imports), "free_at_boot": bytes free on the Pico after boot (the imports' code is
 //       taken off it; a ballast takes the rest of the heap), "imports": ["...", ...] (each run
-//       on its own, a collection after each), "setup": "...",
+//       on its own, a collection after each), "romfs": a ROMFS image file or null, "setup": "...",
 //       "margin": bytes, "final": "...", "result_path": file}
 // The step function is the global `step()`: it returns false when done. RESULT (a JSON
 // object, set by `final`) is merged with the driver's figures into result_path:
@@ -28,7 +28,7 @@
 //    "error": the MemoryError text or null}
 // Exit status: 0 when everything ran, 1 when Python raised, 2 for a bad job.
 import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
-import { writeFileSync } from "fs";
+import { readFileSync, writeFileSync } from "fs";
 import { copyTree, readJob } from "./runtime.mjs";
 
 const job = readJob("fixed_heap.mjs");
@@ -41,6 +41,8 @@ console.error = (...args) => {
 let capture = null; // lines of stdout while parsing micropython.mem_info()
 const mp = await loadMicroPython({
   heapsize: job.heapsize,
+  // A ROMFS image (mounted at /rom): the code runs from it in place, as from the Pico's flash.
+  romfs: job.romfs ? new Uint8Array(readFileSync(job.romfs)) : undefined,
   stdout: (line) => (capture ? capture.push(line) : process.stdout.write(line + "\n")),
   stderr: (line) => process.stderr.write(line + "\n"),
 });

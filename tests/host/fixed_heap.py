@@ -1,9 +1,10 @@
 """A long game through the device app's game path in a fixed, Pico-sized MicroPython heap
 (issue 20), shared by the memory test and `make bench`.
 
-The firmware is loaded as the .mpy files `ingboard flash` installs, into a WebAssembly
-MicroPython whose heap cannot grow (host_tools/mp/fixed_heap.mjs), with as much free at start
-as the Pico has after boot. The session log is read line by line from the file system, and each
+The firmware is deployed as `ingboard flash --romfs` deploys it - the .mpy files in a ROMFS
+image, run in place from flash, which is how the app fits the Pico (README "Flashing a real
+board") - into a WebAssembly MicroPython whose heap cannot grow (host_tools/mp/fixed_heap.mjs),
+with as much free at start as the Pico has after boot less the code's own heap. The session log is read line by line from the file system, and each
 record goes through `App.step` (tracker, session log, journal with its compaction, events
 encoded as the host link would send them, the SGF when the game ends) after `App.tick` to the
 record's time, as the game task does. Nobody calls gc.collect(): the driver collects only where
@@ -138,6 +139,18 @@ RESULT = json.dumps({"plies": len(_game.plies), "phase": _game.phase, "result": 
 """
 
 
+def romfs_image(firmware_mpy):
+    """The ROMFS image of the compiled firmware (mpremote's builder, as `ingboard flash --romfs`
+    makes it)."""
+    import contextlib
+    import io
+
+    from mpremote.romfs import make_romfs
+
+    with contextlib.redirect_stdout(io.StringIO()):  # it prints the tree
+        return make_romfs(firmware_mpy, mpy_cross=False)
+
+
 def run(
     log_text,
     firmware_mpy,
@@ -159,13 +172,17 @@ def run(
         os.mkdir(game_dir)
         with open(os.path.join(game_dir, "session.log"), "w") as f:
             f.write(log_text)
+        romfs_path = os.path.join(tmp, "firmware.romfs")
+        with open(romfs_path, "wb") as f:
+            f.write(romfs_image(firmware_mpy))
         job_path = os.path.join(tmp, "job.json")
         result_path = os.path.join(tmp, "result.json")
         with open(job_path, "w") as f:
             json.dump(
                 {
-                    "mounts": [[firmware_mpy, "/fw"], [game_dir, "/game"]],
-                    "sys_path": ["/fw"],
+                    "mounts": [[game_dir, "/game"]],
+                    "sys_path": ["/rom"],
+                    "romfs": romfs_path,
                     "heapsize": heapsize,
                     "free_at_boot": free_at_boot,
                     "imports": IMPORTS,

@@ -2,12 +2,13 @@
 journal and its compaction, events to the host) in a fixed, Pico-sized MicroPython heap, with
 nobody calling gc.collect() from outside, raises no MemoryError (tests/host/fixed_heap.py).
 
-The firmware is the .mpy `ingboard flash` installs; as much is free at start as on the Pico after
-boot and these imports (240 KB less the code: ~121 KB). Measured with this test's game:
-- before (main 00031d9): MemoryError at ply 109 (log record 7,793 of 60,192) - the journal's
-  compaction read the whole 64 KB journal at once; after a collection 99 KB were free but the
-  largest free block was 14 KB (long-lived objects scattered through the heap).
-- after: all 600 moves and the passes; ~55 KB free, largest free block ~25 KB at the pause.
+The firmware is deployed as a ROMFS image (the .mpy files run in place, as `ingboard flash
+--romfs` installs them); as much is free at start as on the Pico after boot less the code's own
+heap (240 - 70 KB). Measured with this test's game (60,192 log records, a 32-stone capture):
+- before (main 1f9908c): MemoryError at ply 99 (record 7,112): the journal's compaction read the
+  64 KB journal whole; after a collection 135 KB were free but the largest free block was 14 KB
+  (long-lived objects scattered through the heap, no collection before it was full).
+- after: all 600 moves and the passes; at the pause 80 KB free, the largest free block 63 KB.
 """
 
 import pytest
