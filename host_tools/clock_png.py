@@ -76,23 +76,28 @@ def scene_image(name, scale=2):
     )
 
 
-def write_scenes(out_dir, names=None, scale=2):
-    """Write <scene>.png for the named scenes (all by default); return the paths."""
+def write_scenes(out_dir, names=None, scale=2, scenes=SCENES, image=None):
+    """Write <scene>.png for the named scenes (all by default); return the paths.
+
+    `scenes` is a list of (name, builder) and `image(name, scale)` draws one of them: the clock
+    scenes by default, the menu scenes for host_tools.menu_png."""
+    image = image or scene_image
     os.makedirs(out_dir, exist_ok=True)
     paths = []
-    for name in names or [n for n, _ in SCENES]:
+    for name in names or [n for n, _ in scenes]:
         path = os.path.join(out_dir, name + ".png")
-        scene_image(name, scale).save(path, optimize=True)
+        image(name, scale).save(path, optimize=True)
         paths.append(path)
     return paths
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(
-        prog="python -m host_tools.clock_png", description="Render clock faces to PNG."
-    )
+def scenes_main(argv, prog, description, golden_dir, scenes, image):
+    """The command line of a face renderer: --regenerate the goldens or --out DIR [SCENE..]."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument(
-        "--regenerate", action="store_true", help="rewrite the golden images in tests/golden/clock"
+        "--regenerate",
+        action="store_true",
+        help="rewrite the golden images in %s" % os.path.relpath(golden_dir, ROOT),
     )
     parser.add_argument("--out", help="directory to write the PNGs to")
     parser.add_argument("--scale", type=int, default=2, help="pixels per display pixel")
@@ -105,13 +110,25 @@ def main(argv=None):
             raise InputError("--scale must be 1..16")
         if args.regenerate and (args.scenes or args.scale != 2):
             raise InputError("--regenerate writes every scene at scale 2")
-        paths = write_scenes(GOLDEN_DIR if args.regenerate else args.out, args.scenes, args.scale)
+        out = golden_dir if args.regenerate else args.out
+        paths = write_scenes(out, args.scenes, args.scale, scenes, image)
     except InputError as exc:
         print("error: %s" % exc, file=sys.stderr)
         return 2
     for p in paths:
         print(os.path.relpath(p))
     return 0
+
+
+def main(argv=None):
+    return scenes_main(
+        argv,
+        "python -m host_tools.clock_png",
+        "Render clock faces to PNG.",
+        GOLDEN_DIR,
+        SCENES,
+        scene_image,
+    )
 
 
 if __name__ == "__main__":

@@ -7,14 +7,12 @@ A scene image holds Black's face (left) and White's face (right), from host_tool
 drawn by the firmware's own code into the CPython framebuf shim (see clock_png.py).
 """
 
-import argparse
 import os
-import sys
 
 import framebuf
 from PIL import Image
 
-from host_tools import ROOT
+from host_tools import ROOT, clock_png
 from host_tools.clock_png import bytes_to_image
 from host_tools.errors import InputError
 from host_tools.menu_scenes import SCENES
@@ -47,40 +45,19 @@ def scene_image(name, scale=2):
 
 
 def write_scenes(out_dir, names=None, scale=2):
-    os.makedirs(out_dir, exist_ok=True)
-    paths = []
-    for name in names or [n for n, _ in SCENES]:
-        path = os.path.join(out_dir, name + ".png")
-        scene_image(name, scale).save(path, optimize=True)
-        paths.append(path)
-    return paths
+    """Write <scene>.png for the named menu scenes (all by default); return the paths."""
+    return clock_png.write_scenes(out_dir, names, scale, SCENES, scene_image)
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(
-        prog="python -m host_tools.menu_png", description="Render menu and board faces to PNG."
+    return clock_png.scenes_main(
+        argv,
+        "python -m host_tools.menu_png",
+        "Render menu and board faces to PNG.",
+        GOLDEN_DIR,
+        SCENES,
+        scene_image,
     )
-    parser.add_argument(
-        "--regenerate", action="store_true", help="rewrite the golden images in tests/golden/menu"
-    )
-    parser.add_argument("--out", help="directory to write the PNGs to")
-    parser.add_argument("--scale", type=int, default=2, help="pixels per display pixel")
-    parser.add_argument("scenes", nargs="*", help="scene names (default: all)")
-    args = parser.parse_args(argv)
-    try:
-        if args.regenerate == bool(args.out):
-            raise InputError("give exactly one of --regenerate or --out DIR")
-        if args.scale < 1 or args.scale > 16:
-            raise InputError("--scale must be 1..16")
-        if args.regenerate and (args.scenes or args.scale != 2):
-            raise InputError("--regenerate writes every scene at scale 2")
-        paths = write_scenes(GOLDEN_DIR if args.regenerate else args.out, args.scenes, args.scale)
-    except InputError as exc:
-        print("error: %s" % exc, file=sys.stderr)
-        return 2
-    for p in paths:
-        print(os.path.relpath(p))
-    return 0
 
 
 if __name__ == "__main__":
