@@ -285,6 +285,19 @@ def _watcher(app, fb):
     return watch
 
 
+def clear_records(root):
+    """Empty a test store's /games, /sessions and /journal (files left by an earlier run)."""
+    import os
+
+    for d in ("/games", "/sessions", "/journal"):
+        try:
+            names = os.listdir(root + d)
+        except OSError:
+            continue
+        for name in names:
+            os.remove(root + d + "/" + name)
+
+
 def power_cut(src, dst):
     """The flash of a board whose power went at this instant: copies of the store's files
     under src into dst, as far as they were written to the file system (what a file object

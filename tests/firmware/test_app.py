@@ -1,6 +1,6 @@
 """app.py: bounded queue, board time from ticks, and a restart that resumes from the journal."""
 
-from app_fakes import VirtualTime, hardware
+from app_fakes import VirtualTime, clear_records, hardware
 from ingboard.app import App, RingQueue
 from ingboard.records_store import RecordsStore
 
@@ -41,16 +41,8 @@ def test_board_time_handles_tick_wrap_and_never_goes_back():
 
 
 def test_restart_resumes_the_game_from_the_journal():
-    import os
-
     root = "/tmp/ingboard-test-app-resume"
-    for d in ("/games", "/sessions", "/journal"):
-        try:
-            names = os.listdir(root + d)
-        except OSError:
-            continue
-        for name in names:
-            os.remove(root + d + "/" + name)
+    clear_records(root)
     vt = VirtualTime()
     cfg, hw = hardware(vt, LOG)
     app = App(hw, RecordsStore(root), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)

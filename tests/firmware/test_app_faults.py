@@ -6,7 +6,7 @@ used to kill the link (komi 1e308, Infinity, JSON nested a thousand deep, huge i
 get one clear alert or error, the game goes on, and a refused line changes nothing.
 """
 
-from app_fakes import VirtualTime, hardware, run_app
+from app_fakes import VirtualTime, clear_records, hardware, run_app
 from ingboard.app import App
 from ingboard.records_store import RecordsStore
 
@@ -26,21 +26,9 @@ LOG = (
 )
 
 
-def _clean(root):
-    import os
-
-    for d in ("/games", "/sessions", "/journal"):
-        try:
-            names = os.listdir(root + d)
-        except OSError:
-            continue
-        for name in names:
-            os.remove(root + d + "/" + name)
-
-
 def test_a_double_press_of_a_clock_key_does_not_stop_the_board():
     root = "/tmp/ingboard-test-faults-press"
-    _clean(root)
+    clear_records(root)
     app, hw = run_app(LOG, root, 6000)
     assert app.failure is None and app.errors == {}
     assert len(app.tracker.game.plies) == 2
@@ -65,7 +53,7 @@ class BadScale:
 
 def test_nan_infinite_and_100_kg_readings_raise_a_sensor_fault_and_the_game_goes_on():
     root = "/tmp/ingboard-test-faults-bowl"
-    _clean(root)
+    clear_records(root)
     vt = VirtualTime()
     cfg, hw = hardware(vt, LOG)
     bad = [(100, float("nan")), (300, float("inf")), (500, -float("inf")), (700, 100000.0)]
@@ -99,7 +87,7 @@ BAD_LINES = (
 
 def test_host_lines_that_killed_the_link_get_one_error_each_and_change_nothing():
     root = "/tmp/ingboard-test-faults-link"
-    _clean(root)
+    clear_records(root)
     lines = [(2000 + 10 * i, line) for i, line in enumerate(BAD_LINES)]
     lines.append((2500, b'{"cmd": "ping"}'))
     app, hw = run_app(LOG, root, 6000, host_lines=lines)
@@ -135,7 +123,7 @@ class BrokenGrid:
 
 def test_a_grid_that_returns_nonsense_is_reported_a_few_times_and_the_board_runs_on():
     root = "/tmp/ingboard-test-faults-grid"
-    _clean(root)
+    clear_records(root)
     vt = VirtualTime()
     cfg, hw = hardware(vt, LOG)
     hw["grid"] = BrokenGrid(9)

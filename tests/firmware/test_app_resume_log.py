@@ -3,7 +3,7 @@ by the device twin's power-cut soak on littlefs, issue 17): the resumed board wr
 header and config itself, so the log across the cut is still a session log that replays to the
 game (CPython and MicroPython)."""
 
-from app_fakes import power_cut, resume_app, run_app
+from app_fakes import clear_records, power_cut, resume_app, run_app
 from ingboard.core.session import read_text
 from ingboard.core.tracker import track
 
@@ -21,22 +21,10 @@ LOG = (
 )
 
 
-def _fresh(root):
-    import os
-
-    for d in ("/games", "/sessions", "/journal"):
-        try:
-            names = os.listdir(root + d)
-        except OSError:
-            continue
-        for name in names:
-            os.remove(root + d + "/" + name)
-
-
 def test_a_cut_before_the_session_log_reached_flash_resumes_with_a_whole_log():
     a, b = "/tmp/ingboard-test-resume-log-a", "/tmp/ingboard-test-resume-log-b"
-    _fresh(a)
-    _fresh(b)
+    clear_records(a)
+    clear_records(b)
     run_app(LOG, a, 0, stop=False)
     power_cut(a, b)
     # What the power left: the journal's start record; the session log empty.
@@ -54,8 +42,8 @@ def test_a_cut_before_the_session_log_reached_flash_resumes_with_a_whole_log():
 
 def test_a_cut_inside_the_config_line_rewrites_header_and_config():
     a, b = "/tmp/ingboard-test-resume-log-c", "/tmp/ingboard-test-resume-log-d"
-    _fresh(a)
-    _fresh(b)
+    clear_records(a)
+    clear_records(b)
     run_app(LOG, a, 0, stop=False)
     power_cut(a, b)
     f = open(b + "/sessions/0001.log.part", "w")

@@ -8,7 +8,7 @@ Compaction keeps the journal bounded without rewriting it on every record late i
 
 import os
 
-from app_fakes import VirtualTime, hardware
+from app_fakes import VirtualTime, clear_records, hardware
 from ingboard.app import App
 from ingboard.core import journal
 from ingboard.records_store import RecordsStore
@@ -46,18 +46,8 @@ def _log(moves):
     return "\n".join(lines) + "\n", t
 
 
-def _clean(root):
-    for d in ("/games", "/sessions", "/journal"):
-        try:
-            names = os.listdir(root + d)
-        except OSError:
-            continue
-        for name in names:
-            os.remove(root + d + "/" + name)
-
-
 def _play(root, moves, **kw):
-    _clean(root)
+    clear_records(root)
     log, end = _log(moves)
     vt = VirtualTime()
     cfg, hw = hardware(vt, log)
@@ -182,7 +172,7 @@ def test_a_torn_tail_is_no_corruption():
 def test_compaction_keeps_the_journal_bounded_without_rewriting_on_every_record():
     root = "/tmp/ingboard-test-jf-compact"
     limit = 400
-    _clean(root)
+    clear_records(root)
     log, end = _log(30)
     vt = VirtualTime()
     cfg, hw = hardware(vt, log)

@@ -148,20 +148,14 @@ class Timed:
 def test_the_app_sends_both_clocks_and_the_running_side_at_every_move_press_and_each_second():
     # Issue 18: the live page runs the side the board says runs, from the board's clock
     # messages; a board that never says who runs leaves every clock on the page standing.
-    import os
 
-    from app_fakes import VirtualTime, hardware
+    from app_fakes import VirtualTime, clear_records, hardware
     from ingboard.app import App
     from ingboard.records_store import RecordsStore
     from test_app import LOG  # Ing 1991, 600 s basic time; B E5 at 1000, press 1500, ...
 
     root = "/tmp/ingboard-test-relay-feed-app"
-    for d in ("/games", "/sessions", "/journal"):
-        try:
-            for name in os.listdir(root + d):
-                os.remove(root + d + "/" + name)
-        except OSError:
-            pass
+    clear_records(root)
     vt = VirtualTime()
     cfg, hw = hardware(vt, LOG)
     link = RelayLink("club", "t12", MemoryJournal())
