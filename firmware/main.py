@@ -60,7 +60,9 @@ def main():
     hw["relay"], transport = relay_feed.from_settings(
         storage_paths.NETWORK, storage_paths.RELAY_JOURNAL, time.ticks_ms, time.ticks_diff
     )
-    app = App(hw, RecordsStore(""), time.ticks_ms, time.ticks_diff, _sleep_ms)
+    app = App(
+        hw, RecordsStore(""), time.ticks_ms, time.ticks_diff, _sleep_ms, ticks_us=time.ticks_us
+    )
     try:
         asyncio.run(run(app, transport))
     finally:

@@ -52,6 +52,21 @@ JOURNAL_LIMIT = const(64 * 1024)
 # garbage (a merged record of 2 KB decodes into several KB of lists).
 _COMPACT_SLICE = const(512)
 _COPY = const(512)
+# CPU accounting (issue 20, "A CPU budget"): one counter per task, in the units of the clock the
+# app was given (ticks_us on the board; ticks_ms where only that exists). A counter spills every
+# _CPU_BLOCK units into a second one, so both stay small ints for any length of game.
+CPU_TASKS = ("scan", "bowls", "keys", "game", "background", "relay", "display", "link")
+_T_SCAN, _T_BOWLS, _T_KEYS, _T_GAME, _T_BACK, _T_RELAY, _T_DISPLAY, _T_LINK = (
+    0,
+    1,
+    2,
+    3,
+    4,
+    5,
+    6,
+    7,
+)
+_CPU_BLOCK = const(1 << 20)
 
 
 class RingQueue:
@@ -104,12 +119,20 @@ class App:
         display_ms=500,
         mark_ms=1000,
         journal_limit=JOURNAL_LIMIT,
+        ticks_us=None,
     ):
         self.hw = hw
         self.store = store
         self.ticks_ms = ticks_ms
         self.ticks_diff = ticks_diff
         self.sleep_ms = sleep_ms
+        # The CPU clock: ticks_us when given, else ticks_ms counted as 1000 us (virtual time).
+        self.cpu_ticks = ticks_us or ticks_ms
+        self.cpu_unit_us = 1 if ticks_us else 1000
+        self._cpu = [0] * (2 * len(CPU_TASKS))  # [units below a block, blocks] per task
+        self._cpu_t0 = self.cpu_ticks()
+        self._scan_late = 0  # worst lateness of a scheduled scan, in cpu units
+        self._scans = 0
         self.periods = (scan_ms, bowl_ms, key_ms, game_ms, display_ms)
         self.mark_ms = mark_ms
         self.journal_limit = journal_limit
@@ -493,6 +516,58 @@ class App:
         else:
             self.collector.idle()
 
+    # -- CPU accounting --------------------------------------------------------------------------
+
+    def _spent(self, task, start):
+        # Adds the time since `start` (a cpu_ticks() value) to a task's counter; small ints
+        # only. Returns the cpu_ticks() it ended at.
+        end = self.cpu_ticks()
+        d = self.ticks_diff(end, start)
+        if d > 0:
+            cpu = self._cpu
+            i = 2 * task
+            d += cpu[i]
+            while d >= _CPU_BLOCK:
+                d -= _CPU_BLOCK
+                cpu[i + 1] += 1
+            cpu[i] = d
+        return end
+
+    def cpu_stats(self):
+        """The CPU each task took since the start (or cpu_reset()), in us: {"elapsed_us",
+        "tasks": {name: us}, "load_pct", "scans", "scan_late_max_us"} - load is the share of
+        the elapsed time the tasks ran; a scan's lateness is how long after its scheduled time
+        (the previous wake-up plus the period) it ran. The resolution is that of the clock the
+        app was given (`unit_us`)."""
+        unit = self.cpu_unit_us
+        tasks = {}
+        busy = 0
+        for i in range(len(CPU_TASKS)):
+            units = self._cpu[2 * i + 1] * _CPU_BLOCK + self._cpu[2 * i]
+            tasks[CPU_TASKS[i]] = units * unit
+            busy += units * unit
+        elapsed = self.ticks_diff(self.cpu_ticks(), self._cpu_t0) * unit
+        return {
+            "unit_us": unit,
+            "elapsed_us": elapsed,
+            "tasks": tasks,
+            "load_pct": round(100 * busy / elapsed, 1) if elapsed > 0 else None,
+            "scans": self._scans,
+            "scan_late_max_us": self._scan_late * unit,
+        }
+
+    def cpu_reset(self):
+        for i in range(len(self._cpu)):
+            self._cpu[i] = 0
+        self._cpu_t0 = self.cpu_ticks()
+        self._scan_late = 0
+        self._scans = 0
+
+    def cmd_cpu(self, cmd):
+        reply = self.cpu_stats()
+        reply["type"] = "cpu"
+        return [reply]
+
     def _cue(self, event, t):
         buzzer = self.hw.get("buzzer")
         kind = event["type"]
@@ -650,7 +725,16 @@ class App:
         classifier = self.hw["classifier"]
         size = classifier.size
         period = self.periods[0]
+        clock = self.cpu_ticks
+        slept = None  # when the last scan went to sleep (cpu units); due a period later
+        span = period * 1000 // self.cpu_unit_us
         while not self.stopping:
+            start = clock()
+            if slept is not None:
+                late = self.ticks_diff(start, slept) - span
+                if late > self._scan_late:
+                    self._scan_late = late
+            self._scans += 1
             try:
                 classifier.classify(grid.scan())
                 line = format_scan(classifier.classes, size)
@@ -659,6 +743,7 @@ class App:
                     self.inputs.put((_SCAN, self.now(), line.split("/"), None))
             except Exception as exc:  # noqa: BLE001 (a bad scan never ends the scan task)
                 self.report("scan", exc)
+            slept = self._spent(_T_SCAN, start)
             await self.sleep_ms(period)
 
     async def bowl_task(self):
@@ -667,6 +752,7 @@ class App:
         scales = self.hw.get("hx711") or {}
         period = self.periods[1]
         while not self.stopping:
+            start = self.cpu_ticks()
             for c, color in (("B", BLACK), ("W", WHITE)):
                 hx = scales.get(c)
                 if hx is None:
@@ -686,6 +772,7 @@ class App:
                     grams = int(grams * 10 + (0.5 if grams >= 0 else -0.5)) / 10
                     self.grams[c] = grams
                     self.inputs.put((_BOWL, t, color, grams))
+            self._spent(_T_BOWLS, start)
             await self.sleep_ms(period)
 
     async def key_task(self):
@@ -693,6 +780,7 @@ class App:
         buzzer = self.hw.get("buzzer")
         period = self.periods[2]
         while not self.stopping:
+            start = self.cpu_ticks()
             t = self.now()
             if keys is not None and keys.poll(t):
                 # In key order (B, W, pause, menu); the game task decides what each means
@@ -702,11 +790,13 @@ class App:
                         self.inputs.put((_KEY, t, i, None))
             if buzzer is not None:
                 buzzer.update(t)
+            self._spent(_T_KEYS, start)
             await self.sleep_ms(period)
 
     async def game_task(self):
         period = self.periods[3]
         while not self.stopping:
+            start = self.cpu_ticks()
             item = self.inputs.get()
             while item is not None:
                 try:
@@ -716,11 +806,14 @@ class App:
                 item = self.inputs.get()
             try:
                 self.tick(self.now())
+                start = self._spent(_T_GAME, start)
                 self.background()  # between scans: nothing is waiting
             except Exception as exc:  # noqa: BLE001
                 self.report("game", exc)
+            start = self._spent(_T_BACK, start)
             if self.relay is not None:
                 self._poll_relay()
+                self._spent(_T_RELAY, start)
             await self.sleep_ms(period)
 
     def _poll_relay(self):
@@ -737,6 +830,7 @@ class App:
         displays = self.hw.get("displays") or {}
         period = self.periods[4]
         while not self.stopping:
+            start = self.cpu_ticks()
             t = self.now()
             for name, color in (("B", BLACK), ("W", WHITE)):
                 fb = displays.get(name)
@@ -747,12 +841,14 @@ class App:
                             fb.show()
                     except Exception as exc:  # noqa: BLE001 (a display fault is reported)
                         self.report("display", exc)
+            self._spent(_T_DISPLAY, start)
             await self.sleep_ms(period)
 
     async def link_task(self):
         link = self.hw.get("link")
         period = self.periods[2]
         while not self.stopping:
+            start = self.cpu_ticks()
             if link is not None:
                 line = link.readline()
                 while line is not None:
@@ -771,6 +867,7 @@ class App:
                         else:
                             self.report("link", exc)
                 message = self.outputs.get()
+            self._spent(_T_LINK, start)
             await self.sleep_ms(period)
 
     def task_periods(self):

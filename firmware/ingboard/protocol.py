@@ -27,6 +27,8 @@ Commands (fields; reply):
   point (scan order) the mean of n scans
 - `raw-bowl` (`n` 1..64, default 1): `{"type": "raw-bowl", "n", "B": code, "W": code}`, the
   median raw HX711 codes
+- `cpu`: `{"type": "cpu", "unit_us", "elapsed_us", "tasks": {"scan": us, ...}, "load_pct",
+  "scans", "scan_late_max_us"}`, the CPU each task took since the start (App.cpu_stats)
 
 `parse(line)` checks a line against this table (ProtocolError with the reason); `Protocol(app)`
 dispatches to the app's `cmd_*` methods and turns every refusal into one error reply.
@@ -61,6 +63,7 @@ COMMANDS = {
     "health": {},
     "raw-scan": {"n": "samples"},
     "raw-bowl": {"n": "samples"},
+    "cpu": {},
 }
 REQUIRED = {"new-game": ("config",), "button": ("name",), "read": ("name",)}
 

@@ -62,7 +62,9 @@ class VirtualTime:
                     best = task
             if best[0] > until:
                 break
-            self.now = best[0]
+            # Never back in time: a task that spent time (a fake advancing `now`) delays the
+            # next one, as on a board.
+            self.now = max(self.now, best[0])
             try:
                 ms = best[2].send(None)
             except StopIteration:

@@ -1,0 +1,65 @@
+"""app.py's CPU accounting (issue 20, "A CPU budget for the device app"): per-task counters of
+the time each task ran and the worst lateness of a scheduled scan. On virtual time the tasks take
+no time unless a fake spends some, so a display that takes 70 ms per frame must show up as the
+display task's time and as a late scan."""
+
+from app_fakes import VirtualTime, clear_records, hardware
+from ingboard.app import CPU_TASKS, App
+from ingboard.records_store import RecordsStore
+from test_app import LOG
+
+ROOT = "/tmp/ingboard-test-app-cpu"
+
+
+def _app(slow_show_ms=0):
+    vt = VirtualTime()
+    cfg, hw = hardware(vt, LOG)
+    if slow_show_ms:
+        for fb in hw["displays"].values():
+            fb.show = lambda: setattr(vt, "now", vt.now + slow_show_ms)
+    clear_records(ROOT)
+    app = App(hw, RecordsStore(ROOT), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
+    return vt, app
+
+
+def test_tasks_that_take_no_time_count_none_and_no_scan_is_late():
+    vt, app = _app()
+    vt.drive(app, 4000)
+    stats = app.cpu_stats()
+    assert stats["unit_us"] == 1000  # only ticks_ms was given: counted in ms
+    assert sorted(stats["tasks"]) == sorted(CPU_TASKS)
+    assert all(us == 0 for us in stats["tasks"].values())
+    assert stats["load_pct"] == 0 and stats["scan_late_max_us"] == 0
+    assert stats["elapsed_us"] == 4000 * 1000
+    assert stats["scans"] == 4000 // 40 + 1
+
+
+def test_a_slow_display_is_counted_to_the_display_task_and_delays_the_scan():
+    vt, app = _app(slow_show_ms=70)
+    vt.drive(app, 4000)
+    stats = app.cpu_stats()
+    frames = stats["tasks"]["display"] // (2 * 70 * 1000)
+    assert stats["tasks"]["display"] == frames * 2 * 70 * 1000 and frames >= 6
+    assert all(us == 0 for name, us in stats["tasks"].items() if name != "display")
+    # Both faces drawn back to back: a scan due meanwhile waits up to 140 ms.
+    assert 100 * 1000 <= stats["scan_late_max_us"] <= 140 * 1000
+    busy = stats["tasks"]["display"]
+    assert stats["load_pct"] == round(100 * busy / stats["elapsed_us"], 1)
+    app.cpu_reset()
+    assert app.cpu_stats()["tasks"]["display"] == 0 and app.cpu_stats()["scan_late_max_us"] == 0
+
+
+def test_a_cpu_command_answers_with_the_counters():
+    vt, app = _app(slow_show_ms=10)
+    vt.drive(app, 1000, stop=False)
+    replies = app.protocol.handle(b'{"cmd": "cpu"}')
+    assert replies[0]["type"] == "cpu" and replies[0]["tasks"]["display"] > 0
+
+
+def test_spilled_counters_add_up_past_a_block():
+    vt, app = _app()
+    for _ in range(5):
+        start = vt.now
+        vt.now += 700 * 1000  # 700 s in ms units: spills past a block (2**20 units)
+        app._spent(0, start)
+    assert app.cpu_stats()["tasks"]["scan"] == 5 * 700 * 1000 * 1000
