@@ -18,6 +18,13 @@ firmware (RPI_PICO v1.28) on the emulated RP2040 at 125 MHz, with the board's ha
   waiting for the collector), sampled every 250 ms while the app (firmware/main.py's build and
   ingboard/app.py, every task) runs a 19x19 game for two emulated seconds, ROMFS deploy.
 
+- mcu_cpu_load_pct, mcu_scan_jitter_ms, mcu_largest_free_kb (issue 20): the app (main.py's
+  build, every task, scan 25 Hz, load cells 10 Hz) runs CPU_RUN_MS emulated ms on an empty 19x19
+  board with nobody calling gc.collect() from outside; then App.cpu_stats() (time.ticks_us per
+  task: the share of the time the tasks ran, the worst lateness of a scheduled scan) and
+  micropython.mem_info()'s largest free block. An idle board, not a game: the figures under
+  play are open (mcu_game_plies_ok is NA until a long scenario-driven game fits the bench).
+
 rp2040js counts instruction cycles but no XIP flash-cache misses; on a real RP2040 MicroPython
 code runs 25-40 % slower (../shared/mcu/README.md). Every time figure is also given corrected
 (x1.40, the pessimistic end: `_fc`); the goals apply to the corrected figures. Scan, rules and
@@ -36,6 +43,11 @@ GOAL_SCAN_US = 40000
 GOAL_MOVE_US = 2000
 GOAL_CODE_KB = 64
 GOAL_FREE_KB = 100
+GOAL_LOAD_PCT = 60
+GOAL_JITTER_MS = 40  # one scan period at 25 Hz
+GOAL_LARGEST_KB = 32
+GOAL_PLIES = 600
+CPU_RUN_MS = 3000
 
 CODE = "from ingboard.core import tracker, game, clock, bowls, session"
 
@@ -189,6 +201,41 @@ asyncio.run(both())
 print(json.dumps({"free_min": low[0], "samples": low[1], "plies": len(app.tracker.game.plies)}))
 """
 
+CPU = """
+import gc, json, asyncio, time, micropython
+import main_build
+from ingboard.app import App
+from ingboard.records_store import RecordsStore
+hw = main_build.build()
+async def sleep_ms(ms):
+    await asyncio.sleep_ms(ms)
+app = App(hw, RecordsStore(""), time.ticks_ms, time.ticks_diff, sleep_ms, ticks_us=time.ticks_us)
+async def stopper():
+    await asyncio.sleep_ms(RUN_MS)
+    app.stopping = True
+async def both():
+    s = asyncio.create_task(stopper())
+    app.cpu_reset()
+    try:
+        await app.run()
+    except Exception as e:
+        print("app:", repr(e))
+    await s
+asyncio.run(both())
+st = app.cpu_stats()
+micropython.mem_info()
+print(json.dumps({"cpu": st, "free": gc.mem_free()}))
+"""
+GC_BLOCK = 16  # bytes per heap block of the rp2 port (mem_info counts blocks)
+
+
+def _largest_free(out):
+    """micropython.mem_info()'s "max free sz" (blocks) in bytes."""
+    for line in out.splitlines():
+        if "max free sz:" in line:
+            return int(line.split("max free sz:")[1].split(",")[0]) * GC_BLOCK
+    raise BenchError("mem_info printed no largest free block: %r" % out[-500:])
+
 
 def _main_build_module():
     """firmware/main.py's build() as an importable module (main.py itself would start the app
@@ -307,6 +354,45 @@ def measure(corpus=None, log=print):
     log("# mcu: app ran %d samples, least free %d B" % (res["samples"], res["free_min"]))
     out.append(
         Figure("mcu_mem_free_kb", round(res["free_min"] / KB, 1), "KB", (">=", GOAL_FREE_KB))
+    )
+    # CPU per task and scan lateness with the app running alone (issue 20).
+    with _twin(image="romfs", romfs_image=romfs) as twin:
+        hardware.attach(twin, variant="pico", position="/".join(["." * 19] * 19))
+        deploy.put_files(
+            twin,
+            {
+                "/main_build.py": _main_build_module().encode(),
+                "/bowls.json": hardware.bowl_calibration().encode(),
+            },
+        )
+        raw = twin.exec(CPU.replace("RUN_MS", str(CPU_RUN_MS)), max_ms=60000)
+    lines = [ln for ln in raw.strip().splitlines() if ln.startswith("{")]
+    if not lines:
+        raise BenchError("the twin printed no result: %r" % raw[-500:])
+    cpu = json.loads(lines[-1])["cpu"]
+    largest = _largest_free(raw)
+    log(
+        "# mcu: app alone %d ms on an empty board, %d scans, us per task %s"
+        % (cpu["elapsed_us"] // 1000, cpu["scans"], cpu["tasks"])
+    )
+    load = cpu["load_pct"]
+    out.append(Figure("mcu_cpu_load_pct", load, "%", ("<=", GOAL_LOAD_PCT)))
+    out.append(
+        Figure("mcu_cpu_load_pct_fc", round(load * FLASH_CACHE, 1), "%", ("<=", GOAL_LOAD_PCT))
+    )
+    jitter = cpu["scan_late_max_us"] / 1000
+    out.append(Figure("mcu_scan_jitter_ms", round(jitter, 1), "ms", ("<=", GOAL_JITTER_MS)))
+    out.append(
+        Figure("mcu_largest_free_kb", round(largest / KB, 1), "KB", (">=", GOAL_LARGEST_KB))
+    )
+    out.append(
+        Figure(
+            "mcu_game_plies_ok",
+            None,
+            "plies",
+            reason="not measured yet: no long scenario-driven game through the app on the twin "
+            "in the bench (the figures above are of an idle board, goal %d)" % GOAL_PLIES,
+        )
     )
     # Data heap over a 300-move game: its session log (0.9 MB at typical noise) neither fits
     # the 256 KiB ROMFS partition nor crosses the emulated USB in a bench's time.

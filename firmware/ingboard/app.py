@@ -66,6 +66,7 @@ _T_SCAN, _T_BOWLS, _T_KEYS, _T_GAME, _T_BACK, _T_RELAY, _T_DISPLAY, _T_LINK = (
     6,
     7,
 )
+_T_WALL = const(8)  # the elapsed time's counter, after the tasks'
 _CPU_BLOCK = const(1 << 20)
 
 
@@ -129,8 +130,10 @@ class App:
         # The CPU clock: ticks_us when given, else ticks_ms counted as 1000 us (virtual time).
         self.cpu_ticks = ticks_us or ticks_ms
         self.cpu_unit_us = 1 if ticks_us else 1000
-        self._cpu = [0] * (2 * len(CPU_TASKS))  # [units below a block, blocks] per task
-        self._cpu_t0 = self.cpu_ticks()
+        # [units below a block, blocks] per task, then the same for the elapsed time (folded in
+        # at every scan from _cpu_mark: ticks_us wraps every 17.9 min).
+        self._cpu = [0] * (2 * len(CPU_TASKS) + 2)
+        self._cpu_mark = self.cpu_ticks()
         self._scan_late = 0  # worst lateness of a scheduled scan, in cpu units
         self._scans = 0
         self.periods = (scan_ms, bowl_ms, key_ms, game_ms, display_ms)
@@ -522,7 +525,10 @@ class App:
         # Adds the time since `start` (a cpu_ticks() value) to a task's counter; small ints
         # only. Returns the cpu_ticks() it ended at.
         end = self.cpu_ticks()
-        d = self.ticks_diff(end, start)
+        self._add(task, self.ticks_diff(end, start))
+        return end
+
+    def _add(self, task, d):
         if d > 0:
             cpu = self._cpu
             i = 2 * task
@@ -531,7 +537,6 @@ class App:
                 d -= _CPU_BLOCK
                 cpu[i + 1] += 1
             cpu[i] = d
-        return end
 
     def cpu_stats(self):
         """The CPU each task took since the start (or cpu_reset()), in us: {"elapsed_us",
@@ -546,7 +551,9 @@ class App:
             units = self._cpu[2 * i + 1] * _CPU_BLOCK + self._cpu[2 * i]
             tasks[CPU_TASKS[i]] = units * unit
             busy += units * unit
-        elapsed = self.ticks_diff(self.cpu_ticks(), self._cpu_t0) * unit
+        n = len(CPU_TASKS)
+        wall = self._cpu[2 * n + 1] * _CPU_BLOCK + self._cpu[2 * n]
+        elapsed = (wall + self.ticks_diff(self.cpu_ticks(), self._cpu_mark)) * unit
         return {
             "unit_us": unit,
             "elapsed_us": elapsed,
@@ -559,7 +566,7 @@ class App:
     def cpu_reset(self):
         for i in range(len(self._cpu)):
             self._cpu[i] = 0
-        self._cpu_t0 = self.cpu_ticks()
+        self._cpu_mark = self.cpu_ticks()
         self._scan_late = 0
         self._scans = 0
 
@@ -735,6 +742,8 @@ class App:
                 if late > self._scan_late:
                     self._scan_late = late
             self._scans += 1
+            self._add(_T_WALL, self.ticks_diff(start, self._cpu_mark))
+            self._cpu_mark = start
             try:
                 classifier.classify(grid.scan())
                 line = format_scan(classifier.classes, size)

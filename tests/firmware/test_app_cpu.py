@@ -63,3 +63,26 @@ def test_spilled_counters_add_up_past_a_block():
         vt.now += 700 * 1000  # 700 s in ms units: spills past a block (2**20 units)
         app._spent(0, start)
     assert app.cpu_stats()["tasks"]["scan"] == 5 * 700 * 1000 * 1000
+
+
+def test_elapsed_time_survives_the_cpu_clock_wrapping():
+    # ticks_us wraps every 2**30 us (17.9 min): the elapsed time is folded in at every scan. A
+    # clock wrapping every 1024 units here, so that 1600 elapsed are more than ticks_diff spans.
+    vt = VirtualTime()
+    cfg, hw = hardware(vt, LOG)
+    period = 1 << 10
+    ticks = [period - 100]
+
+    def ticks_diff(a, b):
+        return ((a - b + period // 2) & (period - 1)) - period // 2
+
+    clear_records(ROOT)
+    app = App(hw, RecordsStore(ROOT), vt.ticks_ms, ticks_diff, vt.sleep_ms, cfg)
+    app.cpu_ticks = lambda: ticks[0]
+    app.cpu_reset()
+    scan = app.scan_task()
+    for _ in range(40):  # 40 scans 40 ms apart: 1600 ms across the wrap
+        scan.send(None)
+        ticks[0] = (ticks[0] + 40) % period
+    assert app.cpu_stats()["elapsed_us"] == 40 * 40 * 1000
+    assert app.cpu_stats()["scan_late_max_us"] == 0
