@@ -31,6 +31,7 @@ code runs 25-40 % slower (../shared/mcu/README.md). Every time figure is also gi
 app run from the ROMFS deploy (the one the app fits in).
 """
 
+import contextlib
 import json
 import os
 import tempfile
@@ -56,6 +57,24 @@ def _twin(**kw):
     from host_tools.twin.process import Twin
 
     return Twin(**kw)
+
+
+@contextlib.contextmanager
+def _app_twin(romfs):
+    """A twin booted from the ROMFS image, the board's hardware attached around an empty 19x19
+    board and the app's build files on its flash: how the app runs on the Pico."""
+    from host_tools.twin import deploy, hardware
+
+    with _twin(image="romfs", romfs_image=romfs) as twin:
+        hardware.attach(twin, variant="pico", position="/".join(["." * 19] * 19))
+        deploy.put_files(
+            twin,
+            {
+                "/main_build.py": _main_build_module().encode(),
+                "/bowls.json": hardware.bowl_calibration().encode(),
+            },
+        )
+        yield twin
 
 
 def _package():
@@ -253,7 +272,7 @@ def _main_build_module():
 def measure(corpus=None, log=print):
     from host_tools import FIRMWARE
     from host_tools.commands import flash
-    from host_tools.twin import deploy, hardware, images
+    from host_tools.twin import hardware, images
 
     try:
         images.find("stock")
@@ -341,30 +360,14 @@ def measure(corpus=None, log=print):
     out.append(Figure("mcu_move_us_fc", round(per_move * FLASH_CACHE), "us", ("<=", GOAL_MOVE_US)))
 
     # Free memory with the app running (ROMFS deploy, as the Pico has to run it).
-    with _twin(image="romfs", romfs_image=romfs) as twin:
-        hardware.attach(twin, variant="pico", position="/".join(["." * 19] * 19))
-        deploy.put_files(
-            twin,
-            {
-                "/main_build.py": _main_build_module().encode(),
-                "/bowls.json": hardware.bowl_calibration().encode(),
-            },
-        )
+    with _app_twin(romfs) as twin:
         res = _exec_json(twin, APP.replace("RUN_MS", "2000"), max_ms=60000)
     log("# mcu: app ran %d samples, least free %d B" % (res["samples"], res["free_min"]))
     out.append(
         Figure("mcu_mem_free_kb", round(res["free_min"] / KB, 1), "KB", (">=", GOAL_FREE_KB))
     )
     # CPU per task and scan lateness with the app running alone (issue 20).
-    with _twin(image="romfs", romfs_image=romfs) as twin:
-        hardware.attach(twin, variant="pico", position="/".join(["." * 19] * 19))
-        deploy.put_files(
-            twin,
-            {
-                "/main_build.py": _main_build_module().encode(),
-                "/bowls.json": hardware.bowl_calibration().encode(),
-            },
-        )
+    with _app_twin(romfs) as twin:
         raw = twin.exec(CPU.replace("RUN_MS", str(CPU_RUN_MS)), max_ms=60000)
     lines = [ln for ln in raw.strip().splitlines() if ln.startswith("{")]
     if not lines:
