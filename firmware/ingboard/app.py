@@ -242,6 +242,9 @@ class App:
         if self.tracker is not None:
             self._finish()
         self.tracker = tracker
+        # The new tracker is given the board as the sensors see it at the next scan (not only
+        # once it changes), or a stone placed first would be one already there (stone-extra).
+        self.last_scan = None
         self.number = self.store.next_number()
         self._restart_time(0)
         self.compacted = 0

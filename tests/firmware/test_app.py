@@ -97,3 +97,32 @@ def test_an_enrolled_set_is_kept_for_later_games():
     # A config's own weight wins.
     app.new_game({"size": 9, "rules": "ing1991", "bowls": {"B": {"w180_g": 268.0}}})
     assert app.tracker.config["bowls"]["B"]["w180_g"] == 268.0
+
+
+def test_a_new_game_reads_the_board_as_it_is_before_the_first_move():
+    # A new game asked for while the board is empty (the host's new-game): its tracker is given
+    # the board as the sensors see it at once, so the first stone placed is the first move - not
+    # a stone already there when the game started (stone-extra) because the scan that held the
+    # empty board went to the game before.
+    root = "/tmp/ingboard-test-app-new-game"
+    clear_records(root)
+    vt = VirtualTime()
+    new_game = b'{"cmd": "new-game", "config": {"size": 9, "rules": "ing1991"}}\n'
+    cfg, hw = hardware(vt, LOG, host_lines=[(500, new_game)])
+    app = App(hw, RecordsStore(root), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
+    vt.drive(app, 5000)
+    sent = hw["link"].messages()
+    assert [m["code"] for m in sent if m["type"] == "alert"] == []
+    # The same plies as the game the board started with at boot (E5, D5), none lost.
+    vt2 = VirtualTime()
+    _cfg, hw2 = hardware(vt2, LOG)
+    clear_records(root + "-ref")
+    ref = App(hw2, RecordsStore(root + "-ref"), vt2.ticks_ms, vt2.ticks_diff, vt2.sleep_ms, cfg)
+    vt2.drive(ref, 5000)
+    plies = [(p.color, p.point) for p in app.tracker.game.plies]
+    assert len(plies) == 2 and plies == [(p.color, p.point) for p in ref.tracker.game.plies]
+    # The new game's session log starts from the board as it was: the empty board, then E5.
+    app.log_file.flush()
+    with open(app.store.session_part(app.number)) as f:
+        scans = [ln.split()[2] for ln in f if ln.split()[1] == "scan"]
+    assert scans[0] == "/".join(["........."] * 9) and "B" in scans[1]
