@@ -23,11 +23,15 @@ What each face shows, first that applies:
 from micropython import const
 
 from ingboard import storage_paths
-from ingboard.core import board_face, clock_face, menu_face
+from ingboard.core import clock_face
 from ingboard.core import settings as st
 from ingboard.core.board import BLACK, WHITE
-from ingboard.core.menu import Menu, status_of
 from ingboard.core.tracker import Tracker
+
+# The menus (core/menu.py, menu_face.py) and the board faces (board_face.py) are imported when
+# first shown, and the Menu is dropped when it closes: most of a game shows only the clock,
+# and on a Pico with .mpy on littlefs their code would take heap from the game (README
+# "Device twin", memory). `settings` keeps the remembered settings while no menu is open.
 
 KEY_NAMES = ("B", "W", "pause", "menu")
 HEALTH_MS = const(30000)
@@ -42,7 +46,8 @@ class Standalone:
     def __init__(self, app):
         self.app = app
         self.path = app.store.root + storage_paths.SETTINGS
-        self.menu = Menu(self._load())
+        self.settings = self._load()
+        self.menu = None  # a core/menu.Menu while the menu is open
         self.alerts = []  # newest last
         self.health_until = -1
         self.shown = None  # the face drawn last: menu, health, alert, result or clock
@@ -77,7 +82,16 @@ class Standalone:
 
     def config(self, size):
         """The config of a new game with the remembered settings on a board of `size`."""
-        return st.config(self.menu.settings, size)
+        return st.config(self.settings, size)
+
+    def menu_open(self):
+        return self.menu is not None and self.menu.is_open()
+
+    def _close_menu(self):
+        # The menu's remembered settings stay; its code and state go with it.
+        if self.menu is not None and not self.menu.is_open():
+            self.settings = self.menu.settings
+            self.menu = None
 
     # -- keys ----------------------------------------------------------------------------------
 
@@ -87,14 +101,26 @@ class Standalone:
         name = KEY_NAMES[index]
         self.health_until = -1
         tracker = app.tracker
-        if not self.menu.is_open() and name != "menu":
+        if not self.menu_open() and name != "menu":
             if name == "pause":
                 button = "resume" if tracker.clock.paused else "pause"
                 app.step((app.BUTTON, t, button, None))
             else:
                 app.step((app.PRESS, t, BLACK if name == "B" else WHITE, None))
             return
-        for action in self.menu.key(name, status_of(tracker)):
+        from ingboard.core.menu import Menu, status_of
+
+        if self.menu is None:
+            self.menu = Menu(self.settings)
+        try:
+            self._menu_key(t, name, status_of(tracker))
+        finally:
+            self._close_menu()
+
+    def _menu_key(self, t, name, status):
+        app = self.app
+        menu = self.menu
+        for action in menu.key(name, status):
             if action[0] == "button":
                 app.step((app.BUTTON, t, action[1], None))
             else:
@@ -105,7 +131,8 @@ class Standalone:
                     Tracker(config)  # what the game refuses, before anything changes
                 except ValueError as exc:
                     app.warn("new game refused: %s" % exc)
-                    self.menu.refused(settings, self.menu.before)
+                    menu.refused(settings, menu.before)
+                    self.menu = menu  # open again, on the setup page
                     return
                 try:
                     self.save(settings)
@@ -116,8 +143,11 @@ class Standalone:
 
     def after(self):
         """After every input: the menu follows the game (a running clock closes it)."""
-        if self.menu.is_open():
+        if self.menu is not None:
+            from ingboard.core.menu import status_of
+
             self.menu.sync(status_of(self.app.tracker))
+            self._close_menu()
 
     def note(self, event, t):
         if event["type"] == "alert":
@@ -177,7 +207,10 @@ class Standalone:
         app = self.app
         tracker = app.tracker
         menu = self.menu
-        if menu.is_open():
+        if menu is not None and menu.is_open():
+            from ingboard.core import menu_face
+            from ingboard.core.menu import status_of
+
             screen = menu.screen(status_of(tracker))
             rows = None
             if screen[0] == "health":
@@ -186,16 +219,22 @@ class Standalone:
             self.shown = "menu"
             return
         if t < self.health_until:
+            from ingboard.core import board_face
+
             board_face.health(fb, app.hw["classifier"].health_rows())
             self.shown = "health"
             return
         alert = self._standing(t) if self.alerts else None
         if alert is not None:
+            from ingboard.core import board_face
+
             board_face.alert(fb, self._alert_rows(alert), alert)
             self.shown = "alert"
             return
         counted = tracker.counted
         if counted is not None and tracker.game.phase == "ended":
+            from ingboard.core import board_face
+
             board_face.result(fb, counted, tracker.plan, tracker.game.board.rows())
             self.shown = "result"
             return

@@ -48,6 +48,6 @@ def test_undo_with_both_keys_then_a_resignation_with_one():
     end = [m for m in messages if m["type"] == "end"][0]
     assert end["result"] == "B+R" and end["reason"] == "resign"
     assert app.tracker.game.result == "B+R" and not app.tracker.game.plies
-    assert not app.standalone.menu.is_open() and app.errors == {}
+    assert not app.standalone.menu_open() and app.errors == {}
     log = open(root + "/sessions/0001.log.part").read()
     assert "button undo" in log and "button resign-W" in log  # replayable as any button

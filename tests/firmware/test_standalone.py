@@ -37,13 +37,13 @@ def _root(name):
 def test_settings_are_remembered_across_a_restart():
     root = _root("keep")
     app = StubApp(root)
-    assert Standalone(app).menu.settings == st.defaults() and not app.warnings
+    assert Standalone(app).settings == st.defaults() and not app.warnings
     chosen = st.defaults()
     chosen["rules"] = "chinese"
     chosen["time"]["system"] = "fischer"
     Standalone(app).save(chosen)
     Standalone(app).save(chosen)  # over an existing file
-    assert Standalone(StubApp(root)).menu.settings == chosen
+    assert Standalone(StubApp(root)).settings == chosen
     assert "settings.json.tmp" not in os.listdir(root)
 
 
@@ -52,7 +52,7 @@ def test_a_damaged_file_gives_the_defaults_and_one_warning():
     with open(root + "/settings.json", "w") as f:
         f.write('{"format": 1, "rules": "chess"}')
     app = StubApp(root)
-    assert Standalone(app).menu.settings == st.defaults()
+    assert Standalone(app).settings == st.defaults()
     assert len(app.warnings) == 1 and "settings not read" in app.warnings[0]
 
 
@@ -64,7 +64,7 @@ def test_a_power_cut_between_the_two_steps_of_a_save_keeps_the_new_settings():
     chosen["handicap"] = 4
     with open(root + "/settings.json.tmp", "w") as f:
         f.write(st.text(chosen))
-    assert Standalone(StubApp(root)).menu.settings == chosen
+    assert Standalone(StubApp(root)).settings == chosen
 
 
 def test_which_alert_the_faces_show():
@@ -123,4 +123,7 @@ def test_settings_the_game_refuses_start_nothing_and_are_not_remembered():
     for k in ("W W menu" + " B" * 5 + " menu" + " W" * 5 + " menu").split():
         s.key(0, ("B", "W", "pause", "menu").index(k))
     assert len(app.started) == 1 and app.started[0]["handicap"] == 4
-    assert Standalone(StubApp(root)).menu.settings["handicap"] == 4
+    # The menu closed with START: it is dropped (its code is loaded only while it is open),
+    # the settings it chose stay.
+    assert s.menu is None and s.settings["handicap"] == 4
+    assert Standalone(StubApp(root)).settings["handicap"] == 4

@@ -6,7 +6,6 @@ from micropython import const
 
 from ingboard.core.alerts import alert_text
 from ingboard.core.board import BLACK, EMPTY, WHITE, color_name
-from ingboard.core.counting import count_game
 from ingboard.core.sensing import UNKNOWN
 
 PUT_AWAY_MS = const(2000)
@@ -68,6 +67,10 @@ class GameEnd:
         game = self.game
         events = self._clock_events(t, self.clock.pause(t)) if self.clock.running() else []
         if game.end_reason == "count":
+            # Imported at the count, not with the tracker: the scoring is heap the game does
+            # not need until then (.mpy on littlefs, README "Device twin").
+            from ingboard.core.counting import count_game
+
             pb = self.clock.penalty(BLACK)
             pw = self.clock.penalty(WHITE)
             count, plan = count_game(game, penalty_b=pb, penalty_w=pw)

@@ -14,8 +14,10 @@ programs read, and enough for `ingboard score` to give exactly the recorded resu
 
 from ingboard.core import clock_sgf
 from ingboard.core.board import BLACK, WHITE
-from ingboard.core.scoring import empty_regions
-from ingboard.core.sgf import game_sgf, write_sgf
+
+# The SGF writer (sgf.py) and the scoring (scoring.py) are imported by the functions that
+# write, not here: the tracker holds Notes all game long, and on a Pico with .mpy on littlefs
+# their code would take heap from the game until it ends (README "Device twin", memory).
 
 # Config keys (all optional strings) -> SGF root properties.
 INFO_KEYS = (("date", "DT"), ("event", "EV"), ("round", "RO"))
@@ -40,6 +42,8 @@ def dead_markup(game):
     """[(prop, [values])] for the last node of a game ended by counting: TB/TW and DS."""
     if game.end_reason != "count":
         return []
+    from ingboard.core.scoring import empty_regions
+
     board = game.board  # the dead stones have been taken off (game.dead)
     terr = [[], [], []]
     for region, touches in empty_regions(board):
@@ -56,6 +60,8 @@ def dead_markup(game):
 def record_sgf(game, clock, config, ply_props=(), notes=None, write=None):
     """The SGF text of a tracked game (see the module docstring); with `write`, given piece by
     piece to write(str) instead (the board writes it straight to its file)."""
+    from ingboard.core.sgf import game_sgf, write_sgf
+
     root = clock_sgf.root_props(clock)
     for key, prop in INFO_KEYS:
         if config.get(key):
