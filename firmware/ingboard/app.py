@@ -736,8 +736,10 @@ class App:
         size = classifier.size
         period = self.periods[0]
         clock = self.cpu_ticks
-        slept = None  # when the last scan went to sleep (cpu units); due a period later
-        span = period * 1000 // self.cpu_unit_us
+        unit = self.cpu_unit_us
+        slept = None  # when the last scan went to sleep (cpu units)
+        span = 0  # for how long (cpu units): the scan is due then
+        seen = bytearray(len(classifier.classes))  # the classes of the last scan line
         while not self.stopping:
             start = clock()
             if slept is not None:
@@ -749,14 +751,24 @@ class App:
             self._cpu_mark = start
             try:
                 classifier.classify(grid.scan())
-                line = format_scan(classifier.classes, size)
-                if line != self.last_scan:
-                    self.last_scan = line
-                    self.inputs.put((_SCAN, self.now(), line.split("/"), None))
+                classes = classifier.classes
+                # Compared as bytes first (no allocation): the line is made only on a change.
+                if self.last_scan is None or classes != seen:
+                    seen[:] = classes
+                    line = format_scan(classes, size)
+                    if line != self.last_scan:
+                        self.last_scan = line
+                        self.inputs.put((_SCAN, self.now(), line.split("/"), None))
             except Exception as exc:  # noqa: BLE001 (a bad scan never ends the scan task)
                 self.report("scan", exc)
             slept = self._spent(_T_SCAN, start)
-            await self.sleep_ms(period)
+            # Due a period after this one started (25 Hz is 25 scans a second, whatever a
+            # scan takes): sleep what is left of the period.
+            rest = period - self.ticks_diff(slept, start) * unit // 1000
+            if rest < 0:
+                rest = 0
+            span = rest * 1000 // unit
+            await self.sleep_ms(rest)
 
     async def bowl_task(self):
         from ingboard.drivers.hx711 import SensorFault
@@ -839,20 +851,44 @@ class App:
                 self.report("relay", exc)
 
     async def display_task(self):
+        # Each face is painted piece by piece (Standalone.paint: only what changed) and sent
+        # a page (8 rows) at a time where the display can (show_pages), yielding between
+        # pieces: a face never holds the CPU for long, and the scan runs on time (issue 20).
         displays = self.hw.get("displays") or {}
         period = self.periods[4]
+        clock = self.cpu_ticks
         while not self.stopping:
-            start = self.cpu_ticks()
+            start = clock()
             t = self.now()
             for name, color in (("B", BLACK), ("W", WHITE)):
                 fb = displays.get(name)
-                if fb is not None:
-                    try:
-                        self.standalone.draw(fb, color, t)
-                        if hasattr(fb, "show"):
-                            fb.show()
-                    except Exception as exc:  # noqa: BLE001 (a display fault is reported)
-                        self.report("display", exc)
+                if fb is None:
+                    continue
+                try:
+                    low = high = -1
+                    for y, h in self.standalone.paint(fb, color, t):
+                        if low < 0 or y < low:
+                            low = y
+                        if y + h > high:
+                            high = y + h
+                        self._spent(_T_DISPLAY, start)
+                        await self.sleep_ms(0)
+                        start = clock()
+                    if low < 0:
+                        continue
+                    if hasattr(fb, "show_pages"):
+                        for page in range(low // 8, (high + 7) // 8):
+                            fb.show_pages(page, page)
+                            self._spent(_T_DISPLAY, start)
+                            await self.sleep_ms(0)
+                            start = clock()
+                    elif hasattr(fb, "show"):
+                        fb.show()
+                        self._spent(_T_DISPLAY, start)
+                        await self.sleep_ms(0)
+                        start = clock()
+                except Exception as exc:  # noqa: BLE001 (a display fault is reported)
+                    self.report("display", exc)
             self._spent(_T_DISPLAY, start)
             await self.sleep_ms(period)
 

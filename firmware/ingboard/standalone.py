@@ -51,6 +51,7 @@ class Standalone:
         self.alerts = []  # newest last
         self.health_until = -1
         self.shown = None  # the face drawn last: menu, health, alert, result or clock
+        self._painted = {}  # color -> (fb, kind, what it shows) of the last whole paint()
 
     # -- settings on flash ---------------------------------------------------------------------
 
@@ -202,41 +203,82 @@ class Standalone:
                 rows[r] = line[:col] + ("B" if v == BLACK else "W") + line[col + 1 :]
         return rows
 
-    def draw(self, fb, color, t):
-        """Paint color's face (BLACK or WHITE) at board time t."""
+    def _face(self, t):
+        """(kind, what it shows) of the face to show at t: "menu" (screen, health rows),
+        "health" rows, "alert" (rows, alert), "result" (count, plan, rows), or "clock" None
+        (the clock faces differ by side: clock_face.parts)."""
         app = self.app
         tracker = app.tracker
         menu = self.menu
         if menu is not None and menu.is_open():
-            from ingboard.core import menu_face
             from ingboard.core.menu import status_of
 
             screen = menu.screen(status_of(tracker))
             rows = None
             if screen[0] == "health":
                 rows = app.hw["classifier"].health_rows()
-            menu_face.draw(fb, screen, rows)
-            self.shown = "menu"
-            return
+            return "menu", (screen, rows)
         if t < self.health_until:
-            from ingboard.core import board_face
-
-            board_face.health(fb, app.hw["classifier"].health_rows())
-            self.shown = "health"
-            return
+            return "health", app.hw["classifier"].health_rows()
         alert = self._standing(t) if self.alerts else None
         if alert is not None:
-            from ingboard.core import board_face
-
-            board_face.alert(fb, self._alert_rows(alert), alert)
-            self.shown = "alert"
-            return
+            return "alert", (self._alert_rows(alert), alert)
         counted = tracker.counted
         if counted is not None and tracker.game.phase == "ended":
-            from ingboard.core import board_face
+            return "result", (counted, tracker.plan, tracker.game.board.rows())
+        return "clock", None
 
-            board_face.result(fb, counted, tracker.plan, tracker.game.board.rows())
-            self.shown = "result"
+    def _whole(self, fb, kind, what):
+        if kind == "menu":
+            from ingboard.core import menu_face
+
+            menu_face.draw(fb, what[0], what[1])
             return
-        clock_face.draw(fb, tracker.clock, color, t)
-        self.shown = "clock"
+        from ingboard.core import board_face
+
+        if kind == "health":
+            board_face.health(fb, what)
+        elif kind == "alert":
+            board_face.alert(fb, what[0], what[1])
+        else:
+            board_face.result(fb, what[0], what[1], what[2])
+
+    def draw(self, fb, color, t):
+        """Paint color's face (BLACK or WHITE) at board time t, whole."""
+        kind, what = self._face(t)
+        self._painted[color] = None  # paint() starts again from a whole face
+        if kind == "clock":
+            clock_face.draw(fb, self.app.tracker.clock, color, t)
+        else:
+            self._whole(fb, kind, what)
+        self.shown = kind
+
+    def paint(self, fb, color, t):
+        """Bring color's face on fb up to date at board time t, a piece at a time (issue 20,
+        "A CPU budget": the display task yields to the scan between pieces): a generator of
+        the (first row, rows) band each piece changed. Only what changed since the last
+        paint() of this fb is drawn - nothing while the face stays the same; of the clock
+        face only its parts that changed (clock_face.parts), so the frame is the same as a
+        whole draw()."""
+        kind, what = self._face(t)
+        self.shown = kind
+        last = self._painted.get(color)
+        same = last is not None and last[0] is fb and last[1] == kind
+        if kind != "clock":
+            if same and last[2] == what:
+                return
+            self._painted[color] = None  # until the face is whole
+            self._whole(fb, kind, what)
+            self._painted[color] = (fb, kind, what)
+            yield 0, clock_face.HEIGHT
+            return
+        shown = clock_face.parts(self.app.tracker.clock, color, t)
+        old = last[2] if same else None
+        self._painted[color] = None
+        if old is None:
+            fb.fill(0)
+        for i in range(clock_face.PARTS):
+            if old is None or shown[i] != old[i]:
+                clock_face.draw_part(fb, i, shown[i], color, old is not None)
+                yield clock_face.band(i)
+        self._painted[color] = (fb, kind, shown)

@@ -58,3 +58,14 @@ class FrameBuffer:
         self.fill_rect(x, y + h - 1, w, 1, c)
         self.fill_rect(x, y, 1, h, c)
         self.fill_rect(x + w - 1, y, 1, h, c)
+
+    def blit(self, fbuf, x, y, key=-1, palette=None):
+        # As MicroPython's: each source pixel, through the palette when one is given (its
+        # colour c -> palette.pixel(c, 0)), is drawn unless it equals key; clipped.
+        for sy in range(fbuf.height):
+            for sx in range(fbuf.width):
+                c = fbuf.pixel(sx, sy)
+                if palette is not None:
+                    c = palette.pixel(c, 0)
+                if c != key:
+                    self.pixel(x + sx, y + sy, c)

@@ -67,3 +67,15 @@ def test_contrast_and_power():
     d.poweroff()
     d.poweron()
     assert i2c.commands == [0x81, 300 & 0xFF, 0xAE, 0xAF]
+
+
+def test_show_pages_sends_only_those_pages_after_their_window():
+    i2c = FakeI2C()
+    d = SSD1306_I2C(128, 64, i2c)
+    i2c.commands = []
+    d.fill(0)
+    d.pixel(5, 17, 1)  # page 2, bit 1
+    d.show_pages(2, 3)
+    assert i2c.commands == [0x21, 0, 127, 0x22, 2, 3]
+    frame = i2c.frames[-1]
+    assert len(frame) == 256 and frame[5] == 0x02 and sum(1 for b in frame if b) == 1

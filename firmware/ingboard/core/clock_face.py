@@ -123,6 +123,46 @@ def _row(fb, x, y, bits, width, scale, c):
             col += 1
 
 
+# Glyphs as small framebufs, made on first use by the same _row calls, then drawn with one
+# blit each where the target has blit() (framebuf's): a face costs a few ms on the RP2040
+# instead of ~100 (issue 20, "A CPU budget"), with the same pixels. Key (font, char) -> fb.
+_GLYPHS = {}
+_INK0 = []  # a 2x1 palette mapping 1 -> 0 (and 0 -> 1, the key): glyphs drawn in colour 0
+
+
+def _glyph(font, ch, w, h, rows, scale):
+    key = (font, ch)
+    g = _GLYPHS.get(key)
+    if g is None:
+        import framebuf
+
+        # MicroPython pads MONO_VLSB's stride for its size check: room for 8-column multiples.
+        buf = bytearray(((h + 7) // 8) * ((w + 7) & ~7))
+        g = framebuf.FrameBuffer(buf, w, h, framebuf.MONO_VLSB)
+        for r in range(len(rows)):
+            if rows[r]:
+                _row(g, 0, r * scale, rows[r], w // scale, scale, 1)
+        _GLYPHS[key] = g
+    return g
+
+
+def _blit(fb, g, x, y, c):
+    if c:
+        fb.blit(g, x, y, 0)
+        return
+    if not _INK0:
+        import framebuf
+
+        pal = framebuf.FrameBuffer(bytearray(8), 2, 1, framebuf.MONO_VLSB)
+        pal.pixel(0, 0, 1)
+        _INK0.append(pal)
+    fb.blit(g, x, y, 1, _INK0[0])
+
+
+def _small_rows(g):
+    return [(g >> (3 * (4 - r))) & 7 for r in range(5)]
+
+
 def text_width(s):
     """Width in pixels of s in the small font (4 px per character, no trailing gap)."""
     return len(s) * 4 - 1 if s else 0
@@ -131,10 +171,16 @@ def text_width(s):
 def text(fb, x, y, s, c=1):
     """Draw s in the 3x5 font with its top-left corner at (x, y); ValueError on a glyph it
     does not have."""
+    blit = hasattr(fb, "blit")
     for ch in s:
         g = _SMALL.get(ch)
         if g is None:
             raise ValueError("no glyph for %r" % (ch,))
+        if blit:
+            if g:
+                _blit(fb, _glyph(0, ch, 3, 5, _small_rows(g), 1), x, y, c)
+            x += 4
+            continue
         for r in range(5):
             bits = (g >> (3 * (4 - r))) & 7
             if bits:
@@ -151,6 +197,7 @@ def big_width(s):
 
 def big(fb, x, y, s, c=1):
     """Draw digits, ':' and '-' in the 5x7 font scaled 3x (21 px high)."""
+    blit = hasattr(fb, "blit")
     for ch in s:
         if ch == ":":
             fb.fill_rect(x, y + 2 * _BIG, _BIG, _BIG, c)
@@ -163,11 +210,25 @@ def big(fb, x, y, s, c=1):
             i = ord(ch) - 48
         else:
             raise ValueError("no big glyph for %r" % (ch,))
+        if blit:
+            g = _glyph(1, ch, 5 * _BIG, 7 * _BIG, _DIGITS[i * 7 : i * 7 + 7], _BIG)
+            _blit(fb, g, x, y, c)
+            x += 6 * _BIG
+            continue
         for r in range(7):
             bits = _DIGITS[i * 7 + r]
             if bits:
                 _row(fb, x, y + r * _BIG, bits, 5, _BIG, c)
         x += 6 * _BIG
+
+
+def _stone(fb, color, c):
+    stone = _STONE_B if color == 1 else _STONE_W
+    if hasattr(fb, "blit"):
+        _blit(fb, _glyph(2, color, 7, 7, stone, 1), 2, 1, c)
+        return
+    for r in range(7):
+        _row(fb, 2, 1 + r, stone[r], 7, 1, c)
 
 
 def clock_text(ms):
@@ -234,23 +295,49 @@ def lines(clock, color, now_ms):
     return _LABELS[system], time, status, penalty, moves
 
 
+# The face's parts, each in a band of rows no other part draws in: (first row, rows).
+_BANDS = ((0, _HEADER_H), (_TIME_Y, 7 * _BIG), (_STATUS_Y, 5), (_PENALTY_Y, 5), (_MOVES_Y, 5))
+PARTS = const(5)
+
+
+def parts(clock, color, now_ms):
+    """What each part of color's face shows at now_ms: a tuple of PARTS values, equal when
+    the part looks the same (the header's: whether this side's clock runs, and the label)."""
+    label, time, status, penalty, moves = lines(clock, color, now_ms)
+    on = clock.running() and clock.turn == color
+    return ((on, label), time, status, penalty, moves)
+
+
+def band(i):
+    """(first row, rows) of part i."""
+    return _BANDS[i]
+
+
+def draw_part(fb, i, value, color, clear=True):
+    """Paint part i of color's face showing `value` (from parts()); its band cleared first
+    unless `clear` is False (a frame filled with 0 already)."""
+    if clear:
+        y, h = _BANDS[i]
+        fb.fill_rect(0, y, WIDTH, h, 0)
+    if i == 0:
+        on, label = value
+        ink = 0 if on else 1
+        if on:
+            fb.fill_rect(0, 0, WIDTH, _HEADER_H, 1)
+        else:
+            fb.fill_rect(0, _HEADER_H - 1, WIDTH, 1, 1)
+        _stone(fb, color, ink)
+        text(fb, 12, 2, "BLACK" if color == 1 else "WHITE", ink)
+        text(fb, WIDTH - 2 - text_width(label), 2, label, ink)
+    elif i == 1:
+        big(fb, (WIDTH - big_width(value)) // 2, _TIME_Y, value)
+    elif value:
+        text(fb, 2, _BANDS[i][0], value)
+
+
 def draw(fb, clock, color, now_ms):
     """Paint color's face (1 = BLACK, 2 = WHITE) of clock at now_ms onto fb (128x64)."""
-    label, time, status, penalty, moves = lines(clock, color, now_ms)
+    shown = parts(clock, color, now_ms)
     fb.fill(0)
-    on = clock.running() and clock.turn == color
-    ink = 0 if on else 1
-    if on:
-        fb.fill_rect(0, 0, WIDTH, _HEADER_H, 1)
-    else:
-        fb.fill_rect(0, _HEADER_H - 1, WIDTH, 1, 1)
-    stone = _STONE_B if color == 1 else _STONE_W
-    for r in range(7):
-        _row(fb, 2, 1 + r, stone[r], 7, 1, ink)
-    text(fb, 12, 2, "BLACK" if color == 1 else "WHITE", ink)
-    text(fb, WIDTH - 2 - text_width(label), 2, label, ink)
-    big(fb, (WIDTH - big_width(time)) // 2, _TIME_Y, time)
-    text(fb, 2, _STATUS_Y, status)
-    if penalty:
-        text(fb, 2, _PENALTY_Y, penalty)
-    text(fb, 2, _MOVES_Y, moves)
+    for i in range(PARTS):
+        draw_part(fb, i, shown[i], color, False)
