@@ -426,6 +426,18 @@ class App:
         self._after(t, events, button)
 
     def tick(self, t):
+        tracker = self.tracker
+        if tracker.quiet_tick(t):
+            # Nothing could happen (the game task's most frequent call, issue 20): no event
+            # and nothing the journal keeps changed, so it is synced only for its mark.
+            if self.relay is not None:
+                try:
+                    self.relay.after(tracker.clock, t, ())
+                except Exception as exc:  # noqa: BLE001 (the relay never stops a game)
+                    self.report("relay", exc)
+            if self.journal is not None and self.journal.mark_due(tracker, t):
+                self._after(t, [], None)
+            return
         due = self.tracker.next_deadline()
         events = []
         while due is not None and due <= t:
@@ -520,7 +532,7 @@ class App:
         if self.compaction is not None and self.journal is not None:
             self._compaction_step()
         else:
-            self.collector.idle()
+            self.collector.idle(self._last)
 
     # -- CPU accounting --------------------------------------------------------------------------
 

@@ -14,8 +14,11 @@ The policy, in two parts:
 - `idle()`: the game task calls it when its input queue is empty (between scans); it collects
   once IDLE bytes were allocated since the last collection, so collections happen there,
   between two scans, rather than in the middle of a scan or a burst (the threshold remains
-  the backstop within a burst). A collection of the app's live heap takes a few ms on the
-  RP2040, far less than a scan period.
+  the backstop within a burst). A collection of the app's live heap takes ~22 ms on the
+  RP2040 (twin, 147 KB in use), less than a scan period. Looking costs too: gc.mem_alloc()
+  walks the whole heap's allocation table, ~8 ms on the RP2040 - at every game-task period
+  (50 Hz) that alone was 40 % of the CPU (issue 20, "A CPU budget"), so idle() looks at most
+  once every CHECK_MS of board time.
 
 On CPython (tests, tools) there is nothing to do: its collector is another kind.
 """
@@ -26,6 +29,7 @@ from micropython import const
 
 THRESHOLD = const(12 * 1024)
 IDLE = const(4 * 1024)
+CHECK_MS = const(250)
 
 
 class Collector:
@@ -35,6 +39,7 @@ class Collector:
         self.enabled = hasattr(gc, "threshold") and hasattr(gc, "mem_alloc")
         self.mark = 0
         self.collections = 0
+        self.checked = None  # board time of the last look (idle(t))
 
     def start(self):
         """Set the threshold and start from a clean heap (the app calls this once)."""
@@ -44,10 +49,15 @@ class Collector:
         gc.threshold(THRESHOLD)
         self.mark = gc.mem_alloc()
 
-    def idle(self):
-        """Nothing is waiting: collect if IDLE bytes were allocated since the last one."""
+    def idle(self, t=None):
+        """Nothing is waiting: collect if IDLE bytes were allocated since the last one. With
+        the board time t, looks only if CHECK_MS passed since the last look."""
         if not self.enabled:
             return False
+        if t is not None:
+            if self.checked is not None and 0 <= t - self.checked < CHECK_MS:
+                return False
+            self.checked = t
         used = gc.mem_alloc()
         if used < self.mark:
             self.mark = used  # the threshold collected meanwhile

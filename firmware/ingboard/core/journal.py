@@ -276,10 +276,15 @@ class JournalWriter:
         if ops:
             self._append(t, ops)
             return True
-        if tracker.clock.running() and t - self.last_t >= self.mark_ms:
+        if self.mark_due(tracker, t):
             self._append(t, ())
             return True
         return False
+
+    def mark_due(self, tracker, t):
+        """True when sync() at t would write a mark (the clock runs and mark_ms passed since
+        the last record) even if nothing else changed."""
+        return tracker.clock.running() and t - self.last_t >= self.mark_ms
 
     def resume(self, tracker, data):
         """Continue a journal whose bytes are `data` and whose game `tracker` recovered."""

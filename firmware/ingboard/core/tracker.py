@@ -218,6 +218,12 @@ class Tracker(
             return _NO_EVENTS
         return self._done(self._start(t) + self._evaluate(t))
 
+    def quiet_tick(self, t):
+        """tick(t) when nothing can happen before the next deadline: True, the clock kept
+        current and nothing else changed (no event, nothing the journal keeps); False and
+        nothing done otherwise (call tick(t)). The device app's idle path (issue 20)."""
+        return self._quiet(t)
+
     def _quiet(self, t):
         # Nothing can happen before self.due: keep the clock current and allocate nothing.
         if not self.started or t >= self.due or self.press_pending:
