@@ -136,6 +136,9 @@ class App:
         self._cpu_mark = self.cpu_ticks()
         self._scan_late = 0  # worst lateness of a scheduled scan, in cpu units
         self._scans = 0
+        self._scan_at = None  # when the next scan is due (cpu units), once the scan task runs
+        self._inline = 0  # cpu units of scans made inside another task's slice (scan_if_due)
+        self._seen = None  # the classes of the last scan line (bytearray)
         self.periods = (scan_ms, bowl_ms, key_ms, game_ms, display_ms)
         self.mark_ms = mark_ms
         self.journal_limit = journal_limit
@@ -537,10 +540,12 @@ class App:
     # -- CPU accounting --------------------------------------------------------------------------
 
     def _spent(self, task, start):
-        # Adds the time since `start` (a cpu_ticks() value) to a task's counter; small ints
-        # only. Returns the cpu_ticks() it ended at.
+        # Adds the time since `start` (a cpu_ticks() value) to a task's counter, less the scans
+        # made meanwhile (scan_if_due: counted to the scan); small ints only. Returns the
+        # cpu_ticks() it ended at.
         end = self.cpu_ticks()
-        self._add(task, self.ticks_diff(end, start))
+        self._add(task, self.ticks_diff(end, start) - self._inline)
+        self._inline = 0
         return end
 
     def _add(self, task, d):
@@ -742,45 +747,62 @@ class App:
 
     # -- tasks ----------------------------------------------------------------------------------
 
-    async def scan_task(self):
-        grid = self.hw["grid"]
+    def _scan(self, start):
+        # One scan at cpu time `start`, due at self._scan_at: grid -> classifier -> a scan
+        # line when the classes changed. The next is due a period after this one started.
         classifier = self.hw["classifier"]
-        size = classifier.size
-        period = self.periods[0]
+        late = self.ticks_diff(start, self._scan_at)
+        if late > self._scan_late:
+            self._scan_late = late
+        self._scans += 1
+        self._add(_T_WALL, self.ticks_diff(start, self._cpu_mark))
+        self._cpu_mark = start
+        self._scan_at = start + self.periods[0] * 1000 // self.cpu_unit_us
+        try:
+            classifier.classify(self.hw["grid"].scan())
+            classes = classifier.classes
+            seen = self._seen
+            if seen is None or len(seen) != len(classes):
+                seen = self._seen = bytearray(len(classes))
+                self.last_scan = None
+            # Compared as bytes first (no allocation): the line is made only on a change.
+            if self.last_scan is None or classes != seen:
+                seen[:] = classes
+                line = format_scan(classes, classifier.size)
+                if line != self.last_scan:
+                    self.last_scan = line
+                    self.inputs.put((_SCAN, self.now(), line.split("/"), None))
+        except Exception as exc:  # noqa: BLE001 (a bad scan never ends the scan task)
+            self.report("scan", exc)
+        return self._spent(_T_SCAN, start)
+
+    def scan_if_due(self):
+        """A checkpoint inside long work (a burst of inputs, a face, the background): the
+        scan, now, if it is due - so a burst never delays a scan by a period (issue 20). Its
+        time counts to the scan task, not to the caller's."""
+        if self._scan_at is None:
+            return
+        start = self.cpu_ticks()
+        if self.ticks_diff(start, self._scan_at) < 0:
+            return
+        inline = self._inline
+        self._inline = 0
+        end = self._scan(start)
+        self._inline = inline + self.ticks_diff(end, start)
+
+    async def scan_task(self):
+        # 25 Hz is 25 scans a second whatever a scan takes: each is due a period after the
+        # last one started; other tasks' checkpoints (scan_if_due) may make it meanwhile.
         clock = self.cpu_ticks
         unit = self.cpu_unit_us
-        slept = None  # when the last scan went to sleep (cpu units)
-        span = 0  # for how long (cpu units): the scan is due then
-        seen = bytearray(len(classifier.classes))  # the classes of the last scan line
+        self._scan_at = clock()
         while not self.stopping:
-            start = clock()
-            if slept is not None:
-                late = self.ticks_diff(start, slept) - span
-                if late > self._scan_late:
-                    self._scan_late = late
-            self._scans += 1
-            self._add(_T_WALL, self.ticks_diff(start, self._cpu_mark))
-            self._cpu_mark = start
-            try:
-                classifier.classify(grid.scan())
-                classes = classifier.classes
-                # Compared as bytes first (no allocation): the line is made only on a change.
-                if self.last_scan is None or classes != seen:
-                    seen[:] = classes
-                    line = format_scan(classes, size)
-                    if line != self.last_scan:
-                        self.last_scan = line
-                        self.inputs.put((_SCAN, self.now(), line.split("/"), None))
-            except Exception as exc:  # noqa: BLE001 (a bad scan never ends the scan task)
-                self.report("scan", exc)
-            slept = self._spent(_T_SCAN, start)
-            # Due a period after this one started (25 Hz is 25 scans a second, whatever a
-            # scan takes): sleep what is left of the period.
-            rest = period - self.ticks_diff(slept, start) * unit // 1000
-            if rest < 0:
-                rest = 0
-            span = rest * 1000 // unit
-            await self.sleep_ms(rest)
+            now = clock()
+            wait = self.ticks_diff(self._scan_at, now)
+            if wait <= 0:
+                self._scan(now)
+                continue
+            await self.sleep_ms((wait * unit + 999) // 1000)
 
     async def bowl_task(self):
         from ingboard.drivers.hx711 import SensorFault
@@ -839,10 +861,12 @@ class App:
                     self.step(item)
                 except Exception as exc:  # noqa: BLE001 (one input never ends the game task)
                     self.report("game", exc)
+                self.scan_if_due()  # between two inputs of a burst
                 item = self.inputs.get()
             try:
                 self.tick(self.now())
                 start = self._spent(_T_GAME, start)
+                self.scan_if_due()
                 self.background()  # between scans: nothing is waiting
             except Exception as exc:  # noqa: BLE001
                 self.report("game", exc)
@@ -883,6 +907,7 @@ class App:
                             low = y
                         if y + h > high:
                             high = y + h
+                        self.scan_if_due()
                         self._spent(_T_DISPLAY, start)
                         await self.sleep_ms(0)
                         start = clock()
@@ -891,6 +916,7 @@ class App:
                     if hasattr(fb, "show_pages"):
                         for page in range(low // 8, (high + 7) // 8):
                             fb.show_pages(page, page)
+                            self.scan_if_due()
                             self._spent(_T_DISPLAY, start)
                             await self.sleep_ms(0)
                             start = clock()

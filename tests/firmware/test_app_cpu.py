@@ -132,3 +132,26 @@ def test_elapsed_time_survives_the_cpu_clock_wrapping():
         ticks[0] = (ticks[0] + 40) % period
     assert app.cpu_stats()["elapsed_us"] == 40 * 40 * 1000
     assert app.cpu_stats()["scan_late_max_us"] == 0
+
+
+def test_a_burst_of_slow_inputs_lets_the_scan_in_on_time():
+    # Issue 20: a burst (here 20 inputs queued at once, 15 ms each: 300 ms of game task) never
+    # delays a scheduled scan by a period - the game task makes a due scan between two inputs
+    # (App.scan_if_due), and that scan's time counts to the scan task.
+    empty = "".join(LOG.splitlines(True)[:3])
+    vt, app = _app(log=empty)
+    real = app.step
+
+    def slow_step(item):
+        if item[0] == 99:
+            vt.now += 15
+        return real(item)
+
+    app.step = slow_step
+    for _ in range(20):
+        app.inputs.put((99, 0, None, None))  # a kind the game task ignores, after 15 ms
+    vt.drive(app, 400)
+    stats = app.cpu_stats()
+    assert stats["tasks"]["game"] == 20 * 15 * 1000
+    assert stats["scan_late_max_us"] <= 15 * 1000  # at most one input's time
+    assert stats["scans"] >= 400 // 40
