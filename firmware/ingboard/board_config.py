@@ -205,6 +205,11 @@ def build(name=None):
         [machine.ADC(machine.Pin(p)) for p in grid["adc"]],
         size=grid["size"],
         power_on_us=grid["power_on_us"],
+        # The RP2040's register-level scan loop (drivers/grid_native.py): select lines and
+        # ADC inputs (GP26 = ADC0) by number.
+        registers=(grid["channel_select"], [p - 26 for p in grid["adc"]])
+        if cfg.get("mcu") == "RP2040"
+        else None,
     )
     keys = cfg["keys"]
     hw["keys"] = Keys([machine.Pin(keys[k], in_pin, pull_up) for k in KEYS])

@@ -81,21 +81,24 @@ def test_the_grid_driver_reads_back_the_position_through_muxes_and_adc(twin):
     assert state["floating_reads"] == 0
 
 
-def test_the_grid_drivers_native_loop_reads_what_the_pure_loop_reads(twin):
-    # Without ADC noise the model answers the same for the same pins: both loops must agree.
+def test_the_grid_drivers_native_loops_read_what_the_pure_loop_reads(twin):
+    # Without ADC noise the model answers the same for the same pins: the three loops - on the
+    # RP2040's registers (grid_native.read_group_rp2040, issue 20), native through machine.Pin
+    # and machine.ADC, and pure - must agree, and the register loop allocates nothing.
     twin.model("grid", position=_position(), noise_lsb=0)
     try:
         out = twin.exec(
-            "import gc\ng = hw['grid']\nnative = g.native is not None\n"
-            "a = bytes(g.scan())\ng.native = None\nb = bytes(g.scan())\n"
-            "g.native = grid_native_loop = __import__('ingboard.drivers.grid_native', None, None,"
-            " ['read_group']).read_group\n"
+            "import gc\ng = hw['grid']\ndirect = g.direct\nnative = g.native\n"
+            "a = bytes(g.scan())\ng.direct = None\nb = bytes(g.scan())\n"
+            "g.native = None\nc = bytes(g.scan())\ng.native = native\ng.direct = direct\n"
             "g.scan()\ngc.collect()\ngc.disable()\nm = gc.mem_alloc()\ng.scan()\n"
-            "m = gc.mem_alloc() - m\ngc.enable()\nprint(native, a == b, m)"
+            "m = gc.mem_alloc() - m\ngc.enable()\n"
+            "print(direct is not None, native is not None, a == b, b == c, m)"
         ).split()
     finally:
         twin.model("grid", noise_lsb=2)
-    assert out == ["True", "True", "0"]  # native on the rp2 port, same readings, no allocation
+    # Both native loops on the rp2 port, the same readings from all three, no allocation.
+    assert out == ["True", "True", "True", "True", "0"]
 
 
 def test_a_reading_before_the_sensors_power_on_time_is_wrong():

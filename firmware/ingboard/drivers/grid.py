@@ -38,6 +38,19 @@ def _native_loop():
     return grid_native.read_group if grid_native.NATIVE else None
 
 
+def _register_loop():
+    # The RP2040's register-level loop (grid_native.read_group_rp2040), on an RP2040 only.
+    import sys
+
+    if "RP2040" not in getattr(sys.implementation, "_machine", ""):
+        return None
+    try:
+        from ingboard.drivers import grid_native
+    except (ImportError, SyntaxError, ValueError):
+        return None
+    return grid_native.read_group_rp2040 if grid_native.NATIVE else None
+
+
 def gray_sequence(bits):
     """Codes 0..2**bits-1 in reflected Gray order, and which bit flips before each step."""
     n = 1 << bits
@@ -68,6 +81,7 @@ class GridScanner:
         power_on_us=400,
         delay_us=None,
         point_map=None,
+        registers=None,
     ):
         n = size * size
         groups = (n + _CHANNELS - 1) // _CHANNELS
@@ -109,6 +123,14 @@ class GridScanner:
         self.readings = array("H", [0] * n)
         # The native inner loop (grid_native.py) where the port has one; None: the pure loop.
         self.native = _native_loop()
+        # `registers` (RP2040 builds): (GPIO numbers of the channel-select lines, ADC input of
+        # each bank) for the register-level loop, the same pin writes and reads.
+        self.direct = None
+        if registers is not None and self.native is not None:
+            loop = _register_loop()
+            if loop is not None:
+                masks = array("I", [1 << g for g in registers[0]])
+                self.direct = (loop, masks, tuple(registers[1]))
         self.off()
 
     def off(self):
@@ -129,6 +151,7 @@ class GridScanner:
         flips = self._flips
         pmap = self._map
         native = self.native
+        direct = self.direct
         delay = self._delay_us
         wait = self._power_on_us
         groups = self.groups
@@ -149,6 +172,10 @@ class GridScanner:
                 sel[b](0)
             delay(wait)
             base = g * _CHANNELS
+            if direct is not None:
+                direct[0](direct[1], flips, codes, pmap, base, direct[2][bank], buf)
+                g += 1
+                continue
             if native is not None:
                 native(sel, state, flips, codes, pmap, base, adc, buf)
                 g += 1

@@ -5,7 +5,8 @@ bytecode dispatch out of the loop. Ports without a native emitter (WebAssembly) 
 CPython does not use it (NATIVE); grid.py then keeps its pure loop.
 
 Measured on the device twin (RP2040 at 125 MHz, 19x19): the pure scan 24.0 ms (of which 9.2 ms
-are the 23 groups' power-on waits), 21.0 ms with this loop (scan pass 30.7 -> 27.0 ms).
+are the 23 groups' power-on waits), 21.0 ms with this loop (scan pass 30.7 -> 27.0 ms), 14.7 ms
+with read_group_rp2040 below (the same readings; tests/host/test_twin_grid_native.py).
 """
 
 import sys
@@ -30,4 +31,40 @@ def read_group(sel, state, flips, codes, pmap, base, adc, buf):
         p = pmap[base + codes[k]]
         if p != _UNUSED:
             buf[p] = adc.read_u16()
+        k += 1
+
+
+# The RP2040's registers (RP2040 datasheet 2.3.1.7 "SIO", 4.9.6 "ADC"): the same loop with the
+# pin writes and ADC reads done on the registers, not through machine.Pin and machine.ADC
+# calls (~30 us a sensor of interpreter calls on the twin). machine.ADC has enabled the ADC
+# and set up its pins; the result is scaled to 16 bits as machine.ADC.read_u16 scales it on
+# the rp2 port (raw << 4 | raw >> 8), so the readings are the same. RP2040 only: the RP2350's
+# SIO and ADC are elsewhere and it keeps read_group.
+_SIO_XOR = const(7)  # GPIO_OUT_XOR, word 7 of SIO at 0xd0000000
+_ADC_START = const(4)  # CS.START_ONCE
+_ADC_READY = const(0x100)  # CS.READY
+
+
+@micropython.viper
+def read_group_rp2040(masks, flips, codes, pmap, base: int, ainsel: int, buf):
+    sio = ptr32(0xD0000000)  # noqa: F821 (viper's pointer types)
+    adc = ptr32(0x4004C000)  # noqa: F821 (CS, then RESULT)
+    mk = ptr32(masks)  # noqa: F821
+    fl = ptr8(flips)  # noqa: F821
+    cd = ptr8(codes)  # noqa: F821
+    pm = ptr16(pmap)  # noqa: F821
+    out = ptr16(buf)  # noqa: F821
+    cs = (adc[0] & ~0x7000) | (ainsel << 12)  # AINSEL, bits 14:12; EN kept
+    adc[0] = cs
+    k = 0
+    while k < 16:
+        if k:
+            sio[_SIO_XOR] = mk[fl[k]]
+        p = pm[base + cd[k]]
+        if p != 0xFFFF:
+            adc[0] = cs | _ADC_START
+            while (adc[0] & _ADC_READY) == 0:
+                pass
+            r = adc[1] & 0xFFF
+            out[p] = (r << 4) | (r >> 8)
         k += 1
