@@ -13,12 +13,10 @@ Without either the board plays offline, as before.
 import asyncio
 import time
 
-from ingboard import board_config, relay_feed, storage_paths
-from ingboard.app import App
+from ingboard import board_config, gc_policy, storage_paths
 from ingboard.core.classifier import Classifier
 from ingboard.drivers import display
 from ingboard.drivers.usb_serial import UsbSerial
-from ingboard.records_store import RecordsStore
 
 
 def build():
@@ -56,7 +54,15 @@ async def run(app, transport):
 
 
 def main():
+    # The drivers' buffers first, the app's code after, around a reserve (gc_policy.py,
+    # "Loading the code"): the heap the game needs stays in one piece.
     hw = build()
+    reserve = bytearray(gc_policy.LOAD_RESERVE)
+    from ingboard import relay_feed
+    from ingboard.app import App
+    from ingboard.records_store import RecordsStore
+
+    del reserve
     hw["relay"], transport = relay_feed.from_settings(
         storage_paths.NETWORK, storage_paths.RELAY_JOURNAL, time.ticks_ms, time.ticks_diff
     )

@@ -20,6 +20,13 @@ The policy, in two parts:
   (50 Hz) that alone was 40 % of the CPU (issue 20, "A CPU budget"), so idle() looks at most
   once every CHECK_MS of board time.
 
+Loading the code (main.py): MicroPython copies the bytecode of .mpy files on littlefs into
+the heap (from a ROMFS image it runs in place), and loading ~45 modules leaves the free heap
+in holes between them: on the twin's stock RP2040 image 49 KB stayed free after the imports,
+none of it in a block over 1.2 KB, and the tracker's first 2 KB board raised MemoryError. So
+main.py builds the drivers first (their large buffers), then holds `LOAD_RESERVE` bytes while
+it imports the app and lets them go before the app starts: the game's heap is that one piece.
+
 On CPython (tests, tools) there is nothing to do: its collector is another kind.
 """
 
@@ -30,6 +37,7 @@ from micropython import const
 THRESHOLD = const(12 * 1024)
 IDLE = const(4 * 1024)
 CHECK_MS = const(250)
+LOAD_RESERVE = const(20 * 1024)
 
 
 class Collector:

@@ -39,7 +39,7 @@ def install(twin, files=None, firmware=FIRMWARE):
         dev = connect(port)
         try:
             with tempfile.TemporaryDirectory(prefix="ingboard-twin-") as out:
-                built = flash.build(firmware, out)
+                built = flash.build(firmware, out, littlefs=True)
                 flash.install(dev, built)
             for path, data in (files or {}).items():
                 parts = path.strip("/").split("/")[:-1]

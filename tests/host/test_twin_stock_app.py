@@ -1,0 +1,68 @@
+"""The app on MicroPython's stock RPI_PICO image (no ROMFS partition), as a user with the
+official download gets it (issue 17, item 2): `ingboard flash` puts the .mpy files onto
+littlefs, where MicroPython copies their code into the heap (~130 KB of the RP2040's 240 KB).
+The app must still start and play: main.py builds the drivers first and loads the code around
+a reserve (gc_policy.LOAD_RESERVE), the menus, faces, SGF writer and scoring load only when
+used, and the littlefs .mpy carry no line numbers (flash.LITTLEFS_OPT).
+
+A few moves are played in the game the app starts at boot, through the board's hardware models
+(the Hall grid, the clock keys, the load cells; host_tools/twin/scenario.py), and the board must
+report the moves `track` finds in the same log."""
+
+import json
+
+from twin_support import Serving, ingboard, require_images
+
+from host_tools.twin import deploy, hardware, scenario
+from host_tools.twin.process import Twin
+
+require_images("stock")
+
+GAME = b"(;GM[1]FF[4]SZ[19]KM[7.5]RU[chinese];B[pd];W[dp];B[pp];W[dd])"
+MAX_GAP_MS = 300
+
+
+def _items():
+    from ingboard.core.session import read_text
+
+    from host_tools import simulate as sim
+
+    text = sim.simulate(sim.load_game(GAME), "none", 3, finish=False).text()
+    return scenario.compress(scenario.changes(read_text(text)), MAX_GAP_MS)
+
+
+def _moves(events):
+    return [(e["color"], e["point"]) for e in events if e["type"] == "move"]
+
+
+def test_the_app_plays_from_mpy_on_littlefs_of_the_stock_image():
+    from ingboard.core.session import read_text
+    from ingboard.core.tracker import track
+
+    items = _items()
+    config = items[0][2]
+    expected = []
+    track(read_text(scenario.to_log(items[1:], config)), expected.append)
+    assert _moves(expected) == [("B", "Q16"), ("W", "D4"), ("B", "Q4"), ("W", "D16")]
+    first = next(v for _t, k, v in items if k == "grid")
+    with Twin("stock") as twin:
+        hardware.attach(twin, variant="pico", position=first)
+        deploy.put_files(twin, {"/bowls.json": hardware.bowl_calibration().encode()})
+        for colour in ("B", "W"):
+            grams = next(v[1] for _t, k, v in items if k == "bowl" and v[0] == colour)
+            twin.model("bowl", colour=colour, grams=grams)
+        with Serving(twin) as port:
+            flashed = ingboard("flash", "--port", port)  # ends by starting the app
+        assert flashed.returncode == 0, flashed.stderr
+        assert "(compiled .mpy) on MicroPython 1.28.0 (rp2)" in flashed.stdout
+        # The game the app started at boot (the remembered settings), from now on.
+        player = scenario.Player(twin)
+        player.send({"cmd": "ping"})  # once it answers, the app runs (its code is loaded)
+        player.wait_for(lambda m: m.get("type") == "pong", max_ms=20000)
+        player.start_us = twin.status()["us"]
+        sent = []
+        player.play(items[1:], sent.append)
+        player.run_until(items[-1][0] + 1000, sent.append)
+    assert not [m for m in sent if m.get("type") == "error"], sent
+    assert not [n for n in player.noise if "MemoryError" in n], player.noise
+    assert _moves(sent) == _moves(expected), json.dumps(sent)[-2000:]
