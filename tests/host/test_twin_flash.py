@@ -52,5 +52,13 @@ def test_flash_mpy_onto_littlefs_of_stock_micropython_1_28():
             flashed = ingboard("flash", "--port", port)
         assert flashed.returncode == 0, flashed.stderr
         assert "(compiled .mpy) on MicroPython 1.28.0 (rp2)" in flashed.stdout
+        # The app runs (tests/host/test_twin_stock_app.py): Ctrl-C stops it, the REPL answers.
+        # (Ctrl-C again while it has not: the first may come while a task holds the link.)
+        for _ in range(20):
+            twin.take_output()
+            twin.write(b"\r\x03\x03")
+            twin.run_ms(500)
+            if b">>> " in twin.output:
+                break
         files = twin.exec("import os\nprint(len(os.listdir('/ingboard/core')))")
         assert int(files) > 10
