@@ -400,6 +400,8 @@ class App:
     def step(self, item):
         """Apply one input (kind, t, a, b) to the tracker; journal, log and queue its events."""
         kind, t, a, b = item
+        if kind != _KEY:
+            self._due_before(t)
         tracker = self.tracker
         button = None
         if kind == _SCAN:
@@ -427,6 +429,21 @@ class App:
         if kind != _FAULT:
             self._record(kind, t, a, b)
         self._after(t, events, button)
+
+    def _due_before(self, t):
+        # What fell due before this input happens at its own time first (a stone stable, a
+        # clock period), exactly as `ingboard track` replays the session log: the game task may
+        # take an input only after its time has passed those deadlines.
+        tracker = self.tracker
+        due = tracker.next_deadline()
+        last = None
+        events = []
+        while due is not None and due < t:
+            events += tracker.tick(due)
+            last = due
+            due = tracker.next_deadline()
+        if last is not None:
+            self._after(last, events, None)
 
     def tick(self, t):
         tracker = self.tracker

@@ -126,3 +126,49 @@ def test_a_new_game_reads_the_board_as_it_is_before_the_first_move():
     with open(app.store.session_part(app.number)) as f:
         scans = [ln.split()[2] for ln in f if ln.split()[1] == "scan"]
     assert scans[0] == "/".join(["........."] * 9) and "B" in scans[1]
+
+
+def _with_bowls(log, every_ms, until, grams):
+    # The log with bowl readings every every_ms (records in time order).
+    head, config, rest = log.split("\n", 2)
+    lines = [ln for ln in rest.split("\n") if ln]
+    for t in range(every_ms, until, every_ms):
+        for d, (c, g) in enumerate(grams):
+            lines.append("%d bowl %s %s" % (t + d, c, g))
+    lines.sort(key=lambda ln: int(ln.split(" ", 1)[0]))
+    return "\n".join([head, config] + lines) + "\n"
+
+
+def test_the_boards_own_log_replays_to_the_events_it_sent_with_a_late_game_task():
+    # The board's game task takes its inputs late (here every 270 ms; on the RP2040 behind a
+    # long scan or a flash write): what fell due before an input (a stone becoming stable) must
+    # happen at its own time, not the input's, or `ingboard track` on the board's own session
+    # log gives other times than the board sent (found on the device twin).
+    from ingboard.core.session import read_text
+    from ingboard.core.tracker import track
+
+    root = "/tmp/ingboard-test-app-late-game"
+    clear_records(root)
+    bowls = '"bowls": {"B": {"w180_g": 280.0}, "W": {"w180_g": 276.0}}, "time"'
+    chinese = LOG.replace('"ing1991"', '"chinese"').replace('"time"', bowls)
+    log = _with_bowls(chinese, 70, 5000, (("B", 280.0), ("W", 276.0)))
+    vt = VirtualTime()
+    cfg, hw = hardware(vt, log)
+    app = App(
+        hw,
+        RecordsStore(root),
+        vt.ticks_ms,
+        vt.ticks_diff,
+        vt.sleep_ms,
+        cfg,
+        bowl_ms=70,
+        game_ms=270,
+    )
+    vt.drive(app, 5000, stop=False)
+    sent = [m for m in hw["link"].messages() if m["type"] not in ("ok", "warning")]
+    assert [m["type"] for m in sent if m["type"] in ("move", "pass")] == ["move", "move"]
+    app.log_file.flush()
+    with open(app.store.session_part(app.number)) as f:
+        replayed = []
+        track(read_text(f.read()), replayed.append)
+    assert replayed == sent
