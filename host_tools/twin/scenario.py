@@ -98,9 +98,10 @@ class Player:
     line the app sends meanwhile handed to `on_line(dict)` (non-JSON lines, e.g. a traceback,
     are collected in `noise`)."""
 
-    def __init__(self, twin, step_ms=20):
+    def __init__(self, twin, step_ms=20, hold_ms=KEY_HOLD_MS):
         self.twin = twin
         self.step_ms = step_ms
+        self.hold_ms = hold_ms  # how long a key is held down
         self.start_us = None
         self.buffer = b""
         self.noise = []
@@ -161,23 +162,44 @@ class Player:
             self.twin.run_ms(min(left, self.step_ms * 5))
             self._lines(on_line)
 
-    def apply(self, kind, value):
+    def apply(self, kind, value, hold_ms=None):
         twin = self.twin
         if kind == "grid":
             twin.model("grid", position=value)
         elif kind == "key":
-            twin.model("key", key=value, hold_ms=KEY_HOLD_MS)
+            twin.model("key", key=value, hold_ms=self.hold_ms if hold_ms is None else hold_ms)
         elif kind == "bowl":
             twin.model("bowl", colour=value[0], grams=value[1])
         elif kind == "link":
             self.send(value)
 
     def play(self, items, on_line=None):
-        """Apply every action at its time (the config, at time 0, starts the game)."""
-        for t, kind, value in items:
+        """Apply every action at its time (the config, at time 0, starts the game). A key is
+        held hold_ms, but released KEY_GAP_MS before the same key's next press."""
+        holds = key_holds(items, self.hold_ms)
+        for i, (t, kind, value) in enumerate(items):
             if kind == "config":
                 self.new_game(value, on_line)
                 continue
             self.run_until(t, on_line)
-            self.apply(kind, value)
+            self.apply(kind, value, holds.get(i))
         self._lines(on_line)
+
+
+KEY_GAP_MS = 100  # a key is up at least this long between two presses
+
+
+def key_holds(items, hold_ms):
+    """{index of a key action: how long it is held}: hold_ms, or less where the same key is
+    pressed again sooner (a key still down cannot be pressed again)."""
+    holds = {}
+    last = {}
+    for i, (t, kind, value) in enumerate(items):
+        if kind != "key":
+            continue
+        if value in last:
+            j = last[value]
+            holds[j] = min(holds[j], max(20, t - items[j][0] - KEY_GAP_MS))
+        holds[i] = hold_ms
+        last[value] = i
+    return holds
