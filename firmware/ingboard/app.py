@@ -436,6 +436,8 @@ class App:
         # take an input only after its time has passed those deadlines.
         tracker = self.tracker
         due = tracker.next_deadline()
+        if due is None or due >= t:
+            return  # the usual case: nothing allocated
         last = None
         events = []
         while due is not None and due < t:
