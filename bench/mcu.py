@@ -10,13 +10,23 @@ firmware (RPI_PICO v1.28) on the emulated RP2040 at 125 MHz, with the board's ha
 - mcu_move_us: the rules core (Game.play / pass_move) per move over the corpus' 19x19 games,
   one game at a time (a game, then the next in a fresh heap), mean over every move.
 - mcu_heap_code_kb_mpy / _romfs: heap taken by `from ingboard.core import tracker, game, clock,
-  bowls, session` after gc.collect(), from .mpy files on littlefs / from a ROMFS image.
-- mcu_heap_data_peak_kb: NA for now - the 300-move session log (0.9 MB at typical noise) fits
-  neither the ROMFS partition nor the emulated USB in a bench's time; `heap_data_peak`
-  (WebAssembly port) stands in.
+  bowls, session` after gc.collect(), from .mpy files on littlefs of the stock image (compiled
+  as `ingboard flash` compiles them for littlefs, -O3) / from a ROMFS image (goal on ROMFS).
+- mcu_heap_app_code_kb_mpy / _romfs: the same for everything main.py imports before the app
+  starts (drivers, app, records, relay feed): the code the app holds for a whole game.
+- mcu_heap_data_peak_kb: the heap the game's data takes at its peak over the 300-move 19x19
+  game of `heap_data_peak` (bench/games.py heap_game) played through the Tracker on the twin
+  (ROMFS deploy): scans made on the device from the moves (a stone placed, the clock pressed,
+  captured stones lifted, ticks at the tracker's deadlines, as `track` steps a log), the live
+  heap (after gc.collect()) sampled every DATA_SAMPLE plies minus the heap right after the
+  first scan of an empty board. The tracker itself (its tables before the first move) is
+  printed beside it.
 - mcu_mem_free_kb: the least gc.mem_free() after a gc.collect() (what is live, not garbage
   waiting for the collector), sampled every 250 ms while the app (firmware/main.py's build and
-  ingboard/app.py, every task) runs a 19x19 game for two emulated seconds, ROMFS deploy.
+  order: drivers, then the app's code around gc_policy.LOAD_RESERVE, then ingboard/app.py with
+  every task) runs a 19x19 game for two emulated seconds, ROMFS deploy (goal);
+  mcu_mem_free_kb_mpy the same on the stock image with .mpy on littlefs (no goal: the ROMFS
+  image is the deploy for play).
 
 - mcu_cpu_load_pct, mcu_scan_jitter_ms, mcu_largest_free_kb (issue 20): the app (main.py's
   build, every task, scan 25 Hz, load cells 10 Hz) runs CPU_RUN_MS emulated ms on an empty 19x19
@@ -36,7 +46,7 @@ import json
 import os
 import tempfile
 
-from bench import KB, BenchError, Figure, games, scan
+from bench import KB, BenchError, Figure, games, heap, scan
 
 FLASH_CACHE = 1.40
 PASSES = 6
@@ -44,11 +54,13 @@ GOAL_SCAN_US = 40000
 GOAL_MOVE_US = 2000
 GOAL_CODE_KB = 64
 GOAL_FREE_KB = 100
+GOAL_DATA_KB = heap.GOAL_DATA // KB  # the same goal as heap_data_peak (WebAssembly port)
 GOAL_LOAD_PCT = 60
 GOAL_JITTER_MS = 40  # one scan period at 25 Hz
 GOAL_LARGEST_KB = 32
 GOAL_PLIES = 600
 CPU_RUN_MS = 3000
+DATA_SAMPLE = 10  # plies between two samples of the game's data heap
 
 CODE = "from ingboard.core import tracker, game, clock, bowls, session"
 
@@ -60,12 +72,17 @@ def _twin(**kw):
 
 
 @contextlib.contextmanager
-def _app_twin(romfs):
-    """A twin booted from the ROMFS image, the board's hardware attached around an empty 19x19
-    board and the app's build files on its flash: how the app runs on the Pico."""
+def _app_twin(romfs=None, flash_image=None):
+    """A twin booted from the ROMFS image (or the stock image with `flash_image`: .mpy on
+    littlefs), the board's hardware attached around an empty 19x19 board and the app's build
+    files on its flash: how the app runs on the Pico."""
     from host_tools.twin import deploy, hardware
 
-    with _twin(image="romfs", romfs_image=romfs) as twin:
+    if romfs:
+        kw = {"image": "romfs", "romfs_image": romfs}
+    else:
+        kw = {"image": "stock", "flash_image": flash_image}
+    with _twin(**kw) as twin:
         hardware.attach(twin, variant="pico", position="/".join(["." * 19] * 19))
         deploy.put_files(
             twin,
@@ -107,7 +124,6 @@ def copy(src, dst):
                 b.write(a.read())
 copy('/rom/ingboard', '/ingboard')
 """
-MPY_PATH = "import sys\nsys.path[:] = [p for p in sys.path if not p.startswith('/rom')]"
 
 
 class _closing:
@@ -189,12 +205,27 @@ gc.collect()
 """
 
 
+APP_CODE = """
+import gc, json
+gc.collect()
+f0 = gc.mem_free()
+import main_build
+from ingboard import relay_feed
+from ingboard.app import App
+from ingboard.records_store import RecordsStore
+gc.collect()
+print(json.dumps({'kb': (f0 - gc.mem_free()) / 1024}))
+"""
+
 APP = """
 import gc, json, asyncio, time
 import main_build
+from ingboard import gc_policy
+hw = main_build.build()
+reserve = bytearray(gc_policy.LOAD_RESERVE)
 from ingboard.app import App
 from ingboard.records_store import RecordsStore
-hw = main_build.build()
+del reserve
 async def sleep_ms(ms):
     await asyncio.sleep_ms(ms)
 app = App(hw, RecordsStore(""), time.ticks_ms, time.ticks_diff, sleep_ms)
@@ -218,6 +249,69 @@ async def both():
     await w
 asyncio.run(both())
 print(json.dumps({"free_min": low[0], "samples": low[1], "plies": len(app.tracker.game.plies)}))
+"""
+
+DATA = """
+import gc, json
+from ingboard.core.tracker import Tracker
+def count(events, out):
+    for e in events:
+        k = e["type"]
+        if k == "move" or k == "pass":
+            out[1] += 1
+        elif k == "alert":
+            out[0] += 1
+def step(tracker, t, kind, arg, out):
+    while True:
+        due = tracker.next_deadline()
+        if due is None or due >= t:
+            break
+        count(tracker.tick(due), out)
+    if kind == 0:
+        count(tracker.scan(t, arg), out)
+    else:
+        count(tracker.press(t, arg), out)
+def put(rows, p, c):
+    r = 18 - p // 19
+    line = rows[r]
+    col = p % 19
+    rows[r] = line[:col] + c + line[col + 1:]
+gc.collect()
+base = gc.mem_alloc()
+tracker = Tracker({"size": 19, "rules": "ing1991", "komi": 8,
+                   "time": {"system": "ing-pp", "basic_s": 3600}})
+board = tracker.game.board
+rows = board.rows()
+t = 0
+out = [0, 0]
+step(tracker, t, 0, rows, out)
+gc.collect()
+start = gc.mem_alloc()
+peak = [0, 0]
+for i in range(len(MOVES)):
+    color, p = MOVES[i]
+    t += 500
+    if p < 0:
+        step(tracker, t, 1, color, out)
+    else:
+        put(rows, p, ".BW"[color])
+        step(tracker, t, 0, rows, out)
+        t += 300
+        step(tracker, t, 1, color, out)
+        if board.captured:
+            for q in board.captured:
+                col, row = board.col_row(q)
+                put(rows, row * 19 + col, ".")
+            t += 300
+            step(tracker, t, 0, rows, out)
+    if i % SAMPLE == SAMPLE - 1 or i == len(MOVES) - 1:
+        gc.collect()
+        m = gc.mem_alloc() - start
+        if m > peak[0]:
+            peak[0] = m
+            peak[1] = i + 1
+print(json.dumps({"plies": len(tracker.game.plies), "moves": out[1], "alerts": out[0],
+                  "peak": peak[0], "peak_at": peak[1], "tracker": start - base}))
 """
 
 CPU = """
@@ -272,7 +366,7 @@ def _main_build_module():
 def measure(corpus=None, log=print):
     from host_tools import FIRMWARE
     from host_tools.commands import flash
-    from host_tools.twin import hardware, images
+    from host_tools.twin import deploy, hardware, images
 
     try:
         images.find("stock")
@@ -284,40 +378,51 @@ def measure(corpus=None, log=print):
     stones = sum(r.count("B") + r.count("W") for r in rows)
     out = []
     work = tempfile.mkdtemp(prefix="ingboard-bench-mcu-")
-    # The package as `ingboard flash` builds it for the RP2040, as a ROMFS image; for the .mpy
-    # deploy the board copies the same .mpy files from /rom onto its littlefs (one flash image,
-    # saved) and imports them with /rom off sys.path.
+    # The package as `ingboard flash --romfs` builds it for the RP2040, as a ROMFS image; for
+    # the .mpy deploy as `ingboard flash` builds it for littlefs (-O3), carried in a ROMFS
+    # image that a twin copies onto its littlefs (one flash image, saved), then booted on the
+    # stock image (no ROMFS partition: the code comes from littlefs).
     built = flash.build(FIRMWARE, os.path.join(work, "mpy"), "armv6m")
     romfs = os.path.join(work, "ingboard.romfs")
     with open(romfs, "wb") as f:
         f.write(flash.romfs_image(built, work))
+    lfs_work = os.path.join(work, "lfs")
+    built_lfs = flash.build(FIRMWARE, os.path.join(lfs_work, "mpy"), "armv6m", littlefs=True)
+    carrier = os.path.join(work, "littlefs.romfs")
+    with open(carrier, "wb") as f:
+        f.write(flash.romfs_image(built_lfs, lfs_work))
     flash_image = os.path.join(work, "flash.bin")
-    with _twin(image="romfs", romfs_image=romfs) as twin:
+    with _twin(image="romfs", romfs_image=carrier) as twin:
         twin.exec(COPY, max_ms=120000)
+        deploy.put_files(twin, {"/main_build.py": _main_build_module().encode()})
         twin.save_flash(flash_image)
 
     def mpy_twin():
-        t = _twin(image="romfs", flash_image=flash_image)
-        t.start()
-        t.exec(MPY_PATH)
-        return t
+        return _twin(image="stock", flash_image=flash_image).start()
 
     with _closing(mpy_twin()) as twin:
         code_mpy = _code_heap(twin)
+    with _closing(mpy_twin()) as twin:
+        app_mpy = _exec_json(twin, APP_CODE)
     if code_mpy["file"].startswith("/rom") or not code_mpy["file"].endswith(".mpy"):
         raise BenchError("not loaded from littlefs: %s" % code_mpy["file"])
     with _twin(image="romfs", romfs_image=romfs) as twin:
         code_romfs = _code_heap(twin)
     if not code_romfs["file"].startswith("/rom/"):
         raise BenchError("not loaded from ROMFS: %s" % code_romfs["file"])
+    with _app_twin(romfs) as twin:
+        app_romfs = _exec_json(twin, APP_CODE)
     log(
-        "# mcu: code heap %.1f KB from .mpy, %.1f KB from ROMFS"
-        % (code_mpy["kb"], code_romfs["kb"])
+        "# mcu: code heap %.1f KB from .mpy, %.1f KB from ROMFS; all the app loads %.1f KB "
+        "from .mpy, %.1f KB from ROMFS"
+        % (code_mpy["kb"], code_romfs["kb"], app_mpy["kb"], app_romfs["kb"])
     )
     out.append(Figure("mcu_heap_code_kb_mpy", round(code_mpy["kb"], 1), "KB"))
     out.append(
         Figure("mcu_heap_code_kb_romfs", round(code_romfs["kb"], 1), "KB", ("<=", GOAL_CODE_KB))
     )
+    out.append(Figure("mcu_heap_app_code_kb_mpy", round(app_mpy["kb"], 1), "KB"))
+    out.append(Figure("mcu_heap_app_code_kb_romfs", round(app_romfs["kb"], 1), "KB"))
 
     # Scan pass on the grid model showing the position.
     with _twin(image="romfs", romfs_image=romfs) as twin:
@@ -359,13 +464,20 @@ def measure(corpus=None, log=print):
     out.append(Figure("mcu_move_us", round(per_move), "us"))
     out.append(Figure("mcu_move_us_fc", round(per_move * FLASH_CACHE), "us", ("<=", GOAL_MOVE_US)))
 
-    # Free memory with the app running (ROMFS deploy, as the Pico has to run it).
+    # Free memory with the app running (ROMFS deploy, as the Pico has to run it; and the stock
+    # image with .mpy on littlefs).
     with _app_twin(romfs) as twin:
         res = _exec_json(twin, APP.replace("RUN_MS", "2000"), max_ms=60000)
-    log("# mcu: app ran %d samples, least free %d B" % (res["samples"], res["free_min"]))
+    with _app_twin(flash_image=flash_image) as twin:
+        res_mpy = _exec_json(twin, APP.replace("RUN_MS", "2000"), max_ms=60000)
+    log(
+        "# mcu: app ran %d samples, least free %d B (ROMFS), %d B (.mpy on littlefs)"
+        % (res["samples"], res["free_min"], res_mpy["free_min"])
+    )
     out.append(
         Figure("mcu_mem_free_kb", round(res["free_min"] / KB, 1), "KB", (">=", GOAL_FREE_KB))
     )
+    out.append(Figure("mcu_mem_free_kb_mpy", round(res_mpy["free_min"] / KB, 1), "KB"))
     # CPU per task and scan lateness with the app running alone (issue 20).
     with _app_twin(romfs) as twin:
         raw = twin.exec(CPU.replace("RUN_MS", str(CPU_RUN_MS)), max_ms=60000)
@@ -397,15 +509,23 @@ def measure(corpus=None, log=print):
             "in the bench (the figures above are of an idle board, goal %d)" % GOAL_PLIES,
         )
     )
-    # Data heap over a 300-move game: its session log (0.9 MB at typical noise) neither fits
-    # the 256 KiB ROMFS partition nor crosses the emulated USB in a bench's time.
-    out.append(
-        Figure(
-            "mcu_heap_data_peak_kb",
-            None,
-            "KB",
-            reason="not measured on the twin yet (the 300-move log is 0.9 MB); "
-            "heap_data_peak is the WebAssembly port's figure",
+    # The game's data heap over the 300-move 19x19 game of heap_data_peak (ROMFS deploy).
+    moves, desc = games.heap_game(corpus)
+    seq = [(1 if c == "b" else 2, -1 if p is None else p[0] * 19 + p[1]) for c, p in moves]
+    with _twin(image="romfs", romfs_image=romfs) as twin:
+        data = _exec_json(
+            twin,
+            DATA.replace("MOVES", repr(seq)).replace("SAMPLE", str(DATA_SAMPLE)),
+            max_ms=600000,
         )
+    if data["plies"] != len(seq) or data["moves"] != len(seq) or data["alerts"]:
+        raise BenchError("the tracker on the twin did not play the game as given: %s" % data)
+    log(
+        "# mcu: %s through the tracker: data peak %.1f KB at ply %d (sampled every %d), "
+        "the tracker before the first move %.1f KB"
+        % (desc, data["peak"] / KB, data["peak_at"], DATA_SAMPLE, data["tracker"] / KB)
+    )
+    out.append(
+        Figure("mcu_heap_data_peak_kb", round(data["peak"] / KB, 1), "KB", ("<=", GOAL_DATA_KB))
     )
     return out
