@@ -51,7 +51,42 @@ COMPENSATIONS = (COMPENSATION_RULES, COMPENSATION_KSS)
 
 
 class Ruleset:
-    """One rule system. All fields are plain data; see RULESETS for the sources."""
+    """One rule system. All fields are plain data; see RULESETS for the sources. A ruleset
+    holds only the fields its rule system sets apart from the defaults below (class
+    attributes): ten rulesets of 25 fields each as instance dicts took ~2 KB of the Pico's
+    heap all game long."""
+
+    passes_to_pause = 2
+    ends_at_pause = False
+    passes_to_end = 4
+    pause_again_after_dispute = True
+    pass_stones = False
+    white_passes_last = False
+    handicap_style = HANDICAP_FREE
+    # Points to White for the handicap under area counting: 0 none, 1 one per stone after
+    # the first (AGA Rule 4), 2 one per stone (Chinese).
+    handicap_compensation = 0
+    illegal = ILLEGAL_REJECT
+    draw_winner = 0
+    fill_in = False
+    # Territory counting: do empty points surrounded in seki count? (AGA yes; Japanese 1989
+    # Art. 8: no)
+    seki_territory = True
+    # Lateness over 1/6 of the basic time forfeits (Ing 1996 Rule 10); else it only costs
+    # twice its length (Ing 1991 Art. 8).
+    late_forfeit = False
+    # Passes during the pause confirm the removals (AGA Rule 9 commentary: "If both players
+    # pass and there was no disagreement indicated, the game is over") - or, Simplified Ing,
+    # they are continued alternate moving "as if there had been no removals".
+    pause_passes_confirm = True
+    # Where captured stones go during play (bowls.PRISONERS; config `prisoners`): "lid"
+    # (Ing 1991 Art. 13, AGA prisoners) or "bowl" (Ing 1996 Rule 2 "or return them to the
+    # opponent", Kim/Simon/Straus Part 1).
+    prisoners = "lid"
+    # Two stones placed on the board signal resignation (Ing 1991 Art. 9 "Resigning": "he
+    # should place two stones on the board to indicate that he has resigned"; 1996 puts
+    # them "at the side of the board", so only 1991 reads them off the board).
+    resign_two_stones = False
 
     def __init__(
         self,
@@ -87,40 +122,29 @@ class Ruleset:
         self.scoring = scoring
         self.komi = komi
         self.komi_handicap = komi_handicap
-        self.passes_to_pause = passes_to_pause
-        self.ends_at_pause = ends_at_pause
-        self.passes_to_end = passes_to_end
-        self.pause_again_after_dispute = pause_again_after_dispute
-        self.pass_stones = pass_stones
-        self.white_passes_last = white_passes_last
-        self.handicap_style = handicap_style
-        # Points to White for the handicap under area counting: 0 none, 1 one per stone after
-        # the first (AGA Rule 4), 2 one per stone (Chinese).
-        self.handicap_compensation = handicap_compensation
-        self.illegal = illegal
-        self.draw_winner = draw_winner
-        self.fill_in = fill_in
-        # Territory counting: do empty points surrounded in seki count? (AGA yes; Japanese 1989
-        # Art. 8: no)
-        self.seki_territory = seki_territory
-        # Lateness over 1/6 of the basic time forfeits (Ing 1996 Rule 10); else it only costs
-        # twice its length (Ing 1991 Art. 8).
-        self.late_forfeit = late_forfeit
-        # Passes during the pause confirm the removals (AGA Rule 9 commentary: "If both players
-        # pass and there was no disagreement indicated, the game is over") - or, Simplified Ing,
-        # they are continued alternate moving "as if there had been no removals".
-        self.pause_passes_confirm = pause_passes_confirm
         # The SGF RU value (FF[4] names AGA, GOE, Japanese, NZ; others by their usual name);
         # the SGF also keeps `name` in the private property IR.
         self.sgf_ru = sgf_ru or title
-        # Where captured stones go during play (bowls.PRISONERS; config `prisoners`): "lid"
-        # (Ing 1991 Art. 13, AGA prisoners) or "bowl" (Ing 1996 Rule 2 "or return them to the
-        # opponent", Kim/Simon/Straus Part 1).
-        self.prisoners = prisoners
-        # Two stones placed on the board signal resignation (Ing 1991 Art. 9 "Resigning": "he
-        # should place two stones on the board to indicate that he has resigned"; 1996 puts
-        # them "at the side of the board", so only 1991 reads them off the board).
-        self.resign_two_stones = resign_two_stones
+        for key, value in (
+            ("passes_to_pause", passes_to_pause),
+            ("ends_at_pause", ends_at_pause),
+            ("passes_to_end", passes_to_end),
+            ("pause_again_after_dispute", pause_again_after_dispute),
+            ("pass_stones", pass_stones),
+            ("white_passes_last", white_passes_last),
+            ("handicap_style", handicap_style),
+            ("handicap_compensation", handicap_compensation),
+            ("illegal", illegal),
+            ("draw_winner", draw_winner),
+            ("fill_in", fill_in),
+            ("seki_territory", seki_territory),
+            ("late_forfeit", late_forfeit),
+            ("pause_passes_confirm", pause_passes_confirm),
+            ("prisoners", prisoners),
+            ("resign_two_stones", resign_two_stones),
+        ):
+            if value != getattr(Ruleset, key):
+                setattr(self, key, value)
 
     def __repr__(self):
         return "Ruleset(%s)" % self.name
