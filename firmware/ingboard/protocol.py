@@ -12,8 +12,8 @@ Commands (fields; reply):
 - `state`: `{"type": "state", "game": n, "phase", "to_play", "plies", "result", "dropped"}`
 - `new-game` (`config`: a session-log config object): the game in progress, if any, is finished
   (SGF written, session log closed); `{"type": "ok", "cmd": "new-game", "game": n}`
-- `button` (`name`: pause, resume, agree, dispute, resign-B, resign-W, undo, new-game): no
-  reply; the tracker's events follow
+- `button` (`name`: pause, resume, agree, dispute, resign-B, resign-W, undo, new-game,
+  accept-shift): no reply; the tracker's events follow
 - `calibrate`: reloads the grid calibration file;
   `{"type": "ok", "cmd": "calibrate", "grid": loaded, "bowls": false}`
 - `enrol` (`B`, `W`: grams, optional: the latest readings): only before the first move;
@@ -47,7 +47,17 @@ MAX_OFFSET = const(0x3FFFFFFF)  # file offsets: a small int on the board
 # lines are refused before json.loads, whose recursion a thousand brackets would exhaust.
 MAX_DEPTH = const(8)
 
-BUTTONS = ("pause", "resume", "agree", "dispute", "resign-B", "resign-W", "undo", "new-game")
+BUTTONS = (
+    "pause",
+    "resume",
+    "agree",
+    "dispute",
+    "resign-B",
+    "resign-W",
+    "undo",
+    "new-game",
+    "accept-shift",  # the players accept a nudged stone where it stands (session.BUTTONS)
+)
 
 # command -> {field: kind}; kinds: "config" (object), "button", "grams", "name", "count" (int
 # >= 0), "samples" (1..MAX_SAMPLES), "chunk" (1..MAX_READ).

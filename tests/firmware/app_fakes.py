@@ -320,16 +320,16 @@ def power_cut(src, dst):
                 f.write(data)
 
 
-def resume_app(log_text, root, until_ms, periods=None):
+def resume_app(log_text, root, until_ms, periods=None, host_lines=()):
     """Boot a new app on the store at `root` (after power_cut) and run it while the world of
     the log goes on from the board time the app resumes at, until until_ms of that world's
-    time; returns (app, hw)."""
+    time; returns (app, hw). host_lines: (world time, line) the host sends."""
     from ingboard.app import App
     from ingboard.records_store import RecordsStore
 
     vt = VirtualTime()
     world = WorldTime(vt)
-    config, hw = hardware(world, log_text)
+    config, hw = hardware(world, log_text, host_lines)
     store = RecordsStore(root)
     app = App(hw, store, vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, config=config, **(periods or {}))
     world.shift = app.now()

@@ -85,6 +85,10 @@ class Table:
         self.may = []  # alerts the board may raise, depending on how long a slip lasted
         self.end = None  # (result, reason) when the game must end
         self.sgf_has = []  # texts the SGF must contain
+        self.presses = []  # (colour, t) of every press, in order
+        # With a clock: each player's clock stops at their own press (a chess clock), so the
+        # time charged for a ply is from the opponent's press to the player's (check()).
+        self.clock_check = "time" in config
 
     # -- the sensors ----------------------------------------------------------------------------
 
@@ -161,10 +165,12 @@ class Table:
         self.wait(after)
         self.t += 1
         self.lines.append("%d press %s" % (self.t, color))
+        self.presses.append((color, self.t))
 
     def press_now(self, color, dt=1):
         self.t += dt
         self.lines.append("%d press %s" % (self.t, color))
+        self.presses.append((color, self.t))
 
     def button(self, button_name):
         self.wait(self.rng.between(200, 600))
@@ -308,6 +314,80 @@ def alerts(events):
     return [(e["code"], tuple(sorted(e["points"]))) for e in events if e["type"] == "alert"]
 
 
+def sgf_move_times(sgf_text):
+    """[(colour, ms left or None)] of the SGF's move nodes in order (BL/WL read exactly)."""
+    out = []
+    node = None
+    i = 0
+    n = len(sgf_text)
+    ident = ""
+    while i < n:
+        ch = sgf_text[i]
+        if ch == "[":
+            j = i + 1
+            value = ""
+            while sgf_text[j] != "]":
+                if sgf_text[j] == "\\":
+                    j += 1
+                value += sgf_text[j]
+                j += 1
+            if node is not None and ident:
+                node[ident] = value
+            i = j + 1
+            continue
+        if ch == ";":
+            if node is not None:
+                out.append(node)
+            node = {}
+            ident = ""
+        elif "A" <= ch <= "Z":
+            if i == 0 or not ("A" <= sgf_text[i - 1] <= "Z"):
+                ident = ""
+            ident += ch
+        i += 1
+    if node is not None:
+        out.append(node)
+    times = []
+    for node in out:
+        for color in ("B", "W"):
+            if color in node:
+                left = node.get(color + "L")
+                times.append((color, None if left is None else _ms(left)))
+    return times
+
+
+def _ms(text):
+    whole, _, frac = text.partition(".")
+    return int(whole) * 1000 + int((frac + "000")[:3])
+
+
+def clock_problems(table, sgf_text):
+    """A player's clock stops at their press (Ing 1991 Art. 7: the time used is the time
+    "taken ... to make a move", a press completing it; issue 14: never the board's wait):
+    between two plies of one player, their time left drops by exactly the time from the
+    opponent's press to theirs."""
+    problems = []
+    times = sgf_move_times(sgf_text)
+    presses = table.presses
+    if len(times) != len(table.main_line) or len(presses) != len(times):
+        return [
+            "%d SGF moves, %d expected, %d presses"
+            % (len(times), len(table.main_line), len(presses))
+        ]
+    for k in range(2, len(times)):
+        color, left = times[k]
+        _c, before = times[k - 2]
+        if presses[k][0] != color or presses[k - 1][0] == color:
+            return ["press %d is %s, ply %d is %s" % (k, presses[k][0], k, color)]
+        used = presses[k][1] - presses[k - 1][1]
+        if left is None or before is None or before - left != used:
+            problems.append(
+                "ply %d (%s): charged %s ms, the player's clock ran %d ms"
+                % (k + 1, table.main_line[k], None if left is None else before - left, used)
+            )
+    return problems
+
+
 def check(scenario, events, sgf_text=None):
     """Compare what the board decided with what the players expect; returns a list of
     differences (empty when the board behaved as the players expect)."""
@@ -336,6 +416,8 @@ def check(scenario, events, sgf_text=None):
             problems.append("end %s, expected reason %s" % (ends[-1], want))
         elif not isinstance(want, str) and (ends[-1]["result"], ends[-1]["reason"]) != want:
             problems.append("end %s, expected %s" % (ends[-1], table.end))
+    if sgf_text is not None and table.clock_check:
+        problems += clock_problems(table, sgf_text)
     if sgf_text is not None:
         for text in table.sgf_has:
             if text not in sgf_text:
@@ -852,6 +934,10 @@ def _make(label, mishap, size, rules, seed, build, **config):
     return Scenario(label, mishap, table)
 
 
+# A clock for the scenarios whose clock is checked (one press per ply: clock_problems).
+CLOCK = {"system": "absolute", "basic_s": 3600}
+
+
 def scenarios():
     """Every scenario: (label, mishap class, Table with the log and the expectations)."""
     out = []
@@ -867,6 +953,7 @@ def scenarios():
                         rules,
                         seed + len(how),
                         lambda t, how=how: own_displaced(t, how),
+                        time=CLOCK,
                     )
                 )
         for rules in ("ing1991", "japanese"):
@@ -910,6 +997,7 @@ def scenarios():
                     "ing1991",
                     size + 17 + len(how),
                     lambda t, how=how: hidden_at_press(t, how),
+                    time=CLOCK,
                 )
             )
         out.append(
@@ -920,6 +1008,7 @@ def scenarios():
                 "chinese",
                 size + 19,
                 opponent_press_unreadable,
+                time=CLOCK,
             )
         )
         out.append(
@@ -930,10 +1019,19 @@ def scenarios():
                 "ing1991",
                 size + 23,
                 flicker_at_press,
+                time=CLOCK,
             )
         )
         out.append(
-            _make("blitz press %d" % size, "stability", size, "aga", size + 29, blitz_press)
+            _make(
+                "blitz press %d" % size,
+                "stability",
+                size,
+                "aga",
+                size + 29,
+                blitz_press,
+                time=CLOCK,
+            )
         )
         for reading, when in (
             ("?", "start"),

@@ -236,3 +236,38 @@ def test_a_press_kept_for_a_hidden_board_survives_a_power_cut():
     passes = [e for e in events if e["type"] == "pass"]
     assert moves == [("B", "E5")] and passes == []
     assert resumed.clock.turn == WHITE  # the kept press switched the clock once judged
+
+
+def test_a_kept_press_switches_the_clock_as_of_the_press_across_a_power_cut():
+    # Issue 14: the press is kept while a hand covers the board; judged later, the clock
+    # switches as of the press (Black is charged up to 1200 only, White from then), the same
+    # with a power cut between the press and the judgement as without one.
+    hidden = scan_rows({"D6": "?", "E6": "?", "F6": "?", "D5": "?", "E5": "?", "F5": "?"})
+    head = [
+        Record(0, "config", CONFIG),
+        Record(0, "scan", scan_rows({})),
+        Record(1000, "scan", hidden),
+        Record(1200, "press", BLACK),
+        Record(4000, "scan", hidden),
+    ]
+    stone = scan_rows({"E5": "B"})
+    tail = [Record(6000, "scan", stone), Record(9000, "scan", stone)]
+    whole, _data, _events = play(head + tail)
+    before, data, _states = play(head)
+    assert before.clock.held and before.clock.player(BLACK, 4000)[0] == 60000 - 1200
+    resumed, _info = journal.recover(data)
+    assert resumed.clock.held and resumed.press_time == 1200
+    for rec in tail:
+        due = resumed.next_deadline()
+        if due is not None and due < rec.t_ms:
+            resumed.tick(due)  # the stone stands still for the settle time: judged then
+        resumed.take(rec)
+    for tracker in (whole, resumed):
+        assert [(p.color, p.point) for p in tracker.game.plies] == [
+            (BLACK, tracker.game.board.parse("E5"))
+        ]
+        assert tracker.ply_props[0] == "BL[58.8]"  # time left at the press
+        assert tracker.clock.turn == WHITE and not tracker.clock.held
+        # White's time ran from Black's press, not from the judgement.
+        assert tracker.clock.player(WHITE, 9000)[0] == 60000 - (9000 - 1200)
+        assert tracker.clock.player(BLACK, 9000)[0] == 60000 - 1200

@@ -56,6 +56,7 @@ API (colours are board.BLACK / board.WHITE, or "B" / "W"):
     clock.advance(now_ms) -> events        # (alias tick) call often, e.g. every refresh
     clock.moved(now_ms, color) -> events   # the tracker accepted color's move or pass
     clock.pause(now_ms) / clock.resume(now_ms) -> events   # SET, two passes, counting
+    clock.hold(now_ms) -> events; clock.unhold()  # a press kept until the board is readable
     snap = clock.snapshot(); clock.restore(snap, now_ms)   # undo, journal
     clock.state(now_ms) -> the session log's `clock` event dict (no side effects)
     clock.player(color, now_ms) -> (main_ms, period, period_ms, stones_left, penalty, forfeit)
@@ -74,6 +75,12 @@ Events are tuples (at_ms, kind, color, value), in time order; at_ms is the exact
 The tracker logs a session-log `clock` event after every event but "cue". `state(now_ms)` needs
 now_ms >= the last time given; to log the state at each event's own instant, step the clock with
 `advance(next_event_ms())` while that is <= the log line's time (see test_clock.py).
+
+A press kept until the board can be judged (issue 14: a hand over the board at the press):
+`hold(press_ms)` charges the running player up to the press and then nobody (running() is
+false, no event is due); once the press is judged, `unhold()` and either `moved(press_ms, c)` -
+the switch as of the press, the opponent's time runs from it - or nothing: the presser's time
+then runs on from the press (their press switched nothing). Then `advance(now)` as usual.
 
 Undo of an accepted retraction: before `moved(now, c)` take `advance(now)` then `snapshot()`;
 `restore(snapshot, now_ms)` puts both players' time, periods and penalties back to that instant
@@ -256,6 +263,7 @@ class Clock:
         self.started = False
         self.paused = False
         self.loser = 0  # colour that lost on time
+        self.held = False  # a press waits to be judged: nobody is charged (hold())
         self._since = 0
         self._scratch = []  # advance() collects events here (no allocation when none)
 
@@ -269,7 +277,13 @@ class Clock:
 
     def running(self):
         """True while a player's time is being used."""
-        return self.started and not self.paused and not self.loser and self._sys != _NONE
+        return (
+            self.started
+            and not self.paused
+            and not self.held
+            and not self.loser
+            and self._sys != _NONE
+        )
 
     def penalty(self, color):
         """Penalty points charged to color (Ing PP)."""
@@ -510,6 +524,19 @@ class Clock:
         self._since = now_ms
         return events
 
+    def hold(self, now_ms):
+        """A press at now_ms waits to be judged: charge the running player up to it, then
+        nobody until unhold() (see the module docstring). Returns the events up to now_ms."""
+        events = list(self.advance(now_ms))
+        if self.running():
+            self.held = True
+        return events
+
+    def unhold(self):
+        """The kept press is judged: the clock runs again from the instant of hold() (the
+        caller switches it as of then with moved(), or lets the presser's time run on)."""
+        self.held = False
+
     def pause(self, now_ms):
         """Stop the clock (SET button, the pause after two passes, counting)."""
         events = list(self.advance(now_ms))
@@ -530,7 +557,7 @@ class Clock:
 
     def snapshot(self):
         """The clock as of the last call, as a list of small ints (journal, undo)."""
-        flags = (1 if self.started else 0) | (2 if self.paused else 0)
+        flags = (1 if self.started else 0) | (2 if self.paused else 0) | (4 if self.held else 0)
         return (
             [_SNAPSHOT_VERSION, self.turn, flags, self.loser]
             + self._players[0]
@@ -552,6 +579,7 @@ class Clock:
         self.turn = snap[1]
         self.started = bool(snap[2] & 1)
         self.paused = bool(snap[2] & 2)
+        self.held = bool(snap[2] & 4)
         self.loser = snap[3]
         self._players = (list(snap[4 : 4 + _SIZE]), list(snap[4 + _SIZE :]))
         self._since = now_ms

@@ -65,6 +65,7 @@ class GameEnd:
 
     def _ended(self, t):
         game = self.game
+        self.clock.unhold()  # a press kept for the board no longer matters: the game is over
         events = self._clock_events(t, self.clock.pause(t)) if self.clock.running() else []
         if game.end_reason == "count":
             # Imported at the count, not with the tracker: the scoring is heap the game does

@@ -33,6 +33,9 @@ Ops (each a JSON array; colours and points are the board's ints, points padded i
     ["props", i, props]        SGF properties of ply i (BL/WL...)
     ["flags", ...]             the tracker's bookkeeping: Tracker.state(), items spread
     ["bowls", snapshot]        enrolment and zero of the bowls (bowls.snapshot())
+    ["note", plies, text]      an SGF comment made at that many plies (alerts, retractions,
+                               accepted shifts: sgf_record.Notes), so the SGF of a resumed
+                               game has them all
 
 A record with no op is a time mark: the clock ran on until t without anything else happening
 (written at most every `mark_ms` while the clock runs, so the clock comes back within that).
@@ -206,6 +209,8 @@ class JournalWriter:
         self.flags = None
         self.clock = None
         self.bowls = None
+        self.notes = 0  # the tracker's comments journaled so far (Notes.total)
+        self.noted = {}  # plies -> comments journaled at that ply
         self.last_t = -1
 
     def start(self, tracker, t):
@@ -272,6 +277,8 @@ class JournalWriter:
                     self.props.append(None)
                 self.props[i] = props[i]
                 ops.append(["props", i, props[i]])
+        if tracker.notes.total != self.notes:
+            self._notes(tracker.notes, ops)
         self._state(tracker, ops, bool(events) or button is not None or bool(ops))
         if ops:
             self._append(t, ops)
@@ -307,7 +314,22 @@ class JournalWriter:
         self.clock = tracker.clock.snapshot()
         self.bowls = tracker.bowls.snapshot()
         self.flags = tracker.state()
+        self.notes = tracker.notes.total
+        self.noted = {}
+        for plies in tracker.notes.by_ply:
+            self.noted[plies] = len(tracker.notes.by_ply[plies])
         return self
+
+    def _notes(self, notes, ops):
+        # The comments added since the last record, in the order made within each ply.
+        noted = self.noted
+        by_ply = notes.by_ply
+        for plies in sorted(by_ply):
+            texts = by_ply[plies]
+            for k in range(noted.get(plies, 0), len(texts)):
+                ops.append(["note", plies, texts[k]])
+            noted[plies] = len(texts)
+        self.notes = notes.total
 
     def _ply(self, ply, ops):
         self.plies.append(_ply_code(ply.color, ply.point, ply.kind))
@@ -405,6 +427,8 @@ class _Replay:
                 self.state = op[1:]
             elif name == "bowls":
                 tr.bowls.restore(op[1])
+            elif name == "note":
+                tr.notes.add(op[1], op[2])
             else:
                 raise ValueError("unknown journal op %r" % (name,))
 

@@ -4,7 +4,9 @@ The press completes or confirms the presser's move. It is judged only on a board
 judged: while a working point reads '?' (a hand, an arm) or something changed within the settle
 time, the press is kept (`press_pending`, journaled) and judged as soon as the board is
 readable and stable - a stone seen and then hidden is never turned into a pass, and a stone
-seen in a single scan at the press is neither a move nor, by its absence, a pass.
+seen in a single scan at the press is neither a move nor, by its absence, a pass. The clock
+stops for the presser at the press meanwhile and, judged a move or a pass, switches as of the
+press (timekeeper.py: the presser is never charged the board's wait).
 
 Judged, the press is:
 - the presser's one new stone, stable and legal: their move (an illegal one: the ruleset says,
@@ -37,7 +39,10 @@ class Presses:
         events = self._start(t) + self._evaluate(t)
         return events + self._key(t, color)
 
-    def _key(self, t, color):
+    def _key(self, t, color, at=-1):
+        # at: when the key was pressed (a press kept behind another one is judged later).
+        if at < 0:
+            at = t
         events = []
         game = self.game
         if game.phase == ENDED:
@@ -54,7 +59,7 @@ class Presses:
             # The opponent's late press for their own earlier move is then no longer expected.
             self.awaiting_press = 0
             self.press_owed[3 - color] = False
-            return events + self._clock_moved(t, color)
+            return events + self._clock_moved(at, color)
         if game.free_stones_left:
             return events  # presses while Black places a free handicap change nothing
         if self.press_owed[color]:
@@ -67,11 +72,14 @@ class Presses:
         if self.press_pending:
             # The opponent's press while the first one waits: kept, judged right after it.
             self.press_next = color
+            self.press_next_time = at
             return events
         if color != game.to_play and not self._own_new_stones(color):
             return events  # a double press, a bounce, the wrong key: nothing at all
-        self.press_time = t
+        self.press_time = at
         self.press_pending = color
+        # The presser's clock stops at the press until it is judged (timekeeper.py).
+        events += self._hold_press(at, color)
         return events + self._judge_press(t)
 
     def _judge_press(self, t):
@@ -87,11 +95,16 @@ class Presses:
                 events += self._out_of_turn(t, color)
             else:
                 events += self._press_now(t, color)
+            # Judged and not a switch (or still waiting for the players to put the board
+            # right): the presser's time runs on from the press.
+            events += self._release_hold(t)
             if self.press_pending or not self.press_next:
                 return events
             color = self.press_next
             self.press_next = 0
-            events += self._key(t, color)
+            at = self.press_next_time
+            events += self._catch_up(at)  # the clock as it was at that press
+            events += self._key(t, color, at)
         return events
 
     def _press_now(self, t, color):

@@ -30,9 +30,11 @@ class Notes:
 
     def __init__(self):
         self.by_ply = {}
+        self.total = 0  # comments added so far (the journal follows this count)
 
     def add(self, plies, text):
         self.by_ply.setdefault(plies, []).append(text)
+        self.total += 1
 
     def count(self):
         return sum(len(v) for v in self.by_ply.values())

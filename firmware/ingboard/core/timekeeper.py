@@ -2,6 +2,15 @@
 
 Arrival (lateness), the switch at each completed move, the undo stack of clock snapshots for a
 retraction, pause/resume, and the `clock`/`cue` events.
+
+A press kept while the board cannot be judged (presses.py: a hand over the board, a position
+not yet still) holds the clock at the press (clock.hold): a player's clock stops when they
+press it, whatever the board's sensors can see then. Judged a move or a pass, the clock
+switches as of the press - the presser is never charged the wait, the opponent's time runs from
+the press (its events at their own instants) - and the SGF's BL/WL are the time left at the
+press; judged anything else (a double press, two stones, an illegal stone), the presser's time
+runs on from the press as if the hold had never been. The hold and the press time are in the
+journal (clock snapshot, Tracker.state()), so a power cut keeps both.
 """
 
 from micropython import const
@@ -60,9 +69,44 @@ class Timekeeper:
             game.forfeit(absent[0])
         return self._ended(t)
 
+    def _catch_up(self, t):
+        """Step the clock to t, each event at its own instant (its state logged as it was)."""
+        events = []
+        clock = self.clock
+        while True:
+            due = clock.next_event_ms()
+            if due is None or due > t:
+                break
+            for ev in clock.advance(due):
+                events += self._clock_event(ev)
+        for ev in clock.advance(t):
+            events += self._clock_event(ev)
+        return events
+
+    def _hold_press(self, at, color):
+        """color pressed at `at` and the press waits to be judged: their clock stops at the
+        press (see the module docstring). Only a press of the running side holds."""
+        clock = self.clock
+        if clock.held or clock.turn != color or not clock.running():
+            return []
+        events = self._catch_up(at)
+        return events + self._clock_events(at, clock.hold(at))
+
+    def _release_hold(self, t):
+        """The kept press switched nothing: the presser's time runs on from the press."""
+        if not self.clock.held:
+            return []
+        self.clock.unhold()
+        return self._catch_up(t)
+
     def _clock_moved(self, t, color):
         if not self.clock.started:
             return []  # the clock starts when both players are there (lateness)
+        if self.clock.held and self.clock.turn == color:
+            # The kept press is judged a move or a pass: the switch is as of the press.
+            self.clock.unhold()
+            t = min(t, self.press_time)
+            self.clock_behind = True  # tracker._done steps the clock on to the input's time
         self.clock.advance(t)
         # Kept with the number of plies at the switch, so a retraction knows whether the move
         # it takes back had switched the clock (a stone not yet pressed has not).

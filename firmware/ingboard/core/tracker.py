@@ -158,8 +158,10 @@ class Tracker(
         self.press_owed = [False, False, False]
         self.moved = {}  # point a stone was nudged to -> the point it came from
         self.press_pending = 0  # colour whose press waits for a readable board
-        self.press_time = 0
+        self.press_time = 0  # when the kept press was made (the clock switches as of then)
         self.press_next = 0  # the opponent's press that came while press_pending waits
+        self.press_next_time = 0
+        self.clock_behind = False  # a switch as of a press: the clock is behind last_t
         self.active = {}  # alert key -> True while its condition holds
         self.clock_before = []  # clock snapshots before the last switches (for undo)
         self.clock_pushes = 0  # snapshots pushed so far (the journal follows this count)
@@ -235,6 +237,11 @@ class Tracker(
         return True
 
     def _done(self, events):
+        if self.clock_behind:
+            # A kept press switched the clock as of the press (timekeeper.py): the opponent's
+            # time from then up to this input, its events at their own instants.
+            self.clock_behind = False
+            events = events + self._catch_up(self.last_t)
         # The next instant anything can happen without new input (see next_deadline).
         due = self.next_deadline()
         self.due = _FAR if due is None else due
@@ -364,16 +371,8 @@ class Tracker(
             warning = komi_warning(game.rules, game.komi, game.compensation)
             if warning:
                 events.append(self._alert_event(t, "odd-komi", [], warning))
-        clock = self.clock
-        while True:
-            # Step to each clock event's own instant, so its state is logged as it was then.
-            due = clock.next_event_ms()
-            if due is None or due > t:
-                break
-            for ev in clock.advance(due):
-                events += self._clock_event(ev)
-        for ev in clock.advance(t):
-            events += self._clock_event(ev)
+        # Step to each clock event's own instant, so its state is logged as it was then.
+        events += self._catch_up(t)  # timekeeper.py
         if self.round_start is not None and not (self.arrived[BLACK] and self.arrived[WHITE]):
             events += self._no_show(t)  # timekeeper.py
         return events

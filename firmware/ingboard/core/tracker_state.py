@@ -2,6 +2,7 @@
 
 from ingboard.core.board import BLACK, EMPTY, WHITE
 from ingboard.core.game import ENDED
+from ingboard.core.sensing import UNKNOWN
 
 
 class TrackerState:
@@ -19,7 +20,8 @@ class TrackerState:
              press_time, resign_offer (colour, 0 if none),
              faulty (points of dead sensors), extra (points of stones there before the
              game), moved (flat: point pushed to, its game point...), shifted (the same, for
-             accepted shifts), press_next (the opponent's press kept behind press_pending)]
+             accepted shifts), press_next (the opponent's press kept behind press_pending),
+             press_next_time]
 
         Not in it: what the game, clock and bowls hold (each has its own snapshot; the journal
         keeps `ply_props` and the undo stack of push_clock_snapshot()), the fill-in plan
@@ -49,6 +51,7 @@ class TrackerState:
             _flat(self.moved),
             _flat(self.shifted),
             self.press_next,
+            self.press_next_time,
         ]
 
     def _faulty_points(self):
@@ -66,7 +69,8 @@ class TrackerState:
         """Continue at board time t from a list of state() (the first six items suffice) once
         the game, clock, bowls, ply_props and undo stack are what they were: the journal's
         recovery after a power cut. The sensors are taken to show the game, with the captured
-        stones not yet lifted still there, as of t (the next scan puts that right); the count
+        stones not yet lifted still there, as of t (the next scan puts that right) - unread
+        while a press is kept (it is judged on the board as read again); the count
         and the fill-in plan of a counted game are computed again from its position; the
         bowls learn the stones on the board and the prisoners again (not after the after-count
         check: from then on they are not reconciled with the board)."""
@@ -96,6 +100,11 @@ class TrackerState:
         self.moved = _pairs(state[14]) if len(state) > 14 else {}
         self.shifted = _pairs(state[15]) if len(state) > 15 else {}
         self.press_next = state[16] if len(state) > 16 else 0
+        self.press_next_time = state[17] if len(state) > 17 else 0
+        if self.clock.held:
+            # The press the clock is held for was made at press_time (timekeeper.py): the
+            # switch, once judged, is as of then.
+            self.clock.restore(self.clock.snapshot(), self.press_time)
         self.active = {}
         self.scanned = True  # stones seen from now on are judged as in play, not as "extra"
         self.last_t = t
@@ -119,6 +128,11 @@ class TrackerState:
             if cells[origin] != EMPTY and cells[dest] == EMPTY:
                 self.seen[dest] = cells[origin]
                 self.seen[origin] = EMPTY
+        if self.press_pending:
+            # A kept press is judged on the board as it is read, never on this assumed one:
+            # unread until the first scan after the restart (presses.py waits for it).
+            for p in self.order:
+                self.seen[p] = UNKNOWN
         self.seen_version += 1  # what the sensors see was set here (tracker._board_dues)
         self.counted = None
         self.plan = None
