@@ -527,7 +527,7 @@ def wall_shift(table):
     table.opening(2, avoid=(a2, b2))
 
 
-def prisoner_slip(table):
+def prisoner_slip(table, pick_up=True):
     """The capturer lifts the prisoners and one slips from the fingers back onto an empty
     point: it is the captured player's colour and that player is to move, but it is nobody's
     move (`stone-extra`); that player's real move is recorded."""
@@ -555,9 +555,12 @@ def prisoner_slip(table):
     table.handle(target, slip)
     table.wait(table.rng.between(900, 2000))
     table.expect_alert("stone-extra", [spot])
+    if not pick_up:
+        return spot
     table.handle(spot, lambda: table.take(spot))  # the capturer picks it up again
     table.wait(300)
     table.opening(3, avoid=[spot])
+    return spot
 
 
 def nudge_left(table, accept):
@@ -744,6 +747,12 @@ def stuck_sensor(table, reading, when):
                 table.expect_alert("wrong-colour", [dead])
             table.stuck[dead] = reading
             table.cached = None
+    if reading not in ("?", "flicker"):
+        # The board asks for the stone to be taken away (`stone-extra`, `wrong-colour`); the
+        # player who reaches over it finds nothing to take: under the hand the point still
+        # reads a stone, which no real stone does (a sensor fault, not a stray stone).
+        table.wait(table.rng.between(1500, 4000))
+        table.handle(dead, lambda: None)
     table.expect_alert("sensor-fault", [dead])
     table.wait(table.rng.between(500, 2000))
     table.opening(6, avoid=table.patch(dead))
@@ -906,6 +915,39 @@ def extra_before_first(table, color, removed):
         table.handle(spot, lambda: table.take(spot))
         table.wait(300)
     table.opening(5, avoid=table.patch(spot))
+
+
+def stray_stone(table, how, removed):
+    """A real stone left where no one played it - dropped from the bowl's rim in the opponent's
+    turn, left from the last game, a prisoner slipped from the fingers - and left untouched
+    through several plays and more than half a minute. It is a stone on the board the game
+    does not have: its alert (`wrong-colour`, `stone-extra`) stays until it is taken away, it
+    is never anyone's move, the game goes on around it, and it is never a `sensor-fault` (a
+    sensor fault is a reading no real stone gives: sensor_faults.py)."""
+    n = table.size
+    if how == "last-game":
+        spot = name(n, table.rng.between(1, n - 2), table.rng.between(1, n - 2))
+        table.put(spot, table.rng.choice(("B", "W")))
+        table.wait(1200)
+        table.expect_alert("stone-extra", [spot])
+        table.opening(3, avoid=table.patch(spot))
+    elif how == "dropped":
+        table.opening(4)
+        color = other(table.to_play())  # the player who just moved drops another stone
+        spot = table.random_point(color)
+        table.put(spot, color)  # it rolls off the bowl's rim onto the board: no hand over it
+        table.wait(1500)
+        table.expect_alert("wrong-colour", [spot])
+    else:  # "slipped": a prisoner falls back onto the board while the capturer lifts it
+        spot = prisoner_slip(table, pick_up=False)
+    avoid = table.patch(spot)
+    table.opening(3, avoid=avoid)
+    table.wait(31000)
+    table.opening(3, avoid=avoid)
+    if removed:
+        table.handle(spot, lambda: table.take(spot))
+        table.wait(600)
+        table.opening(2)
 
 
 def fixed_handicap(table):
@@ -1113,6 +1155,18 @@ def scenarios():
                     "ing1991",
                     size + 59 + removed,
                     lambda t, c=color, r=removed: extra_before_first(t, c, r),
+                )
+            )
+        for how, removed in (("last-game", False), ("dropped", True), ("slipped", False)):
+            out.append(
+                _make(
+                    "stray stone %s removed=%s %d" % (how, removed, size),
+                    "extra",
+                    size,
+                    "ing1991" if how != "dropped" else "chinese",
+                    size + 71 + len(how),
+                    lambda t, h=how, r=removed: stray_stone(t, h, r),
+                    time=CLOCK,
                 )
             )
         for rules, stones in (("aga", 4), ("japanese", 2)):

@@ -347,17 +347,27 @@ def test_nan_infinite_and_100_kg_readings_are_refused_with_one_alert_and_change_
 # -- Bowl arithmetic that knows the rules (issue 15 item 2) ------------------------------------
 
 
-def quiet_game(b, moves, t, stone_w, passes=(), drop_at=None, pass_stone=True, lid=()):
+def quiet_game(b, moves, t, stone_w, passes=(), drop_at=None, pass_stone=True, lid=(), back=False):
     """Alternate plays (Black first) with the bowls told each position; passes at the given
     move numbers (a stone out of the passer's bowl when pass_stone), Black's prisoners kept in
     the lid at the moves in `lid` (a White capture of one black stone there), a black stone
-    dropped at drop_at. Returns (alerts, time)."""
+    dropped at drop_at. back: a pass stone (beside the board) goes back to the passer's bowl
+    when they play on. Returns (alerts, time)."""
     nb = nw = 0
     out_b = out_w = 0  # stones out of each bowl that are not on the board
+    beside = [0, 0]
     alerts = []
     for move in range(moves):
         black = move % 2 == 0
+        if back and move not in passes and beside[0 if black else 1]:
+            if black:
+                out_b -= beside[0]
+            else:
+                out_w -= beside[1]
+            beside[0 if black else 1] = 0
         if move in passes:
+            if pass_stone:
+                beside[0 if black else 1] += 1
             if pass_stone:
                 if black:
                     out_b += 1
@@ -406,12 +416,12 @@ def test_aga_pass_stones_never_raise_bowl_mismatch_a_drop_still_does():
 
 def test_ing_pass_stone_beside_the_board_when_the_players_use_it():
     # Ing 1991 Art. 9 "Passing" (2): "he should place one stone beside the board"; the stone
-    # may go back to the bowl later.
+    # goes back to the passer's bowl when play goes on (Art. 9 "Counting" (2)).
     stone_w = W180_W / 180
     b = Bowls({"B": {"w180_g": W180_B}, "W": {"w180_g": W180_W}, "pass_stones": "beside"}, 19)
     t = steady(b, "B", W180_B, 0)
     t = steady(b, "W", W180_W, t)
-    alerts, t = quiet_game(b, 20, t, stone_w, passes=(4, 7))
+    alerts, t = quiet_game(b, 20, t, stone_w, passes=(4, 7), back=True)
     assert alerts == []
     # The same passes without stones out (the players press the clock only): fine too.
     b = Bowls({"B": {"w180_g": W180_B}, "W": {"w180_g": W180_W}, "pass_stones": "beside"}, 19)
@@ -420,6 +430,68 @@ def test_ing_pass_stone_beside_the_board_when_the_players_use_it():
     alerts, t = quiet_game(b, 20, t, stone_w, passes=(4, 7), pass_stone=False)
     assert alerts == []
     raises(ValueError, Bowls, {"pass_stones": "lid"}, 19)
+
+
+def _beside():
+    b = Bowls(
+        {"B": {"w180_g": W180_B}, "W": {"w180_g": W180_W}, "pass_stones": "beside"},
+        19,
+    )
+    t = steady(b, "B", W180_B, 0)
+    return b, steady(b, "W", W180_W, t)
+
+
+def test_a_stone_beside_the_board_left_out_when_the_passer_plays_on_is_missing():
+    # Ing 1991 Art. 9 "Passing" (2): "place one stone beside the board" - the pass's signal;
+    # "Counting" (2) "Location of stones: During the game, there should be no stones except
+    # the live and dead stones on the board, unplayed stones in the bowls, and removed stones
+    # in their designated containers": once the passer plays on, a stone still out is missing
+    # (reported within two moves), however many passes came before.
+    stone_w = W180_W / 180
+    # Black passes at 4 and plays on at 6: short from then, told at 8 (at 7 Black is to move:
+    # a stone in hand). Passing again at 8 allows one stone beside the board again, not two.
+    for passes, at in (((4,), 8), ((4, 8, 12), 10)):
+        b, t = _beside()
+        alerts, t = quiet_game(b, 24, t, stone_w, passes=passes, back=False)
+        assert alerts and alerts[0][0] == at, (passes, alerts)
+        assert "Black: 1 stone short" in alerts[0][1]["text"]
+        b, t = _beside()
+        alerts, t = quiet_game(b, 24, t, stone_w, passes=passes, back=True)
+        assert alerts == [], passes
+
+
+def test_a_stone_beside_the_board_seen_back_no_longer_hides_a_drop():
+    # The allowance shrinks when the bowl shows the stone back: a stone dropped afterwards,
+    # before the passer's next board play, is still "dropped or pocketed?".
+    b, t = _beside()
+    b.persist_ms = 5000
+    stone_w = W180_W / 180
+    t = steady(b, "B", W180_B - STONE_B, t)
+    b.on_board(1, 0, t, "W")  # Black played
+    t = steady(b, "W", W180_W - stone_w, t)
+    b.on_board(1, 1, t, "B")  # White played
+    b.pass_stone("B", t)  # Black passes and puts a stone beside the board
+    b.on_board(1, 1, t, "W")  # (the tracker tells the bowls of every play, passes too)
+    t = steady(b, "B", W180_B - 2 * STONE_B, t)
+    t = steady(b, "B", W180_B - STONE_B, t + 3000)  # ... and puts it back: seen back
+    assert b.poll() == []
+    t = steady(b, "B", W180_B - 2 * STONE_B, t + 1000)  # a stone falls off the table
+    t = steady(b, "B", W180_B - 2 * STONE_B, t + 6000)
+    alerts = b.poll()
+    assert codes(alerts) == ["bowl-mismatch"] and "Black: 1 stone short" in alerts[0]["text"]
+    # The same pass with the stone still beside the board: no alert.
+    b, t = _beside()
+    b.persist_ms = 5000
+    t = steady(b, "B", W180_B - STONE_B, t)
+    b.on_board(1, 0, t, "W")
+    t = steady(b, "W", W180_W - stone_w, t)
+    b.on_board(1, 1, t, "B")
+    b.pass_stone("B", t)
+    b.on_board(1, 1, t, "W")
+    t = steady(b, "B", W180_B - STONE_B, t)  # the press before the stone leaves the bowl
+    t = steady(b, "B", W180_B - 2 * STONE_B, t + 1000)
+    t = steady(b, "B", W180_B - 2 * STONE_B, t + 9000)
+    assert b.poll() == []
 
 
 def test_1991_lid_prisoners_are_kept_1996_returned_is_the_default_the_setting_rules():
@@ -463,3 +535,80 @@ def test_the_tracker_tells_the_bowls_of_passes_and_the_rules_defaults():
     assert aga.bowls.bowls[0].pass_out == 1
     aga.button(t + 10, "undo")  # the pass retracted: its stone goes back
     assert aga.bowls.bowls[0].pass_out == 0
+
+
+def _aga_game(drop=False):
+    """An AGA 9x9 game through the Tracker: a capture (the prisoner kept in the capturer's
+    lid), pass stones handed over (AGA Rule 7), White passing last (Rule 11); the bowls read
+    what the players did. Returns the events."""
+    from ingboard.core.game import Game
+    from ingboard.core.session import Record
+    from ingboard.core.tracker import track
+
+    wb, ww = 264.0, 260.0  # 40 stones each on 9x9
+    config = {"size": 9, "rules": "aga", "bowls": {"B": {"w180_g": wb}, "W": {"w180_g": ww}}}
+    game = Game(9, "aga")
+    stones = {}
+    out = {1: 0, 2: 0}  # stones of each colour neither on the board nor in its bowl
+    recs = [Record(0, "config", config)]
+    t = 0
+
+    def board():
+        rows = []
+        for line in range(9, 0, -1):
+            rows.append("".join(stones.get(c + str(line), ".") for c in "ABCDEFGHJ"))
+        return rows
+
+    def bowls(t):
+        for i in range(12):
+            jitter = 0.05 * ((i * 7) % 5 - 2)
+            recs.append(Record(t, "bowl", (1, wb * (40 - out[1]) / 40 + jitter)))
+            recs.append(Record(t + 1, "bowl", (2, ww * (40 - out[2]) / 40 + jitter)))
+            t += 100
+        return t
+
+    recs.append(Record(t, "scan", board()))
+    t = bowls(t + 100)
+    for move in ("D5", "A1", "B1", "E5", "A2", "pass", "pass", "pass"):
+        color = game.to_play
+        name = "B" if color == 1 else "W"
+        out[color] += 1  # out of the bowl: onto the board, or handed over as a pass stone
+        if move != "pass":
+            ply = game.play(color, game.board.parse(move))
+            stones[move] = name
+            recs.append(Record(t, "scan", board()))
+            for q in ply.captured:
+                del stones[game.board.name(q)]  # into the capturer's lid
+        else:
+            game.pass_move(color)
+        t = bowls(t + 500)
+        recs.append(Record(t, "press", color))
+        recs.append(Record(t + 30, "scan", board()))
+        if drop and move == "E5":
+            out[1] += 1  # a black stone falls off the table
+        t = bowls(t + 1000)
+    recs.append(Record(t, "button", "agree"))  # no dead stones: the count (AGA Rule 9)
+    recs.append(Record(t + 100, "scan", board()))
+    bowls(t + 500)
+    events = []
+    track(recs, events.append)
+    return events
+
+
+def test_aga_after_count_check_expects_prisoners_and_pass_stones_out_of_the_bowl():
+    # AGA Rule 7: the pass stone is handed to the opponent "as a prisoner"; Rule 12 "Counting
+    # by Area ... Prisoners are ignored" (territory is counted before they are filled in):
+    # right after the count the prisoners and pass stones are still out of their bowls, so
+    # the after-count check expects them out; a stone really missing is still found.
+    events = _aga_game()
+    assert [e["type"] for e in events if e["type"] in ("move", "pass", "end")][-1] == "end"
+    after = [e for e in events if e["type"] == "bowls" and e["phase"] == "after-count"]
+    assert len(after) == 1 and after[0]["confident"]
+    # Black: 3 stones on the board, 1 pass stone handed over; White: 1 on the board, 1
+    # captured (in Black's lid), 2 pass stones handed over (White passes last: Rule 11).
+    assert (after[0]["B"], after[0]["W"]) == (36, 36)
+    assert after[0]["expected"] == {"B": 36, "W": 36}
+    assert [e for e in events if e["type"] == "alert" and e["code"] == "bowl-mismatch"] == []
+    dropped = _aga_game(drop=True)
+    texts = [e["text"] for e in dropped if e["type"] == "alert" and e["code"] == "bowl-mismatch"]
+    assert texts and all("Black: 1 stone short" in x for x in texts)

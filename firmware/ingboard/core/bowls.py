@@ -90,9 +90,14 @@ PRISONERS = ("lid", "bowl")
 # A stone taken out of the passer's bowl at each pass play (config bowls.pass_stones): "none";
 # "prisoner" - handed to the opponent as a prisoner (AGA Rule 7: "a player passing must hand
 # the opponent a stone as a prisoner"); "beside" - Ing 1991 Art. 9 "Passing" (2): "he should
-# place one stone beside the board" (Ing 1996 Rule 2 "Shoutan": "at the side of the board"),
-# which may come back to the bowl. Either way each pass play allows one more stone of the
-# passer's set outside the bowl until the count.
+# place one stone beside the board" (Ing 1996 Rule 2 "Shoutan": "at the side of the board").
+# A prisoner pass stone is allowed for outside the bowl until the count, like any prisoner. A
+# stone beside the board is only the pass's signal: the passer's own stone, which goes back to
+# their bowl once play goes on (Ing 1991 Art. 9 "Counting" (2) "Location of stones: During the
+# game, there should be no stones except the live and dead stones on the board, unplayed stones
+# in the bowls, and removed stones in their designated containers"). It is allowed for from the
+# pass until the passer's next board play, and no longer once the bowl shows it back - so it
+# never hides a stone dropped later.
 PASS_STONES = ("none", "prisoner", "beside")
 # Board positions after a capture by which (under rules that return prisoners at once) the
 # captured stones must be back in their bowl: three moves of each player.
@@ -177,7 +182,8 @@ class _Bowl:
         self.on_board = 0
         self.in_lid = 0  # prisoners that may still be outside the bowl
         self.lid_version = 0  # board position at which prisoners were last taken
-        self.pass_out = 0  # pass stones out of this bowl (PASS_STONES; never expire)
+        self.pass_out = 0  # pass stones allowed for outside this bowl (PASS_STONES)
+        self.pass_seen = 0  # of them, seen out of the bowl ("beside": then seen back)
         self.mis = 0  # unexplained difference (+ surplus / - deficit), 0 = none
         self.mis_version = -1
         self.mis_seen = 0
@@ -459,6 +465,11 @@ class Bowls:
             if counts[i] < bowl.on_board:
                 bowl.in_lid += bowl.on_board - counts[i]  # prisoners (or a retraction)
                 bowl.lid_version = self.version
+            elif counts[i] > bowl.on_board and self.pass_stones == "beside":
+                # The passer plays on: the stone beside the board is back in the bowl by now
+                # (PASS_STONES); one still out is missing from here on.
+                bowl.pass_out = 0
+                bowl.pass_seen = 0
             elif (
                 self.prisoners_returned
                 and bowl.in_lid
@@ -514,15 +525,27 @@ class Bowls:
             return
         bowl = self.bowls[_index(color)]
         bowl.pass_out = max(0, bowl.pass_out + n)
+        bowl.pass_seen = min(bowl.pass_seen, bowl.pass_out)
 
     def _reconcile(self, bowl, now_ms):
         n = bowl.count
         hi = self.total - bowl.on_board
+        out = hi - n  # stones of this set neither on the board nor in the bowl
+        if self.pass_stones == "beside" and bowl.pass_out:
+            # A stone beside the board seen back in the bowl is no longer allowed for (one
+            # not yet seen out still is: the press may come before it leaves the bowl).
+            seen = out - bowl.in_lid
+            if seen > bowl.pass_seen:
+                bowl.pass_seen = min(seen, bowl.pass_out)
+            elif seen < bowl.pass_seen:
+                back = bowl.pass_seen - (seen if seen > 0 else 0)
+                bowl.pass_out -= back
+                bowl.pass_seen -= back
         lo = hi - bowl.in_lid - bowl.pass_out
         if lo <= n <= hi:
-            # Prisoners seen back in the bowl are no longer allowed for. Pass stones stay
-            # allowed for: the press may come before the stone leaves the bowl.
-            out = hi - n - bowl.pass_out
+            # Prisoners seen back in the bowl are no longer allowed for. Prisoner pass stones
+            # stay allowed for: the press may come before the stone leaves the bowl.
+            out -= bowl.pass_out
             bowl.in_lid = out if out > 0 else 0
             bowl.mis = 0
             bowl.mis_alerted = 0
@@ -570,13 +593,16 @@ class Bowls:
         self._alert("bowl-mismatch", text, bowl.name, now_ms)
 
     # ---------------------------------------------------------------- checks
-    def check(self, phase, now_ms, black=None, white=None):
+    def check(self, phase, now_ms, black=None, white=None, kept_out=False):
         """One of the three checks (or "play"): the `bowls` event; alerts go to poll().
 
         before: 180 each, enrolling now a set not yet enrolled (1991 Art. 9 custom 1);
         after-count: every stone on the board or in the bowl as the count requires (pass the
         board's counts after filling in); put-away: 180 each (1991 Art. 9 custom 3; 1996 Rule 2).
-        """
+        kept_out (after-count): a count that leaves the prisoners where they are - AGA Rule 12
+        area counting ("Prisoners are ignored"), or territory counted before the prisoners
+        are filled in - so the prisoners and prisoner pass stones still out of the bowl are
+        expected out of it (the Ing fill-in puts every stone on the board or in its bowl)."""
         if phase not in PHASES:
             raise ValueError("bowls check phase must be one of %s, not %r" % (PHASES, phase))
         if black is not None or white is not None:
@@ -604,6 +630,10 @@ class Bowls:
                 expected = self.total
             elif phase == "play":
                 expected = None
+            elif phase == "after-count" and kept_out:
+                expected = self.total - bowl.on_board - bowl.in_lid
+                if self.pass_stones == "prisoner":
+                    expected -= bowl.pass_out
             else:
                 expected = self.total - bowl.on_board
             if n is None:

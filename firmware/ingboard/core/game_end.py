@@ -115,7 +115,11 @@ class GameEnd:
         target = self.fill_target
         if not self.filled and target and (counts[BLACK], counts[WHITE]) == target:
             self.filled = True
-            event = self.bowls.check("after-count", t, counts[BLACK], counts[WHITE])
+            # Ing fill-in counting puts every stone on the board or in its bowl; any other
+            # count leaves the prisoners (and AGA pass stones) where they are (bowls.check).
+            event = self.bowls.check(
+                "after-count", t, counts[BLACK], counts[WHITE], self.plan is None
+            )
             event["t"] = t
             events.append(event)
             events += self._bowl_alerts(t)

@@ -26,7 +26,7 @@ nothing at all).
 
 from micropython import const
 
-from ingboard.core.board import EMPTY, color_name
+from ingboard.core.board import BLACK, EMPTY, WHITE, color_name
 from ingboard.core.game import ENDED, PAUSED, IllegalMove
 
 PRESS_WAIT_MS = const(1500)
@@ -119,7 +119,17 @@ class Presses:
             if cells[q] == color:
                 return []  # a stone of the presser is unaccounted for: wait (class 1)
         seen = self.seen
-        mine = [p for p in new if seen[p] == color and p not in self.moved and p not in self.extra]
+        active = self.active
+        # A stone put down in the opponent's turn (`wrong-colour`, a stray stone left on the
+        # board) is not this player's move later: the press is judged without it.
+        mine = [
+            p
+            for p in new
+            if seen[p] == color
+            and p not in self.moved
+            and p not in self.extra
+            and ("wrong-colour", p) not in active
+        ]
         candidates = [p for p in mine if not self._slipped(p)] or mine
         if len(candidates) > 1:
             if game.rules.resign_two_stones and len(candidates) == 2:
@@ -210,12 +220,15 @@ class Presses:
             events += self._clock_events(t, self.clock.pause(t))
             events.append(self._ev(t, "pause"))
         elif game.phase == ENDED:
-            events += self._ended(t)
+            events += self._ended(t) + self._after_end(t)  # (as tracker's `agree`)
         return events
 
     def _pass_event(self, t, color, mandatory=False):
         self.bowls.pass_stone(color, t)  # a pass stone leaves the bowl (bowls.PASS_STONES)
         game = self.game
+        board = game.board
+        # A pass is a play too: the bowls learn who is to move now (a stone in hand).
+        self.bowls.on_board(board.count[BLACK], board.count[WHITE], t, game.to_play)
         n = len(game.plies) if mandatory else game.moves_made
         ev = {"t": t, "type": "pass", "n": n, "color": color_name(color)}
         if mandatory:

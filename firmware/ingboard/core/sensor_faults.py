@@ -1,13 +1,21 @@
 """Sensor faults found from the scans themselves (part of the Tracker; issue 14 class 5).
 
-A point whose sensor is dead or mad gives itself away over time:
+A point whose sensor is dead or mad gives itself away by a reading no board can give:
 - stuck at '?': a lone '?' (every neighbour readable: no hand is that small) for
   LONE_UNKNOWN_MS, or any '?' for UNKNOWN_MS (no hand rests that long on one point);
-- stuck at 'B'/'W': a stone no play, nudge or capture explains, unchanged for STUCK_MS while
-  at least STUCK_PLIES plays were made around it (players remove a stone that is really there
-  once the board asks them to);
+- stuck at 'B'/'W': a stone no play explains that goes on reading as a stone while a hand
+  covers it - every neighbour along the lines reads '?' (a hand that covers all four sides of
+  a point covers the point) for at least the settle time, and its own reading never changed
+  meanwhile. A real stone under a hand reads '?' like its neighbours. Players meet this at
+  once: the board raises `stone-extra` (or `wrong-colour`) for the stone, and the player who
+  reaches over to take it away finds the sensor out;
 - flickering far above the noise floor: FLIPS reading changes within FLIP_WINDOW_MS (single
   scan flicker of a working point is a few per minute for the whole board).
+A stone that is really there is never a fault, however long it stays: a stone dropped on the
+board, one left from the last game, a prisoner that slipped from the fingers, left untouched
+through many plays, is a stone on the board the game does not have - its alert stays (the
+board waits to be put right, README "The tracker") and the game goes on around it. How long
+a stone stays and how many plays are made around it say nothing about the sensor.
 Each faulty point is reported once as `sensor-fault` with the point and left out of every
 judgement from then on (moves, passes, alerts, the count checks): the game goes on without it.
 A stone played on such a point is resolved by asking the players (presses.py, `dead-point`).
@@ -15,13 +23,11 @@ A stone played on such a point is resolved by asking the players (presses.py, `d
 
 from micropython import const
 
-from ingboard.core.board import EMPTY
+from ingboard.core.board import BLACK, WHITE
 from ingboard.core.sensing import FLIP_WINDOW_MS, UNKNOWN
 
 LONE_UNKNOWN_MS = const(2500)
 UNKNOWN_MS = const(20000)
-STUCK_MS = const(30000)
-STUCK_PLIES = const(3)
 FLIPS = const(12)
 _CHECK_EVERY_MS = const(250)  # the search runs at most this often (it visits every point)
 
@@ -30,19 +36,19 @@ class SensorFaults:
     """Finding dead and flickering sensors (a Tracker mixin)."""
 
     def _find_faults(self, t):
-        if t - self.fault_check_t < _CHECK_EVERY_MS and t < self.fault_due:
-            return []
-        self.fault_check_t = t
         events = []
+        if self.covered_version != self.seen_version:
+            # Hands come and go between two scans: looked at on every change of the readings.
+            self.covered_version = self.seen_version
+            events += self._under_hand(t)
+        if t - self.fault_check_t < _CHECK_EVERY_MS and t < self.fault_due:
+            return events
+        self.fault_check_t = t
         seen = self.seen
         since = self.since
         faulty = self.faulty
         flips = self.flips
         flip_t = self.flip_t
-        cells = self.game.board.cells
-        commits = self.commit_times
-        # A stone no play explains must have outlived STUCK_PLIES plays (their commit times).
-        played_after = commits[0] if len(commits) >= STUCK_PLIES else -1
         due = 0x3FFFFFFF
         for p in self.order:
             if faulty[p]:
@@ -59,20 +65,67 @@ class SensorFaults:
                     due = min(due, since[p] + LONE_UNKNOWN_MS)
                 else:
                     due = min(due, since[p] + UNKNOWN_MS)
-            elif v != cells[p] and v != EMPTY and p not in self.leaving and p not in self.moved:
-                if t - since[p] >= STUCK_MS and played_after > since[p]:
-                    found = True
-                elif t - since[p] < STUCK_MS:
-                    due = min(due, since[p] + STUCK_MS)
             if found:
-                faulty[p] = 1
-                self.extra.pop(p, None)
-                for key in list(self.active):
-                    if isinstance(key, tuple) and key[1] == p:
-                        del self.active[key]  # what it read was the fault's doing
-                events += self._alert(t, "sensor-fault", [p])
+                events += self._faulty(t, p)
         self.fault_due = due
         return events
+
+    def _faulty(self, t, p):
+        self.faulty[p] = 1
+        self.extra.pop(p, None)
+        self.covered.pop(p, None)
+        for key in list(self.active):
+            if isinstance(key, tuple) and key[1] == p:
+                del self.active[key]  # what it read was the fault's doing
+        return self._alert(t, "sensor-fault", [p])
+
+    def _under_hand(self, t):
+        # Stones the game does not have (or captured ones still to be lifted) that a hand
+        # covers: remembered from when the cover was complete; when the hand leaves, a reading
+        # that never changed under it for the settle time is a stuck sensor (module docstring).
+        events = []
+        seen = self.seen
+        since = self.since
+        cells = self.game.board.cells
+        leaving = self.leaving
+        covered = self.covered
+        for p in self.order:
+            v = seen[p]
+            if v != BLACK and v != WHITE or self.faulty[p]:
+                continue
+            if v == cells[p] and p not in leaving:
+                continue  # a stone of the game: nothing to find out
+            start = self._cover_start(p)
+            if start >= 0:
+                if p not in covered and since[p] < start:
+                    covered[p] = start  # the hand covers it now; it still reads a stone
+            elif p in covered:
+                began = covered.pop(p)
+                if since[p] < began and t - began >= self.settle_ms:
+                    events += self._faulty(t, p)
+        if covered:
+            for p in list(covered):
+                if seen[p] != BLACK and seen[p] != WHITE:
+                    del covered[p]  # it read '?' or empty after all: a working sensor
+        return events
+
+    def _cover_start(self, p):
+        # When every working neighbour of p along the lines became '?' (-1: not all are).
+        seen = self.seen
+        faulty = self.faulty
+        cells = self.game.board.cells
+        stride = self.game.board.stride
+        start = -1
+        n = 0
+        for q in (p - 1, p + 1, p - stride, p + stride):
+            if cells[q] > 2 or faulty[q]:
+                continue  # off the board, or a dead sensor itself
+            if seen[q] != UNKNOWN:
+                return -1
+            n += 1
+            if self.since[q] > start:
+                start = self.since[q]
+        return start if n >= 2 else -1
 
     def _lone(self, p):
         seen = self.seen

@@ -126,6 +126,8 @@ class Tracker(
         self.flips = bytearray(n)  # reading changes since flip_t (sensing.py), at most 255
         self.flip_t = [0] * n
         self.faulty = bytearray(n)  # 1: a dead or mad sensor, left out (sensor_faults.py)
+        self.covered = {}  # stone point -> when a hand covered it (sensor_faults.py)
+        self.covered_version = -1
         self.fault_check_t = -(1 << 29)
         self.fault_due = 0
         self.commit_times = []  # board times of the last three plies
@@ -262,7 +264,9 @@ class Tracker(
                 return events + self._ended(t)
             if name == "agree":
                 game.agree()
-                return events + self._ended(t)
+                # A count with nothing to fill in (AGA, Chinese, ...) is checked at once: the
+                # board may never change again before the stones are put away.
+                return events + self._ended(t) + self._after_end(t)
             if name == "dispute":
                 game.dispute()
                 return events + self._resumed(t)
