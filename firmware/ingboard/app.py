@@ -710,6 +710,9 @@ class App:
         config["bowls"] = bowls
         check_config(config)
         Tracker(config)
+        # The players counted the set with the frame: kept for every later game (/set.json),
+        # like the `enrolled` event; this game starts again with it (journal, session log).
+        self._keep_set(weights)
         self.new_game(config)
         return [{"type": "ok", "cmd": "enrol", "B": weights["B"], "W": weights["W"]}]
 

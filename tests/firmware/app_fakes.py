@@ -311,9 +311,10 @@ def power_cut(src, dst):
             os.mkdir(dst + d)
         except OSError:
             pass
-        if not d:
-            continue
+    for d in ("", "/games", "/sessions", "/journal"):
         for name in os.listdir(src + d):
+            if os.stat(src + d + "/" + name)[0] & 0x4000:
+                continue  # a directory (the board's own files at the root are copied too)
             with open(src + d + "/" + name, "rb") as f:
                 data = f.read()
             with open(dst + d + "/" + name, "wb") as f:

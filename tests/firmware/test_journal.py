@@ -1,9 +1,11 @@
 """core/journal.py: framing, torn records, recovery of a game as of its last whole record."""
 
+import json
+
 from ingboard.core import journal
 from ingboard.core.board import BLACK, WHITE
 from ingboard.core.session import Record
-from journal_cases import fingerprint, play
+from journal_cases import Sink, fingerprint, play
 
 CONFIG = {"size": 9, "rules": "ing1991", "komi": 8, "time": {"system": "ing-pp", "basic_s": 60}}
 
@@ -271,3 +273,39 @@ def test_a_kept_press_switches_the_clock_as_of_the_press_across_a_power_cut():
         # White's time ran from Black's press, not from the judgement.
         assert tracker.clock.player(WHITE, 9000)[0] == 60000 - (9000 - 1200)
         assert tracker.clock.player(BLACK, 9000)[0] == 60000 - 1200
+
+
+def test_a_set_enrolled_with_the_button_is_journaled_and_replayed_alike():
+    # Ing 1991 Art. 9 "Counting" (1): the players confirm they counted the set with the frame
+    # (button `enrol`). The enrolment is game state in the journal (the `bowls` op: weight and
+    # "verified"): recovered after a cut and rebuilt from the session log, the same set.
+    recs = [Record(0, "config", CONFIG), Record(0, "scan", scan_rows({}))]
+    t = 100
+    for i in range(20):
+        recs.append(Record(t, "bowl", (BLACK, 260.0 + 0.01 * (i % 3))))
+        recs.append(Record(t + 1, "bowl", (WHITE, 262.0)))
+        t += 100
+    recs.append(Record(t, "button", "enrol"))
+    recs.append(Record(t + 500, "scan", scan_rows({"E5": "B"})))
+    recs.append(Record(t + 900, "press", BLACK))
+    tracker, data, events = play(recs)
+    enrolled = [e for e in events if e["type"] == "enrolled"]
+    assert enrolled and enrolled[0]["B"] == 260.011 and enrolled[0]["W"] == 262.0
+    assert [b.verified for b in tracker.bowls.bowls] == [True, True]
+    resumed, _info = journal.recover(data)
+    assert resumed.bowls.snapshot() == tracker.bowls.snapshot()
+    assert len(resumed.game.plies) == 1
+    lines = ["ingboard-session 1\n"]
+    for rec in recs:
+        if rec.kind == "config":
+            lines.append("%d config %s\n" % (rec.t_ms, json.dumps(rec.payload)))
+        elif rec.kind == "scan":
+            lines.append("%d scan %s\n" % (rec.t_ms, "/".join(rec.payload)))
+        elif rec.kind == "bowl":
+            lines.append("%d bowl %s %s\n" % (rec.t_ms, "BW"[rec.payload[0] - 1], rec.payload[1]))
+        elif rec.kind == "press":
+            lines.append("%d press %s\n" % (rec.t_ms, "BW"[rec.payload - 1]))
+        else:
+            lines.append("%d button %s\n" % (rec.t_ms, rec.payload))
+    rebuilt, _info = journal.rebuild(lines, Sink())
+    assert rebuilt.bowls.snapshot() == tracker.bowls.snapshot()

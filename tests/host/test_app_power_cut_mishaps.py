@@ -86,3 +86,53 @@ def test_a_press_kept_under_a_hand_is_judged_after_a_power_cut_as_of_the_press(t
         last = t
     used = 3600000 - black[2]  # Black's third move: the one pressed under the hand
     assert abs(used - ran) <= 150, (used, ran)
+
+
+def test_a_set_enrolled_from_the_host_survives_a_power_cut_and_serves_later_games(tmp_path):
+    # Ing 1991 Art. 9 "Counting" (1): "Before the start of the game, the players should use
+    # the measuring frame to verify the number of stones". Enrolled (host `enrol`, before the
+    # first move), the set's weight is device state kept in /set.json for every later game,
+    # and game state of this game (its config, so its journal and session log): a power cut
+    # mid-game keeps both, and the board's session log replays to the same verified checks.
+    import os
+
+    from ingboard.core.session import read_text
+    from ingboard.core.tracker import track
+
+    from host_tools import ROOT
+    from host_tools import simulate as sim
+
+    record = sim.read_game(os.path.join(ROOT, "host_tools", "data", "demo_game.sgf"))
+    simulation = sim.simulate(record, "typical", seed=1)
+    lines = simulation.text().splitlines()
+    k = [i for i, line in enumerate(lines) if " config " in line][0]
+    head, config = lines[k].split(" config ", 1)
+    config = json.loads(config)
+    weights = {c: config["bowls"][c]["w180_g"] for c in ("B", "W")}
+    del config["bowls"]  # a set never enrolled on this board
+    lines[k] = head + " config " + json.dumps(config)
+    text = "\n".join(lines) + "\n"
+    first_move = simulation.moves[0]["visible_ms"]
+    enrol = json.dumps({"cmd": "enrol", "B": weights["B"], "W": weights["W"]}).encode()
+    host = [(first_move - 1500, enrol)]
+    before, after = str(tmp_path / "before"), str(tmp_path / "after")
+    cut = simulation.moves[6]["press_ms"] + 40
+    first, hw1 = run_app(text, before, cut, host_lines=host, stop=False)
+    ok = [m for m in hw1["link"].messages() if m["type"] == "ok"]
+    assert ok and ok[0]["cmd"] == "enrol"
+    assert first.number == 2 and len(first.tracker.game.plies) >= 5  # the game restarted
+    power_cut(before, after)
+    with open(after + "/set.json") as f:
+        assert json.loads(f.read()) == weights
+    app, _hw = resume_app(text, after, cut + 3000)
+    tracker = app.tracker
+    assert app.number == 2 and len(tracker.game.plies) >= len(first.tracker.game.plies)
+    assert tracker.config["bowls"] == {c: {"w180_g": weights[c]} for c in weights}
+    assert [b.verified for b in tracker.bowls.bowls] == [True, True]
+    # The session log of the enrolled game, across the cut: the same verified set.
+    log = open(after + "/sessions/0002.log.part").read()
+    replayed = track(read_text(log), lambda e: None)
+    assert [b.verified for b in replayed.bowls.bowls] == [True, True]
+    # A later game on this board starts with the set enrolled.
+    app.new_game({"size": 9, "rules": "ing1991"})
+    assert app.tracker.config["bowls"] == {c: {"w180_g": weights[c]} for c in weights}
