@@ -29,6 +29,13 @@ class Plays:
         # Keep committing while the board explains a move (an early next move follows at once).
         while True:
             new, missing, lifted = self._differences(t)
+            if self.covered_version != self.seen_version:
+                # A stone that still reads as one under a hand: a stuck sensor (sensor_faults).
+                self.covered_version = self.seen_version
+                found = self._under_hand(t, new)
+                if found:
+                    events += found
+                    continue  # that point is left out now: read the board again
             for p in lifted:
                 # When the prisoners of a colour were lifted (a slipped one: see _slipped).
                 self.lift_t[self.leaving.pop(p)] = t

@@ -36,14 +36,10 @@ class SensorFaults:
     """Finding dead and flickering sensors (a Tracker mixin)."""
 
     def _find_faults(self, t):
-        events = []
-        if self.covered_version != self.seen_version:
-            # Hands come and go between two scans: looked at on every change of the readings.
-            self.covered_version = self.seen_version
-            events += self._under_hand(t)
         if t - self.fault_check_t < _CHECK_EVERY_MS and t < self.fault_due:
-            return events
+            return []
         self.fault_check_t = t
+        events = []
         seen = self.seen
         since = self.since
         faulty = self.faulty
@@ -79,35 +75,40 @@ class SensorFaults:
                 del self.active[key]  # what it read was the fault's doing
         return self._alert(t, "sensor-fault", [p])
 
-    def _under_hand(self, t):
-        # Stones the game does not have (or captured ones still to be lifted) that a hand
-        # covers: remembered from when the cover was complete; when the hand leaves, a reading
-        # that never changed under it for the settle time is a stuck sensor (module docstring).
+    def _under_hand(self, t, new):
+        """After a change of the readings (hands come and go between two scans): the stones
+        the game does not have (`new`, from plays._differences) and captured ones still to be
+        lifted that a hand covers are remembered from when the cover was complete; when the
+        hand leaves, a reading that never changed under it for the settle time is a stuck
+        sensor (module docstring). Returns the `sensor-fault` events."""
         events = []
-        seen = self.seen
-        since = self.since
-        cells = self.game.board.cells
-        leaving = self.leaving
         covered = self.covered
-        for p in self.order:
-            v = seen[p]
-            if v != BLACK and v != WHITE or self.faulty[p]:
-                continue
-            if v == cells[p] and p not in leaving:
-                continue  # a stone of the game: nothing to find out
-            start = self._cover_start(p)
-            if start >= 0:
-                if p not in covered and since[p] < start:
-                    covered[p] = start  # the hand covers it now; it still reads a stone
-            elif p in covered:
-                began = covered.pop(p)
-                if since[p] < began and t - began >= self.settle_ms:
-                    events += self._faulty(t, p)
+        for p in new:
+            events += self._cover(t, p)
+        seen = self.seen
+        for p in self.leaving:
+            if seen[p] == BLACK or seen[p] == WHITE:
+                events += self._cover(t, p)
         if covered:
             for p in list(covered):
                 if seen[p] != BLACK and seen[p] != WHITE:
                     del covered[p]  # it read '?' or empty after all: a working sensor
         return events
+
+    def _cover(self, t, p):
+        if self.faulty[p]:
+            return []
+        covered = self.covered
+        since = self.since
+        start = self._cover_start(p)
+        if start >= 0:
+            if p not in covered and since[p] < start:
+                covered[p] = start  # the hand covers it now; it still reads a stone
+        elif p in covered:
+            began = covered.pop(p)
+            if since[p] < began and t - began >= self.settle_ms:
+                return self._faulty(t, p)
+        return []
 
     def _cover_start(self, p):
         # When every working neighbour of p along the lines became '?' (-1: not all are).
