@@ -72,6 +72,19 @@ _ZOBRIST = _zobrist_values(2 * _ZOBRIST_CELLS + 1, 2463534242)
 WHITE_TO_PLAY_KEY = _ZOBRIST[2 * _ZOBRIST_CELLS]
 
 
+# size -> the padded indexes of a board's points, one tuple shared by every board of that size
+# (a game makes several boards: its own, replays, copies for the count).
+_POINTS = {}
+
+
+def _points(size, stride):
+    points = _POINTS.get(size)
+    if points is None:
+        points = tuple((row + 1) * stride + col + 1 for row in range(size) for col in range(size))
+        _POINTS[size] = points
+    return points
+
+
 class Board:
     """Stones on a size×size board, with captures, self-removal and an incremental hash."""
 
@@ -89,9 +102,7 @@ class Board:
             for col in range(size):
                 cells[base + col] = EMPTY
         self.cells = cells
-        self.points = tuple(
-            (row + 1) * stride + col + 1 for row in range(size) for col in range(size)
-        )
+        self.points = _points(size, stride)
         self.hash = 0
         self.count = [0, 0, 0]  # stones on the board per colour (index BLACK, WHITE)
         self._mark = bytearray(stride * stride)

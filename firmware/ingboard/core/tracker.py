@@ -34,6 +34,8 @@ Alerts are raised when a condition has held for `alert_ms` and once per conditio
 resolved when the board is put right. Nothing is ever resynchronised silently.
 """
 
+from array import array
+
 from micropython import const
 
 from ingboard.core.board import BLACK, WHITE
@@ -146,12 +148,15 @@ class Tracker(
             )
         # Captured (or retracted) stones still allowed on the board until lifted: point -> colour
         self.leaving = {}
-        # Scan position -> padded board index, top line first.
-        order = []
+        # Scan position -> padded board index, top line first (2 bytes a point: a list took
+        # twice the heap of the Pico for as long as the game lasts).
+        order = array("H", range(size * size))
+        k = 0
         for i in range(size):
             row = size - 1 - i
             for col in range(size):
-                order.append(board.index(col, row))
+                order[k] = board.index(col, row)
+                k += 1
         self.order = order
         self.started = False
         self.awaiting_press = 0  # colour whose committed move has not been pressed yet
