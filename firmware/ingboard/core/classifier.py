@@ -218,12 +218,13 @@ class Classifier:
         # Calibration, per point: empty level, and signed black/white spans (counts).
         self.cal_empty = array("H", [0] * n)
         self._sign_b = bytearray(n)  # 1: black reads above empty, 0: below
-        # Thresholds as deviations projected toward each colour (always positive).
-        self._enter_b = array("i", [0] * n)
-        self._leave_b = array("i", [0] * n)
+        # Thresholds as deviations projected toward each colour (always positive): under a span
+        # (< 100 %, at most 65535) in 2 bytes a point, over-range (over_pct > 100) in 4.
+        self._enter_b = array("H", [0] * n)
+        self._leave_b = array("H", [0] * n)
         self._over_b = array("i", [0] * n)
-        self._enter_w = array("i", [0] * n)
-        self._leave_w = array("i", [0] * n)
+        self._enter_w = array("H", [0] * n)
+        self._leave_w = array("H", [0] * n)
         self._over_w = array("i", [0] * n)
         self._drift = array("i", [0] * n)  # baseline limit, x256
         self.baseline = array("i", [0] * n)  # tracked empty level, x256 (fixed point)

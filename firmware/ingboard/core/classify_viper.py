@@ -37,11 +37,11 @@ def classify_points(state, readings, params) -> int:
     fault = ptr8(state[1])  # noqa: F821
     base = ptr32(state[2])  # noqa: F821
     sign_b = ptr8(state[3])  # noqa: F821
-    enter_b = ptr32(state[4])  # noqa: F821
-    leave_b = ptr32(state[5])  # noqa: F821
+    enter_b = ptr16(state[4])  # noqa: F821
+    leave_b = ptr16(state[5])  # noqa: F821
     over_b = ptr32(state[6])  # noqa: F821
-    enter_w = ptr32(state[7])  # noqa: F821
-    leave_w = ptr32(state[8])  # noqa: F821
+    enter_w = ptr16(state[7])  # noqa: F821
+    leave_w = ptr16(state[8])  # noqa: F821
     over_w = ptr32(state[9])  # noqa: F821
     last = ptr16(state[10])  # noqa: F821
     same = ptr16(state[11])  # noqa: F821
