@@ -1,6 +1,6 @@
 """The app on MicroPython's stock RPI_PICO image (no ROMFS partition), as a user with the
 official download gets it (issue 17, item 2): `ingboard flash` puts the .mpy files onto
-littlefs, where MicroPython copies their code into the heap (~130 KB of the RP2040's 240 KB).
+littlefs, where MicroPython copies their code into the heap (~145 KB of the RP2040's 240 KB).
 The app must still start and play: main.py builds the drivers first and loads the code around
 a reserve (gc_policy.LOAD_RESERVE), the menus, faces, SGF writer and scoring load only when
 used, and the littlefs .mpy carry no line numbers (flash.LITTLEFS_OPT).
