@@ -320,9 +320,8 @@ import main_build
 from ingboard.app import App
 from ingboard.records_store import RecordsStore
 hw = main_build.build()
-async def sleep_ms(ms):
-    await asyncio.sleep_ms(ms)
-app = App(hw, RecordsStore(""), time.ticks_ms, time.ticks_diff, sleep_ms, ticks_us=time.ticks_us)
+app = App(hw, RecordsStore(""), time.ticks_ms, time.ticks_diff, asyncio.sleep_ms,
+          ticks_us=time.ticks_us)  # as main.py builds it
 async def stopper():
     await asyncio.sleep_ms(RUN_MS)
     app.stopping = True

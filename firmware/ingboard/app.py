@@ -771,7 +771,8 @@ class App:
 
     def _scan(self, start):
         # One scan at cpu time `start`, due at self._scan_at: grid -> classifier -> a scan
-        # line when the classes changed. The next is due a period after this one started.
+        # line when the classes changed. The next is due a period after this one was due (25
+        # scans a second on average), or after it started when it was a period late or more.
         classifier = self.hw["classifier"]
         late = self.ticks_diff(start, self._scan_at)
         if late > self._scan_late:
@@ -779,7 +780,8 @@ class App:
         self._scans += 1
         self._add(_T_WALL, self.ticks_diff(start, self._cpu_mark))
         self._cpu_mark = start
-        self._scan_at = start + self.periods[0] * 1000 // self.cpu_unit_us
+        span = self.periods[0] * 1000 // self.cpu_unit_us
+        self._scan_at = start + span - (late if 0 < late < span else 0)
         try:
             classifier.classify(self.hw["grid"].scan())
             classes = classifier.classes
@@ -814,7 +816,7 @@ class App:
 
     async def scan_task(self):
         # 25 Hz is 25 scans a second whatever a scan takes: each is due a period after the
-        # last one started; other tasks' checkpoints (scan_if_due) may make it meanwhile.
+        # last one was due (_scan); other tasks' checkpoints (scan_if_due) may make it first.
         clock = self.cpu_ticks
         unit = self.cpu_unit_us
         self._scan_at = clock()
