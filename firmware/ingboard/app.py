@@ -36,6 +36,7 @@ from ingboard.core import cues, journal
 from ingboard.core.board import BLACK, WHITE
 from ingboard.core.bowls import MAX_READING_G, plausible
 from ingboard.core.classifier import format_scan
+from ingboard.core.ko import PASS
 from ingboard.core.session import SessionWriter, check_config
 from ingboard.core.tracker import Tracker
 
@@ -613,6 +614,23 @@ class App:
         reply = self.cpu_stats()
         reply["type"] = "cpu"
         return [reply]
+
+    def cmd_mem(self, cmd):
+        reply = gc_policy.heap_figures()
+        reply["type"] = "mem"
+        return [reply]
+
+    def cmd_plies(self, cmd):
+        game = self.tracker.game
+        board = game.board
+        plies = game.plies
+        start = cmd.get("from", 0)
+        out = []
+        for i in range(start, min(len(plies), start + protocol.MAX_PLIES)):
+            ply = plies[i]
+            point = None if ply.point == PASS else board.name(ply.point)
+            out.append(["B" if ply.color == BLACK else "W", point, ply.kind])
+        return [{"type": "plies", "from": start, "total": len(plies), "plies": out}]
 
     def _cue(self, event, t):
         buzzer = self.hw.get("buzzer")

@@ -75,3 +75,26 @@ class Collector:
         self.mark = gc.mem_alloc()
         self.collections += 1
         return True
+
+
+def heap_figures():
+    """{"free", "alloc", "largest"} in bytes after a collection; `largest` is the largest block
+    an allocation gets, found by trying (to 256 bytes; a try that fails collects, as any
+    allocation would, so earlier tries are no obstacle). None each where the interpreter has
+    no such heap (CPython). For the host's `mem` command: how much room a long game left."""
+    if not (hasattr(gc, "mem_free") and hasattr(gc, "mem_alloc")):
+        return {"free": None, "alloc": None, "largest": None}
+    gc.collect()
+    free = gc.mem_free()
+    alloc = gc.mem_alloc()
+    lo = 0
+    hi = free
+    while hi - lo > 256:
+        mid = (lo + hi) // 2
+        try:
+            bytearray(mid)  # garbage at once: a later try that needs its room collects it
+            lo = mid
+        except MemoryError:
+            hi = mid
+    gc.collect()
+    return {"free": free, "alloc": alloc, "largest": lo}

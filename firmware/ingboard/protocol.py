@@ -29,6 +29,12 @@ Commands (fields; reply):
   median raw HX711 codes
 - `cpu`: `{"type": "cpu", "unit_us", "elapsed_us", "tasks": {"scan": us, ...}, "load_pct",
   "scans", "scan_late_max_us"}`, the CPU each task took since the start (App.cpu_stats)
+- `mem`: `{"type": "mem", "free", "alloc", "largest"}`: bytes of the heap after a collection,
+  and the largest block an allocation can get (gc_policy.heap_figures; null where the
+  interpreter has no such heap, e.g. CPython)
+- `plies` (`from`, default 0): `{"type": "plies", "from", "total", "plies": [["B", "D4", kind],
+  ...]}`, at most MAX_PLIES of the game in progress from ply `from` (point null for a pass;
+  kind as core/game.py's Ply): how a host checks the game the board holds (e.g. resumed)
 
 `parse(line)` checks a line against this table (ProtocolError with the reason); `Protocol(app)`
 dispatches to the app's `cmd_*` methods and turns every refusal into one error reply.
@@ -42,6 +48,7 @@ VERSION = const(1)
 MAX_LINE = const(4096)
 MAX_READ = const(2048)
 MAX_SAMPLES = const(64)
+MAX_PLIES = const(64)  # plies in one `plies` reply
 MAX_OFFSET = const(0x3FFFFFFF)  # file offsets: a small int on the board
 # Nesting of a command's JSON: {"cmd", "config": {"bowls": {"B": {...}}}} is 4 deep. Deeper
 # lines are refused before json.loads, whose recursion a thousand brackets would exhaust.
@@ -74,6 +81,8 @@ COMMANDS = {
     "raw-scan": {"n": "samples"},
     "raw-bowl": {"n": "samples"},
     "cpu": {},
+    "mem": {},
+    "plies": {"from": "count"},
 }
 REQUIRED = {"new-game": ("config",), "button": ("name",), "read": ("name",)}
 

@@ -91,3 +91,86 @@ def test_a_key_held_across_a_reboot_is_no_press_until_released():
         assert keys.poll(t) == 0
     pins[0].level = 0
     assert keys.poll(260) == 0 and keys.poll(280) == 1 and keys.take(0)
+
+
+class IrqKey(Key):
+    """A pin with edge interrupts (as machine.Pin on the board): `set(level, t)` calls the
+    handler at each edge, with the fake clock at t."""
+
+    IRQ_FALLING = 4
+    IRQ_RISING = 8
+
+    def __init__(self, clock):
+        super().__init__()
+        self.clock = clock
+        self.handler = None
+        self.trigger = 0
+
+    def irq(self, handler, trigger):
+        self.handler = handler
+        self.trigger = trigger
+
+    def set(self, level, t):
+        self.clock.now = t
+        if level != self.level:
+            self.level = level
+            self.handler(self)
+
+
+class Clock:
+    def __init__(self):
+        self.now = 0
+
+    def ticks_ms(self):
+        return self.now
+
+    def ticks_diff(self, a, b):
+        return a - b
+
+
+def _irq_setup():
+    clock = Clock()
+    pins = [IrqKey(clock), IrqKey(clock)]
+    keys = Keys(pins, debounce_ms=20)
+    keys._ticks = clock  # the board's time.ticks_ms, here a fake clock
+    return pins, keys
+
+
+def test_a_press_between_two_polls_is_counted_from_its_edges():
+    # The app was busy for 400 ms (a redraw, a journal write): the whole 150 ms press fell
+    # between two polls of the keys; it is still one press.
+    pins, keys = _irq_setup()
+    assert pins[0].trigger == IrqKey.IRQ_FALLING | IrqKey.IRQ_RISING
+    keys.poll(0)
+    pins[0].set(0, 100)
+    pins[0].set(1, 250)
+    assert keys.poll(400) == 1
+    assert keys.take(0) and not keys.take(0) and not keys.take(1)
+    assert keys.poll(420) == 0
+
+
+def test_a_press_the_polls_saw_is_counted_once_not_again_from_its_edges():
+    pins, keys = _irq_setup()
+    pins[1].set(0, 5)
+    keys.poll(10)
+    assert keys.poll(30) == 1
+    pins[1].set(1, 150)
+    assert keys.poll(160) == 0 and keys.poll(200) == 0
+    assert keys.take(1) and not keys.take(1)
+
+
+def test_a_press_seen_once_by_a_poll_then_released_is_counted_from_its_edges():
+    pins, keys = _irq_setup()
+    pins[0].set(0, 0)
+    keys.poll(5)  # seen down once, not yet for the debounce time
+    pins[0].set(1, 150)
+    assert keys.poll(300) + keys.poll(310) == 1
+    assert keys.take(0) and not keys.take(0)
+
+
+def test_a_bounce_between_two_polls_is_no_press():
+    pins, keys = _irq_setup()
+    for t in range(100, 140, 4):
+        pins[0].set((t // 4) % 2, t)
+    pins[0].set(1, 141)
+    assert keys.poll(300) == 0 and not keys.take(0)

@@ -6,6 +6,11 @@ debouncing is tested without sleeping. A key counts as pressed once it has read 
 `debounce_ms` continuously, and is reported once per press (edge), which is what a clock key
 needs: holding the key down does not press it again, and a key held down while the board starts
 is no press until it has been released.
+
+A press shorter than the gap between two polls (the app busy for a moment: a capture, a
+journal write, a display redraw) is not lost where the pins have edge interrupts (`Pin.irq`,
+the board): each edge is timed, and a whole press the polls never saw - down, then up again
+at least `debounce_ms` later - is counted at the next poll. A press the polls saw is theirs.
 """
 
 from micropython import const
@@ -32,6 +37,35 @@ class Keys:
         for i in range(n):
             if self._pins[i]() == self._active:
                 self._state[i] = _DOWN
+        # Edge-timed presses (see the module docstring): when each key went down, whether the
+        # polls have yet to see that press, and whole presses only the edges saw.
+        self._fell = [0] * n
+        self._falling = bytearray(n)
+        self._missed = bytearray(n)
+        self._ticks = None
+        for i in range(n):
+            pin = self._pins[i]
+            if hasattr(pin, "irq") and hasattr(pin, "IRQ_FALLING"):
+                import time
+
+                self._ticks = time
+                pin.irq(self._edge_handler(i), pin.IRQ_FALLING | pin.IRQ_RISING)
+
+    def _edge_handler(self, i):
+        def edge(_pin):
+            self._edge(i)
+
+        return edge
+
+    def _edge(self, i):
+        now = self._ticks.ticks_ms()
+        if self._pins[i]() == self._active:
+            self._fell[i] = now
+            self._falling[i] = 1
+        elif self._falling[i]:
+            self._falling[i] = 0
+            if self._ticks.ticks_diff(now, self._fell[i]) >= self._debounce:
+                self._missed[i] = 1
 
     def poll(self, now_ms):
         """Sample every key; return the number of keys newly pressed (see `take`)."""
@@ -40,7 +74,12 @@ class Keys:
         for i in range(len(self._pins)):
             down = self._pins[i]() == active
             st = self._state[i]
-            if st == _IDLE:
+            if st == _IDLE and self._missed[i] and not down:
+                # A whole press between two polls, timed by its edges.
+                self._missed[i] = 0
+                self._pressed[i] = 1
+                count += 1
+            elif st == _IDLE:
                 if down:
                     self._state[i] = _PENDING
                     self._since[i] = now_ms
@@ -50,6 +89,8 @@ class Keys:
                 elif now_ms - self._since[i] >= self._debounce:
                     self._state[i] = _DOWN
                     self._pressed[i] = 1
+                    self._falling[i] = 0  # the polls saw this press: not the edges' to count
+                    self._missed[i] = 0
                     count += 1
             elif not down:
                 # Releases are debounced too: a bounce while held must not re-arm the key.

@@ -1,0 +1,62 @@
+"""The host commands that let a host check a board (issue 20, issue 17 item 3): `plies` (the
+game the board holds, page by page, as the twin's power-cut soak compares it after a restart)
+and `mem` (free heap and largest free block after a collection; none on CPython)."""
+
+from app_fakes import VirtualTime, clear_records, hardware
+from ingboard import protocol
+from ingboard.app import App
+from ingboard.core.board import BLACK
+from ingboard.records_store import RecordsStore
+from test_app import LOG
+
+ROOT = "/tmp/ingboard-test-app-host-checks"
+
+
+def _app():
+    vt = VirtualTime()
+    cfg, hw = hardware(vt, LOG)
+    clear_records(ROOT)
+    app = App(hw, RecordsStore(ROOT), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
+    return vt, app
+
+
+def _reply(app, line):
+    replies = app.protocol.handle(line)
+    assert len(replies) == 1
+    return replies[0]
+
+
+def test_plies_gives_the_game_the_board_holds():
+    vt, app = _app()
+    vt.drive(app, 4000, stop=False)
+    game = app.tracker.game
+    assert len(game.plies) >= 2
+    reply = _reply(app, b'{"cmd": "plies"}')
+    assert reply["type"] == "plies" and reply["from"] == 0 and reply["total"] == len(game.plies)
+    want = []
+    for ply in game.plies:
+        point = None if ply.point < 0 else game.board.name(ply.point)
+        want.append(["B" if ply.color == BLACK else "W", point, ply.kind])
+    assert reply["plies"] == want[: protocol.MAX_PLIES]
+    later = _reply(app, b'{"cmd": "plies", "from": 1}')
+    assert later["from"] == 1 and later["plies"] == want[1 : 1 + protocol.MAX_PLIES]
+    past = _reply(app, ('{"cmd": "plies", "from": %d}' % len(want)).encode())
+    assert past["plies"] == [] and past["total"] == len(want)
+
+
+def test_plies_refuses_a_bad_start_with_one_error():
+    vt, app = _app()
+    reply = _reply(app, b'{"cmd": "plies", "from": -1}')
+    assert reply["type"] == "error" and reply["cmd"] == "plies"
+
+
+def test_mem_gives_the_heap_figures_where_there_is_such_a_heap():
+    import gc
+
+    vt, app = _app()
+    reply = _reply(app, b'{"cmd": "mem"}')
+    assert reply["type"] == "mem"
+    if hasattr(gc, "mem_free"):
+        assert 0 < reply["largest"] <= reply["free"] and reply["alloc"] > 0
+    else:
+        assert reply["free"] is None and reply["largest"] is None
