@@ -422,6 +422,13 @@ def play_through(plies, config, work_dir, log=None, record_writes=False):
         cpu = board.command({"cmd": "cpu"})
         mem = board.command({"cmd": "mem"})
         held = board.plies()
+        # The stones are put away before the next game (a new game on a full board would
+        # flood the link with stone-extra alerts, and the app drops what its output queue
+        # cannot hold - replies included).
+        board.apply("grid", "/".join(["." * config["size"]] * config["size"]))
+        for c in ("B", "W"):
+            board.apply("bowl", (c, config["bowls"][c]["w180_g"]))
+        board.twin.run_ms(SETTLE_MS)
         board.command({"cmd": "new-game", "config": config})
         writes = board.twin.status() if record_writes else None
         sgf = board.read_file("%04d.sgf" % number)
