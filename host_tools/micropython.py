@@ -100,27 +100,46 @@ def test_modules(tests_dir=FIRMWARE_TESTS):
     )
 
 
+MODULES_PER_RUN = 6  # a run of the shared tests stays well inside run_script's timeout
+
+
 def run_firmware_tests(firmware_dir=FIRMWARE, tests_dir=FIRMWARE_TESTS, modules=None):
     """Import-check every firmware module and run the shared tests under MicroPython.
 
     Returns a list of records (kind, name, ok, detail); kind is "import" (name = firmware file
-    relative to firmware/) or "test" (name = module.function). A crash of the interpreter
-    itself becomes one failed record named "micropython".
+    relative to firmware/) or "test" (name = module.function). The test modules run a few at a
+    time, each batch in a fresh interpreter (so one batch's time limit is never the whole
+    suite's); a crash or timeout of the interpreter itself becomes one failed record named
+    "micropython".
     """
-    fw = firmware_modules(firmware_dir)
+    fw = [list(m) for m in firmware_modules(firmware_dir)]
     tests = test_modules(tests_dir) if modules is None else list(modules)
     with open(TEST_DRIVER) as f:
         driver = f.read()
-    script = "FIRMWARE_MODULES = %r\nTEST_MODULES = %r\n" % ([list(m) for m in fw], tests) + driver
-    status, out, err, result = run_script(
-        script,
-        mounts=[(firmware_dir, "/fw"), (tests_dir, "/tests")],
-        sys_path=["/fw", "/tests"],
-    )
-    if status != 0 or result is None:
-        detail = "MicroPython exited with status %d\n%s\n%s" % (status, out[-4000:], err[-4000:])
-        return [("run", "micropython", False, detail)]
-    return [tuple(r) for r in json.loads(result)]
+    records = []
+    batches = [tests[i : i + MODULES_PER_RUN] for i in range(0, len(tests), MODULES_PER_RUN)]
+    for i, batch in enumerate(batches or [[]]):
+        imports = fw if i == 0 else []
+        script = "FIRMWARE_MODULES = %r\nTEST_MODULES = %r\n" % (imports, batch) + driver
+        try:
+            status, out, err, result = run_script(
+                script,
+                mounts=[(firmware_dir, "/fw"), (tests_dir, "/tests")],
+                sys_path=["/fw", "/tests"],
+            )
+        except subprocess.TimeoutExpired as exc:
+            detail = "MicroPython did not finish %s in %d s" % (", ".join(batch), exc.timeout)
+            return [("run", "micropython", False, detail)]
+        if status != 0 or result is None:
+            detail = "MicroPython exited with status %d running %s\n%s\n%s" % (
+                status,
+                ", ".join(batch),
+                out[-4000:],
+                err[-4000:],
+            )
+            return [("run", "micropython", False, detail)]
+        records.extend(tuple(r) for r in json.loads(result))
+    return records
 
 
 def main(argv=None):

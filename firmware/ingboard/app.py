@@ -972,6 +972,23 @@ class App:
             self._spent(_T_DISPLAY, start)
             await self.sleep_ms(period)
 
+    def _send(self, link, message):
+        if link is None:
+            return
+        try:
+            link.write(protocol.Protocol.line(message))
+        except Exception as exc:  # noqa: BLE001 (a message that cannot be written)
+            if message.get("type") == "warning":  # no loop of warnings on warnings
+                self.errors["link"] = self.errors.get("link", 0) + 1
+            else:
+                self.report("link", exc)
+
+    def _send_queued(self, link):
+        message = self.outputs.get()
+        while message is not None:
+            self._send(link, message)
+            message = self.outputs.get()
+
     async def link_task(self):
         link = self.hw.get("link")
         period = self.periods[2]
@@ -982,19 +999,13 @@ class App:
                 while line is not None:
                     if line.strip():
                         for reply in self.protocol.handle(line):
-                            self.emit(reply)
+                            # A reply goes out at once, after what was queued before it: it is
+                            # never dropped when a flood of events (a full board's alerts) has
+                            # filled the queue - the host is waiting for it.
+                            self._send_queued(link)
+                            self._send(link, reply)
                     line = link.readline()
-            message = self.outputs.get()
-            while message is not None:
-                if link is not None:
-                    try:
-                        link.write(protocol.Protocol.line(message))
-                    except Exception as exc:  # noqa: BLE001 (a message that cannot be written)
-                        if message.get("type") == "warning":  # no loop of warnings on warnings
-                            self.errors["link"] = self.errors.get("link", 0) + 1
-                        else:
-                            self.report("link", exc)
-                message = self.outputs.get()
+            self._send_queued(link)
             self._spent(_T_LINK, start)
             await self.sleep_ms(period)
 

@@ -60,3 +60,22 @@ def test_mem_gives_the_heap_figures_where_there_is_such_a_heap():
         assert 0 < reply["largest"] <= reply["free"] and reply["alloc"] > 0
     else:
         assert reply["free"] is None and reply["largest"] is None
+
+
+def test_a_reply_is_never_dropped_when_events_have_filled_the_queue():
+    # A full board seen at a new game raises an alert per stone: more events than the output
+    # queue holds. The host's command must still get its reply, after what was queued before it.
+    from ingboard import app as app_module
+
+    vt, app = _app()
+    link = app.hw["link"]
+    for i in range(app_module.OUTPUTS + 10):
+        app.emit({"t": i, "type": "alert", "code": "stone-extra", "n": i})
+    assert app.outputs.dropped == 10
+    link.lines.append((vt.now, b'{"cmd": "ping"}\n'))
+    vt.drive(app, vt.now + 200, stop=False)
+    got = link.messages()
+    assert got[-1]["type"] == "pong"
+    queued = [m for m in got if m.get("code") == "stone-extra"]
+    assert [m["n"] for m in queued] == list(range(app_module.OUTPUTS))
+    assert got.index(queued[-1]) < len(got) - 1
