@@ -23,6 +23,7 @@ import host_tools  # noqa: F401  (puts firmware/ on sys.path)
 from host_tools.errors import InputError
 
 KEY_HOLD_MS = 80  # a player's press
+MIN_RUN_MS = 0.001  # one emulated µs: the finest step run_until asks the twin for
 PAUSE_KEY = "pause"
 
 
@@ -144,6 +145,22 @@ class Player:
             self.twin.run_ms(self.step_ms)
             waited += self.step_ms
 
+    def wait_until_running(self, max_ms=20000, every_ms=1000, on_line=None):
+        """Ping the app until it answers: a line sent while the board is still starting (the
+        soft reset, main.py loading its code) reaches the REPL or nobody, so one ping may never
+        be seen. TimeoutError when the app never answers in max_ms."""
+        waited = 0
+        while waited < max_ms:
+            self.send({"cmd": "ping"})
+            try:
+                return self.wait_for(lambda m: m.get("type") == "pong", every_ms, on_line)
+            except TimeoutError:
+                waited += every_ms
+        raise TimeoutError(
+            "the app did not answer a ping in %d emulated ms (the board said: %s)"
+            % (max_ms, " | ".join(self.noise[-5:]) or "nothing")
+        )
+
     def new_game(self, config, on_line=None):
         self.send({"cmd": "new-game", "config": config})
         reply = self.wait_for(
@@ -157,7 +174,9 @@ class Player:
     def run_until(self, t_ms, on_line=None):
         while True:
             left = t_ms - self.now_ms()
-            if left <= 0:
+            if left < MIN_RUN_MS:
+                # Reached. (Less than this is float rounding: emulated time in ns near 1e10
+                # cannot grow by a fraction of a ns, so asking for it would ask for ever.)
                 break
             self.twin.run_ms(min(left, self.step_ms * 5))
             self._lines(on_line)

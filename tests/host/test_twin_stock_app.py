@@ -57,8 +57,7 @@ def test_the_app_plays_from_mpy_on_littlefs_of_the_stock_image():
         assert "(compiled .mpy) on MicroPython 1.28.0 (rp2)" in flashed.stdout
         # The game the app started at boot (the remembered settings), from now on.
         player = scenario.Player(twin)
-        player.send({"cmd": "ping"})  # once it answers, the app runs (its code is loaded)
-        player.wait_for(lambda m: m.get("type") == "pong", max_ms=20000)
+        player.wait_until_running()  # once it answers, the app runs (its code is loaded)
         player.start_us = twin.status()["us"]
         sent = []
         player.play(items[1:], sent.append)
