@@ -25,7 +25,7 @@ import os
 import tempfile
 
 import host_tools  # noqa: F401  (puts firmware/ on sys.path)
-from host_tools.twin import deploy, hardware
+from host_tools.twin import deploy, hardware, scenario
 from host_tools.twin.process import Twin
 
 STONE_G = 7.0  # a stone of the ideal set (Ing 1991 Art. 12: 6.5-7 g)
@@ -175,21 +175,7 @@ class Board:
     # -- the app's output --------------------------------------------------------------------
 
     def _lines(self):
-        self.buffer += self.twin.take_output()
-        while b"\n" in self.buffer:
-            line, self.buffer = self.buffer.split(b"\n", 1)
-            text = line.decode("utf-8", "replace").strip()
-            if not text:
-                continue
-            try:
-                msg = json.loads(text)
-            except ValueError:
-                self.noise.append(text)
-                continue
-            if isinstance(msg, dict):
-                self.messages.append(msg)
-            else:
-                self.noise.append(text)
+        self.buffer = scenario.read_lines(self.twin, self.buffer, self.messages, self.noise)
 
     def wait_for(self, predicate, max_ms=APP_START_MS, step_ms=20):
         """Run until a new message satisfies predicate; return it."""

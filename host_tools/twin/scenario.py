@@ -91,6 +91,29 @@ def to_log(items, config):
     return "\n".join(lines) + "\n"
 
 
+def read_lines(twin, buffer, messages, noise, on_message=None):
+    """Take the twin's serial output: each whole line that is a JSON object is appended to
+    `messages` (and handed to on_message), any other non-blank line (a traceback, the REPL's
+    banner) to `noise`. Returns what is left of an unfinished last line."""
+    buffer += twin.take_output()
+    while b"\n" in buffer:
+        line, buffer = buffer.split(b"\n", 1)
+        text = line.decode("utf-8", "replace").strip()
+        if not text:
+            continue
+        try:
+            msg = json.loads(text)
+        except ValueError:
+            msg = None
+        if not isinstance(msg, dict):
+            noise.append(text)
+            continue
+        messages.append(msg)
+        if on_message:
+            on_message(msg)
+    return buffer
+
+
 class Player:
     """Plays actions on a twin whose app runs: `play(items, on_line)`.
 
@@ -112,20 +135,7 @@ class Player:
         return (self.twin.status()["us"] - self.start_us) / 1000.0
 
     def _lines(self, on_line):
-        self.buffer += self.twin.take_output()
-        while b"\n" in self.buffer:
-            line, self.buffer = self.buffer.split(b"\n", 1)
-            text = line.decode("utf-8", "replace").strip()
-            if not text:
-                continue
-            try:
-                msg = json.loads(text)
-            except ValueError:
-                self.noise.append(text)
-                continue
-            self.messages.append(msg)
-            if on_line:
-                on_line(msg)
+        self.buffer = read_lines(self.twin, self.buffer, self.messages, self.noise, on_line)
 
     def send(self, command):
         self.twin.write(json.dumps(command) + "\n")
