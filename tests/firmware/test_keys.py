@@ -174,3 +174,21 @@ def test_a_bounce_between_two_polls_is_no_press():
         pins[0].set((t // 4) % 2, t)
     pins[0].set(1, 141)
     assert keys.poll(300) == 0 and not keys.take(0)
+
+
+def test_an_edge_handler_running_late_does_not_count_a_press_the_polls_saw_again():
+    # MicroPython's pin handlers are scheduled (soft IRQ): one may run only after a long native
+    # call (the grid scan, a collection), when the polls have already seen the key down and
+    # counted the press. Its release must not then count the same press a second time (a
+    # phantom press is the other player's clock switched: a pass they never made).
+    pins, keys = _irq_setup()
+    pin = pins[1]
+    pin.level = 0  # the key goes down; its falling-edge handler has not run yet
+    keys.poll(10)
+    assert keys.poll(40) == 1  # the polls see the press
+    pin.clock.now = 45
+    pin.handler(pin)  # the falling edge's handler, late
+    pin.set(1, 140)  # released: the rising edge
+    counted = sum(keys.poll(t) for t in (150, 180, 200, 240))
+    assert counted == 0
+    assert keys.take(1) and not keys.take(1)

@@ -58,8 +58,13 @@ class Keys:
         return edge
 
     def _edge(self, i):
+        # The handler is scheduled (a soft IRQ): it may run late, after the polls have seen
+        # and counted this press (state _DOWN). Such a press is the polls' alone - its edges
+        # must never count it again (a phantom press switches the other player's clock).
         now = self._ticks.ticks_ms()
-        if self._pins[i]() == self._active:
+        if self._state[i] == _DOWN:
+            self._falling[i] = 0
+        elif self._pins[i]() == self._active:
             self._fell[i] = now
             self._falling[i] = 1
         elif self._falling[i]:
