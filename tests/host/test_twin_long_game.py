@@ -8,8 +8,9 @@ passes of Ing 1991 Art. 1 and the count; the records are then read back over the
 game and count.
 
 INGBOARD_TWIN_LONG_PLIES sets the game's length (default 400 plies, then the passes).
-Opt-in for now (INGBOARD_TWIN_LONG=1): on a loaded machine a 190-ply run played every ply and
-the count, then a `read` of the records over the link got no answer (open, issue 20)."""
+Opt-in for now (INGBOARD_TWIN_LONG=1). Open (issue 20): the app sees a press of the player to
+move that nobody made - a pass just before their stone, then `wrong-colour` - at ply 136, 166
+or 330 depending on the build's timing."""
 
 import os
 
@@ -20,7 +21,7 @@ from twin_support import require_images
 require_images("romfs")
 pytestmark = pytest.mark.skipif(
     not os.environ.get("INGBOARD_TWIN_LONG"),
-    reason="the twin long game runs with INGBOARD_TWIN_LONG=1 (open: records read back)",
+    reason="the twin long game runs with INGBOARD_TWIN_LONG=1 (open: a phantom press, issue 20)",
 )
 
 PLIES = int(os.environ.get("INGBOARD_TWIN_LONG_PLIES", "400"))
