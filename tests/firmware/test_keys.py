@@ -1,5 +1,6 @@
 """Debounced clock and pause keys (drivers/keys.py), with time passed in."""
 
+from app_fakes import VirtualTime
 from ingboard.drivers.keys import Keys
 
 
@@ -117,19 +118,8 @@ class IrqKey(Key):
             self.handler(self)
 
 
-class Clock:
-    def __init__(self):
-        self.now = 0
-
-    def ticks_ms(self):
-        return self.now
-
-    def ticks_diff(self, a, b):
-        return a - b
-
-
 def _irq_setup():
-    clock = Clock()
+    clock = VirtualTime()
     pins = [IrqKey(clock), IrqKey(clock)]
     keys = Keys(pins, debounce_ms=20)
     keys._ticks = clock  # the board's time.ticks_ms, here a fake clock
