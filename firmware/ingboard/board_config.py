@@ -205,9 +205,14 @@ def build(name=None):
         [machine.ADC(machine.Pin(p)) for p in grid["adc"]],
         size=grid["size"],
         power_on_us=grid["power_on_us"],
-        # The RP2040's register-level scan loop (drivers/grid_native.py): select lines and
-        # ADC inputs (GP26 = ADC0) by number.
-        registers=(grid["channel_select"], [p - 26 for p in grid["adc"]])
+        # The RP2040's register-level scan loops (drivers/grid_native.py): select lines, ADC
+        # inputs (GP26 = ADC0), group-select lines and bank enables by number.
+        registers=(
+            grid["channel_select"],
+            [p - 26 for p in grid["adc"]],
+            grid["group_select"],
+            grid["bank_enable"],
+        )
         if cfg.get("mcu") == "RP2040"
         else None,
     )

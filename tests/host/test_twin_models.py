@@ -82,23 +82,34 @@ def test_the_grid_driver_reads_back_the_position_through_muxes_and_adc(twin):
 
 
 def test_the_grid_drivers_native_loops_read_what_the_pure_loop_reads(twin):
-    # Without ADC noise the model answers the same for the same pins: the three loops - on the
-    # RP2040's registers (grid_native.read_group_rp2040, issue 20), native through machine.Pin
-    # and machine.ADC, and pure - must agree, and the register loop allocates nothing.
+    # Without ADC noise the model answers the same for the same pins: the four loops - the
+    # whole scan on the RP2040's registers (grid_native.scan_rp2040, its power-on waits on the
+    # timer), each group's channels on the registers (read_group_rp2040, issue 20), native
+    # through machine.Pin and machine.ADC, and pure - must agree, and the register loops
+    # allocate nothing; the whole scan too waits out every group's power-on time and powers
+    # one group at a time.
     twin.model("grid", position=_position(), noise_lsb=0)
     try:
+        before = twin.model("grid")
         out = twin.exec(
-            "import gc\ng = hw['grid']\ndirect = g.direct\nnative = g.native\n"
+            "import gc\ng = hw['grid']\nwhole = g.whole\ndirect = g.direct\nnative = g.native\n"
+            "w = bytes(g.scan())\ng.whole = None\n"
             "a = bytes(g.scan())\ng.direct = None\nb = bytes(g.scan())\n"
             "g.native = None\nc = bytes(g.scan())\ng.native = native\ng.direct = direct\n"
+            "g.whole = whole\n"
             "g.scan()\ngc.collect()\ngc.disable()\nm = gc.mem_alloc()\ng.scan()\n"
             "m = gc.mem_alloc() - m\ngc.enable()\n"
-            "print(direct is not None, native is not None, a == b, b == c, m)"
+            "print(whole is not None, direct is not None, native is not None, w == a, a == b,"
+            " b == c, m)"
         ).split()
+        after = twin.model("grid")
     finally:
         twin.model("grid", noise_lsb=2)
-    # Both native loops on the rp2 port, the same readings from all three, no allocation.
-    assert out == ["True", "True", "True", "True", "0"]
+    # Every loop on the rp2 port, the same readings from all four, no allocation.
+    assert out == ["True", "True", "True", "True", "True", "True", "0"]
+    assert after["reads"] - before["reads"] >= 5 * 361
+    for name in ("early_reads", "double_powered", "floating_reads"):
+        assert after[name] == before[name], name
 
 
 def test_a_reading_before_the_sensors_power_on_time_is_wrong():

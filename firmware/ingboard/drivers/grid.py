@@ -38,8 +38,9 @@ def _native_loop():
     return grid_native.read_group if grid_native.NATIVE else None
 
 
-def _register_loop():
-    # The RP2040's register-level loop (grid_native.read_group_rp2040), on an RP2040 only.
+def _register_loops():
+    # The RP2040's register-level loops (grid_native.read_group_rp2040, scan_rp2040), on an
+    # RP2040 only.
     import sys
 
     if "RP2040" not in getattr(sys.implementation, "_machine", ""):
@@ -48,7 +49,9 @@ def _register_loop():
         from ingboard.drivers import grid_native
     except (ImportError, SyntaxError, ValueError):
         return None
-    return grid_native.read_group_rp2040 if grid_native.NATIVE else None
+    if not grid_native.NATIVE:
+        return None
+    return grid_native.read_group_rp2040, grid_native.scan_rp2040
 
 
 def gray_sequence(bits):
@@ -124,13 +127,21 @@ class GridScanner:
         # The native inner loop (grid_native.py) where the port has one; None: the pure loop.
         self.native = _native_loop()
         # `registers` (RP2040 builds): (GPIO numbers of the channel-select lines, ADC input of
-        # each bank) for the register-level loop, the same pin writes and reads.
+        # each bank, GPIO numbers of the group-select lines, of the bank enables) for the
+        # register-level loops, the same pin writes and reads: the whole scan in one native
+        # call (`whole`) when the group-select and enable lines are given, else each group's
+        # channels (`direct`).
         self.direct = None
+        self.whole = None
         if registers is not None and self.native is not None:
-            loop = _register_loop()
-            if loop is not None:
+            loops = _register_loops()
+            if loops is not None:
                 masks = array("I", [1 << g for g in registers[0]])
-                self.direct = (loop, masks, tuple(registers[1]))
+                self.direct = (loops[0], masks, tuple(registers[1]))
+                if len(registers) > 3:
+                    lines = list(registers[0]) + list(registers[2]) + list(registers[3])
+                    plan = [groups, power_on_us] + list(registers[1])
+                    self.whole = (loops[1], array("I", [1 << g for g in lines]), array("I", plan))
         self.off()
 
     def off(self):
@@ -145,6 +156,10 @@ class GridScanner:
     def scan(self, out=None):
         """Read every sensor once into `out` (default: self.readings); return that buffer."""
         buf = self.readings if out is None else out
+        whole = self.whole
+        if whole is not None:
+            whole[0](whole[1], self._flips, self._codes, self._map, whole[2], buf)
+            return buf
         sel = self._sel
         state = self._state
         codes = self._codes

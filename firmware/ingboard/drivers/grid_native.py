@@ -5,8 +5,9 @@ bytecode dispatch out of the loop. Ports without a native emitter (WebAssembly) 
 CPython does not use it (NATIVE); grid.py then keeps its pure loop.
 
 Measured on the device twin (RP2040 at 125 MHz, 19x19): the pure scan 24.0 ms (of which 9.2 ms
-are the 23 groups' power-on waits), 21.0 ms with this loop (scan pass 30.7 -> 27.0 ms), 14.7 ms
-with read_group_rp2040 below (the same readings; tests/host/test_twin_grid_native.py).
+are the 23 groups' power-on waits), 21.0 ms with this loop (scan pass 30.7 -> 27.0 ms), 13.7 ms
+with read_group_rp2040 below, 10.6 ms with scan_rp2040 (the whole scan in one call: 1.4 ms
+besides the waits); the same readings (tests/host/test_twin_models.py).
 """
 
 import sys
@@ -68,3 +69,75 @@ def read_group_rp2040(masks, flips, codes, pmap, base: int, ainsel: int, buf):
             r = adc[1] & 0xFFF
             out[p] = (r << 4) | (r >> 8)
         k += 1
+
+
+# The whole scan on the RP2040's registers (issue 20): GridScanner.scan's loop - per group the
+# group address and bank enables, the channel code 0, the power-on wait, the 16 channels - in
+# one native call, the wait timed on the TIMER's raw microsecond counter (RP2040 datasheet
+# 4.6.5, TIMERAWL) as time.sleep_us times it. The same pin levels in the same order as the
+# pure loop, a group's address written with one set and one clear (GPIO_OUT_SET/CLR); the
+# interpreter's ~250 us a group of calls (power-on wait apart) go. `masks`: the GPIO masks of
+# S0-S3, A0-A3, then each bank's enable; `plan`: groups, power_on_us, then each bank's ADC
+# input.
+_SIO_SET = const(5)  # GPIO_OUT_SET
+_SIO_CLR = const(6)  # GPIO_OUT_CLR
+_TIMERAWL = const(10)  # TIMERAWL, word 10 of TIMER at 0x40054000
+
+
+@micropython.viper
+def scan_rp2040(masks, flips, codes, pmap, plan, buf):
+    sio = ptr32(0xD0000000)  # noqa: F821
+    timer = ptr32(0x40054000)  # noqa: F821
+    adc = ptr32(0x4004C000)  # noqa: F821
+    mk = ptr32(masks)  # noqa: F821
+    fl = ptr8(flips)  # noqa: F821
+    cd = ptr8(codes)  # noqa: F821
+    pm = ptr16(pmap)  # noqa: F821
+    pl = ptr32(plan)  # noqa: F821
+    out = ptr16(buf)  # noqa: F821
+    groups = pl[0]
+    wait = pl[1]
+    channels = mk[0] | mk[1] | mk[2] | mk[3]
+    g = 0
+    while g < groups:
+        bank = g >> 4
+        code = g & 15
+        if code == 0 and bank > 0:
+            sio[_SIO_SET] = mk[8 + bank - 1]  # the bank before powered down
+        high = 0
+        low = 0
+        b = 0
+        while b < 4:
+            if (code >> b) & 1:
+                high |= mk[4 + b]
+            else:
+                low |= mk[4 + b]
+            b += 1
+        sio[_SIO_SET] = high
+        sio[_SIO_CLR] = low
+        if code == 0:
+            sio[_SIO_CLR] = mk[8 + bank]  # the bank enabled (active low)
+        sio[_SIO_CLR] = channels  # channel code 0, then one line flips per step
+        t0 = timer[_TIMERAWL]
+        while timer[_TIMERAWL] - t0 < wait:
+            pass
+        cs = (adc[0] & ~0x7000) | (pl[2 + bank] << 12)
+        adc[0] = cs
+        base = g << 4
+        k = 0
+        while k < 16:
+            if k:
+                sio[_SIO_XOR] = mk[fl[k]]
+            p = pm[base + cd[k]]
+            if p != 0xFFFF:
+                adc[0] = cs | _ADC_START
+                while (adc[0] & _ADC_READY) == 0:
+                    pass
+                r = adc[1] & 0xFFF
+                out[p] = (r << 4) | (r >> 8)
+            k += 1
+        g += 1
+    bank = 0
+    while bank <= (groups - 1) >> 4:
+        sio[_SIO_SET] = mk[8 + bank]  # every group powered down
+        bank += 1
