@@ -350,3 +350,20 @@ def test_records_stream_from_a_file_object():
     f = io.StringIO(GOOD)
     kinds = [rec.kind for rec in records(f)]
     assert kinds[0] == "config" and kinds[-1] == "button" and len(kinds) == 9
+
+
+def test_scan_rows_are_checked_point_by_point():
+    # check_rows: every point one of '.BW?' (the fast path strips them in C; a row with any
+    # other character anywhere - first, middle, last - is refused with the point named).
+    from ingboard.core.session import check_rows
+
+    check_rows([".B", "W?"], 2)
+    check_rows(["...", "BBB", "W?W"], 3)
+    for bad in ("x..", ".x.", "..x", ".b.", ". .", "...\n"):
+        rows = ["...", bad, "..."]
+        if len(bad) != 3:
+            raises(ValueError, check_rows, rows, 3)
+            continue
+        err = raises(ValueError, check_rows, rows, 3)
+        assert "row 2" in str(err) and repr(bad.strip(".BW?")[0]) in str(err), str(err)
+    raises(ValueError, check_rows, ["...", "..."], 3)
