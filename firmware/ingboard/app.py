@@ -948,6 +948,7 @@ class App:
                     continue
                 try:
                     low = high = -1
+                    self.scan_if_due()  # before the face's first piece too
                     for y, h in self.standalone.paint(fb, color, t):
                         if low < 0 or y < low:
                             low = y
