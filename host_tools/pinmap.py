@@ -221,14 +221,21 @@ def pinmap_markdown():
     return "\n".join(lines)
 
 
+def _addresses(size):
+    """Group addresses a scan powers in turn: one wait each (drivers/grid.py)."""
+    return min(bc.grid_groups(size), bc.GROUPS_PER_BANK)
+
+
 def scan_timing(cfg):
     """(scan_ms, classify_ms, busy_fraction) for a variant, from the costs above."""
     size = cfg["grid"]["size"]
     n = size * size
     groups = bc.grid_groups(size)
-    per_group_us = cfg["grid"]["power_on_us"] + 8 * PIN_WRITE_US  # 4 group + 4 channel lines
+    # One power-on wait per group address (both banks' groups there power up together).
+    waits = _addresses(size)
+    per_group_us = 8 * PIN_WRITE_US  # 4 group + 4 channel lines
     per_sensor_us = PIN_WRITE_US + ADC_READ_US + LOOP_US
-    scan_us = groups * per_group_us + n * per_sensor_us
+    scan_us = waits * cfg["grid"]["power_on_us"] + groups * per_group_us + n * per_sensor_us
     classify_us = n * CLASSIFY_US_PER_POINT
     return scan_us / 1000, classify_us / 1000, (scan_us + classify_us) / (SCAN_PERIOD_MS * 1000)
 
@@ -248,8 +255,13 @@ def timing_markdown(cfg):
             "",
             "| step | count | each | total |",
             "|---|---:|---:|---:|",
-            "| group power-on wait | %d | %d us | %.1f ms |"
-            % (groups, cfg["grid"]["power_on_us"], groups * cfg["grid"]["power_on_us"] / 1000),
+            "| power-on wait (per group address: both banks' groups there together) | %d |"
+            " %d us | %.1f ms |"
+            % (
+                _addresses(size),
+                cfg["grid"]["power_on_us"],
+                _addresses(size) * cfg["grid"]["power_on_us"] / 1000,
+            ),
             "| group/channel address (8 pin writes) | %d | %d us | %.1f ms |"
             % (groups, 8 * PIN_WRITE_US, groups * 8 * PIN_WRITE_US / 1000),
             "| one Gray-code select flip + `read_u16` + loop | %d | %d us | %.1f ms |"
@@ -278,14 +290,27 @@ def power_budget(cfg):
     n = size * size
     groups = bc.grid_groups(size)
     scan_ms, _classify_ms, _busy = scan_timing(cfg)
-    # One group of 16 is powered during its slot of the scan; averaged over the 50 ms period.
+    # The groups at one address (one per bank that has one) are powered during that
+    # address's slot of the scan: its power-on wait and the reading of those groups; averaged
+    # over the period.
     group_ma = bc.CHANNELS_PER_GROUP * HALL_MA
-    sensors_avg = group_ma * scan_ms / SCAN_PERIOD_MS
+    per_sensor_us = PIN_WRITE_US + ADC_READ_US + LOOP_US
+    charge = 0  # mA x us per scan
+    most = 0
+    for a in range(_addresses(size)):
+        here = len(range(a, groups, bc.GROUPS_PER_BANK))
+        most = max(most, here)
+        slot_us = cfg["grid"]["power_on_us"] + here * (
+            8 * PIN_WRITE_US + bc.CHANNELS_PER_GROUP * per_sensor_us
+        )
+        charge += here * group_ma * slot_us
+    sensors_avg = charge / (SCAN_PERIOD_MS * 1000)
     rows = [
         ("MCU (%s) running MicroPython" % cfg["mcu"], MCU_MA),
         (
-            "%d Hall sensors, one group of 16 powered (%.0f mA) for %.1f of every %d ms"
-            % (n, group_ma, scan_ms, SCAN_PERIOD_MS),
+            "%d Hall sensors, the groups of 16 at one address powered together (%.0f mA each, "
+            "at most %d at once) during a %.1f ms scan every %d ms"
+            % (n, group_ma, most, scan_ms, SCAN_PERIOD_MS),
             sensors_avg,
         ),
         (

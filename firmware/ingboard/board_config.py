@@ -11,7 +11,8 @@ in scan order (index 0 = A19, column A first, top line first: the order of the s
 form bank 0, groups 16-22 bank 1. Per bank one second-level mux (address = group lines) routes
 the selected group's output to that bank's ADC input, and one 4-to-16 decoder (same address)
 switches that group's sensor supply on through a P-MOSFET; the bank's active-low enable line
-gates both, so at most one group of 16 sensors is powered at a time.
+gates both, so at most one group of 16 sensors per bank is powered at a time; the scan powers
+both banks' groups at one address together (drivers/grid.py: 16 power-on waits, not 23).
 """
 
 # Raspberry Pi Pico 2 (RP2350): the reference design. GP23-25 and GP29 stay unused so that the

@@ -74,10 +74,10 @@ def test_the_grid_driver_reads_back_the_position_through_muxes_and_adc(twin):
     assert 40000 < black < 45000 and 20500 < white < 25500 and 31000 < empty < 34500
     state = twin.model("grid")
     assert state["reads"] >= 361
-    # The driver waits out the sensors' power-on time, powers one group at a time and never
-    # reads a disabled bank.
+    # The driver waits out the sensors' power-on time and never reads a disabled bank; both
+    # banks' groups at one address are powered together (issue 20: 16 waits a scan, not 23).
     assert state["early_reads"] == 0
-    assert state["double_powered"] == 0
+    assert state["double_powered"] > 0
     assert state["floating_reads"] == 0
 
 
@@ -86,8 +86,8 @@ def test_the_grid_drivers_native_loops_read_what_the_pure_loop_reads(twin):
     # whole scan on the RP2040's registers (grid_native.scan_rp2040, its power-on waits on the
     # timer), each group's channels on the registers (read_group_rp2040, issue 20), native
     # through machine.Pin and machine.ADC, and pure - must agree, and the register loops
-    # allocate nothing; the whole scan too waits out every group's power-on time and powers
-    # one group at a time.
+    # allocate nothing; the whole scan too waits out every group's power-on time and never
+    # reads a disabled bank.
     twin.model("grid", position=_position(), noise_lsb=0)
     try:
         before = twin.model("grid")
@@ -108,7 +108,7 @@ def test_the_grid_drivers_native_loops_read_what_the_pure_loop_reads(twin):
     # Every loop on the rp2 port, the same readings from all four, no allocation.
     assert out == ["True", "True", "True", "True", "True", "True", "0"]
     assert after["reads"] - before["reads"] >= 5 * 361
-    for name in ("early_reads", "double_powered", "floating_reads"):
+    for name in ("early_reads", "floating_reads"):
         assert after[name] == before[name], name
 
 

@@ -4,12 +4,14 @@ Wiring (board_config.py, hardware_docs/design.md): sensor i (scan order, A19 fir
 first-level mux ("group") i // 16, channel i % 16. Four channel-select lines address all
 first-level muxes at once; four group-select lines address, per bank of 16 groups, the
 second-level mux (which group reaches the bank's ADC input) and the 4-to-16 decoder that powers
-that group's sensors; one active-low enable per bank gates both. So one group of 16 sensors is
-powered at a time, which is what keeps the board on battery (power budget in the docs).
+that group's sensors; one active-low enable per bank gates both. So at most one group of 16
+sensors per bank is powered at a time (two groups on 19x19), which is what keeps the board on
+battery (power budget in the docs).
 
-One scan: for each group, select it, wait `power_on_us` for its sensors to power up, then read
-its channels in Gray-code order, so each step flips exactly one select line (one pin write per
-sensor). Readings (`read_u16`, 0-65535) go into a buffer allocated once; a scan allocates
+One scan: for each group address (0-15), enable the banks that have a group there, wait
+`power_on_us` once for those groups' sensors to power up together (issue 20: 16 waits a 19x19
+scan, not 23), then read each group's channels in Gray-code order, so each step flips exactly
+one select line (one pin write per sensor). Readings (`read_u16`, 0-65535) go into a buffer allocated once; a scan allocates
 nothing. Pins need only `pin(value)`, ADCs only `read_u16()`, so test fakes are tiny.
 """
 
@@ -170,42 +172,50 @@ class GridScanner:
         delay = self._delay_us
         wait = self._power_on_us
         groups = self.groups
-        g = 0
-        while g < groups:
-            bank = g // _GROUPS_PER_BANK
-            adc = self._adcs[bank]
-            if g % _GROUPS_PER_BANK == 0:
-                if bank:
-                    self._en[bank - 1](1)
-                self._write_code(self._grp, g % _GROUPS_PER_BANK)
-                self._en[bank](0)
-            else:
-                self._write_code(self._grp, g % _GROUPS_PER_BANK)
-            # The group's first channel code is written in full, then one line flips per step.
-            for b in range(4):
-                state[b] = 0
-                sel[b](0)
-            delay(wait)
-            base = g * _CHANNELS
-            if direct is not None:
-                direct[0](direct[1], flips, codes, pmap, base, direct[2][bank], buf)
-                g += 1
-                continue
-            if native is not None:
-                native(sel, state, flips, codes, pmap, base, adc, buf)
-                g += 1
-                continue
-            k = 0
-            while k < _CHANNELS:
-                if k:
-                    b = flips[k]
-                    v = state[b] ^ 1
-                    state[b] = v
-                    sel[b](v)
-                p = pmap[base + codes[k]]
-                if p != _UNUSED:
-                    buf[p] = adc.read_u16()
-                k += 1
-            g += 1
+        en = self._en
+        banks = (groups + _GROUPS_PER_BANK - 1) // _GROUPS_PER_BANK
+        addresses = groups if groups < _GROUPS_PER_BANK else _GROUPS_PER_BANK
+        a = 0
+        while a < addresses:
+            # Address a powers group a of every bank that has one (bank b: group 16*b + a);
+            # a bank without one is disabled first (it has none at any later address either).
+            for bank in range(banks):
+                if bank * _GROUPS_PER_BANK + a == groups:
+                    en[bank](1)
+            self._write_code(self._grp, a)
+            if a == 0:
+                for bank in range(banks):
+                    en[bank](0)
+            g = a
+            while g < groups:
+                bank = g // _GROUPS_PER_BANK
+                # The group's first channel code is written in full, then one line flips per
+                # step; the groups of this address power up together: one wait for them all.
+                for b in range(4):
+                    state[b] = 0
+                    sel[b](0)
+                if g == a:
+                    delay(wait)
+                base = g * _CHANNELS
+                g += _GROUPS_PER_BANK
+                if direct is not None:
+                    direct[0](direct[1], flips, codes, pmap, base, direct[2][bank], buf)
+                    continue
+                adc = self._adcs[bank]
+                if native is not None:
+                    native(sel, state, flips, codes, pmap, base, adc, buf)
+                    continue
+                k = 0
+                while k < _CHANNELS:
+                    if k:
+                        b = flips[k]
+                        v = state[b] ^ 1
+                        state[b] = v
+                        sel[b](v)
+                    p = pmap[base + codes[k]]
+                    if p != _UNUSED:
+                        buf[p] = adc.read_u16()
+                    k += 1
+            a += 1
         self.off()
         return buf

@@ -71,14 +71,14 @@ def read_group_rp2040(masks, flips, codes, pmap, base: int, ainsel: int, buf):
         k += 1
 
 
-# The whole scan on the RP2040's registers (issue 20): GridScanner.scan's loop - per group the
-# group address and bank enables, the channel code 0, the power-on wait, the 16 channels - in
-# one native call, the wait timed on the TIMER's raw microsecond counter (RP2040 datasheet
-# 4.6.5, TIMERAWL) as time.sleep_us times it. The same pin levels in the same order as the
-# pure loop, a group's address written with one set and one clear (GPIO_OUT_SET/CLR); the
-# interpreter's ~250 us a group of calls (power-on wait apart) go. `masks`: the GPIO masks of
-# S0-S3, A0-A3, then each bank's enable; `plan`: groups, power_on_us, then each bank's ADC
-# input.
+# The whole scan on the RP2040's registers (issue 20): GridScanner.scan's loop - per group
+# address the bank enables and the address, the channel code 0, one power-on wait for the
+# groups of every bank at that address, then each group's 16 channels - in one native call,
+# the wait timed on the TIMER's raw microsecond counter (RP2040 datasheet 4.6.5, TIMERAWL) as
+# time.sleep_us times it. The same pin levels in the same order as the pure loop, an address
+# written with one set and one clear (GPIO_OUT_SET/CLR); the interpreter's ~250 us a group of
+# calls go. `masks`: the GPIO masks of S0-S3, A0-A3, then each bank's enable; `plan`: groups,
+# power_on_us, then each bank's ADC input.
 _SIO_SET = const(5)  # GPIO_OUT_SET
 _SIO_CLR = const(6)  # GPIO_OUT_CLR
 _TIMERAWL = const(10)  # TIMERAWL, word 10 of TIMER at 0x40054000
@@ -97,47 +97,58 @@ def scan_rp2040(masks, flips, codes, pmap, plan, buf):
     out = ptr16(buf)  # noqa: F821
     groups = pl[0]
     wait = pl[1]
+    banks = (groups + 15) >> 4
+    addresses = groups if groups < 16 else 16
     channels = mk[0] | mk[1] | mk[2] | mk[3]
-    g = 0
-    while g < groups:
-        bank = g >> 4
-        code = g & 15
-        if code == 0 and bank > 0:
-            sio[_SIO_SET] = mk[8 + bank - 1]  # the bank before powered down
+    a = 0
+    while a < addresses:
+        bank = 0
+        while bank < banks:
+            if (bank << 4) + a == groups:
+                sio[_SIO_SET] = mk[8 + bank]  # a bank with no group at this address: off
+            bank += 1
         high = 0
         low = 0
         b = 0
         while b < 4:
-            if (code >> b) & 1:
+            if (a >> b) & 1:
                 high |= mk[4 + b]
             else:
                 low |= mk[4 + b]
             b += 1
         sio[_SIO_SET] = high
         sio[_SIO_CLR] = low
-        if code == 0:
-            sio[_SIO_CLR] = mk[8 + bank]  # the bank enabled (active low)
-        sio[_SIO_CLR] = channels  # channel code 0, then one line flips per step
-        t0 = timer[_TIMERAWL]
-        while timer[_TIMERAWL] - t0 < wait:
-            pass
-        cs = (adc[0] & ~0x7000) | (pl[2 + bank] << 12)
-        adc[0] = cs
-        base = g << 4
-        k = 0
-        while k < 16:
-            if k:
-                sio[_SIO_XOR] = mk[fl[k]]
-            p = pm[base + cd[k]]
-            if p != 0xFFFF:
-                adc[0] = cs | _ADC_START
-                while (adc[0] & _ADC_READY) == 0:
+        if a == 0:
+            bank = 0
+            while bank < banks:
+                sio[_SIO_CLR] = mk[8 + bank]  # every bank enabled (active low)
+                bank += 1
+        g = a
+        while g < groups:
+            bank = g >> 4
+            sio[_SIO_CLR] = channels  # channel code 0, then one line flips per step
+            if g == a:
+                t0 = timer[_TIMERAWL]
+                while timer[_TIMERAWL] - t0 < wait:
                     pass
-                r = adc[1] & 0xFFF
-                out[p] = (r << 4) | (r >> 8)
-            k += 1
-        g += 1
+            cs = (adc[0] & ~0x7000) | (pl[2 + bank] << 12)
+            adc[0] = cs
+            base = g << 4
+            k = 0
+            while k < 16:
+                if k:
+                    sio[_SIO_XOR] = mk[fl[k]]
+                p = pm[base + cd[k]]
+                if p != 0xFFFF:
+                    adc[0] = cs | _ADC_START
+                    while (adc[0] & _ADC_READY) == 0:
+                        pass
+                    r = adc[1] & 0xFFF
+                    out[p] = (r << 4) | (r >> 8)
+                k += 1
+            g += 16
+        a += 1
     bank = 0
-    while bank <= (groups - 1) >> 4:
+    while bank < banks:
         sio[_SIO_SET] = mk[8 + bank]  # every group powered down
         bank += 1
