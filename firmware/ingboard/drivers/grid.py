@@ -11,8 +11,9 @@ battery (power budget in the docs).
 One scan: for each group address (0-15), enable the banks that have a group there, wait
 `power_on_us` once for those groups' sensors to power up together (issue 20: 16 waits a 19x19
 scan, not 23), then read each group's channels in Gray-code order, so each step flips exactly
-one select line (one pin write per sensor). Readings (`read_u16`, 0-65535) go into a buffer allocated once; a scan allocates
-nothing. Pins need only `pin(value)`, ADCs only `read_u16()`, so test fakes are tiny.
+one select line (one pin write per sensor). Readings (`read_u16`, 0-65535) go into a buffer
+allocated once; a scan allocates nothing. Pins need only `pin(value)`, ADCs only
+`read_u16()`, so test fakes are tiny.
 """
 
 from array import array
