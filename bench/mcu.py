@@ -33,6 +33,9 @@ firmware (RPI_PICO v1.28) on the emulated RP2040 at 125 MHz, with the board's ha
   board with nobody calling gc.collect() from outside; then App.cpu_stats() (time.ticks_us per
   task: the share of the time the tasks ran, the worst lateness of a scheduled scan) and
   micropython.mem_info()'s largest free block (mcu_largest_free_idle_kb). An idle board.
+- mcu_cpu_load_game_pct, mcu_scan_jitter_game_ms (issue 20, "while a game is played"): the
+  same counters (the app's `cpu` command) over the whole long game below, from the app's start
+  to the count; the same goals.
 - mcu_game_plies_ok, mcu_largest_free_kb, mcu_game_free_kb (issue 20): a 600-ply 19x19 game
   with captures, then four passes and the count, through the whole app on the twin (brisk
   players on the hardware models, host_tools/twin/long_game.py; no harness gc.collect()): the
@@ -417,12 +420,34 @@ def _long_game(log):
             res["cpu"].get("load_pct"),
         )  # fmt: skip
     )
+    # The CPU while a game is played (issue 20, "A CPU budget": "while a game is played"): the
+    # app's own counters over the whole game (stones placed and lifted, captures, the clock,
+    # the bowls, the count), the same goals as the idle board's.
+    cpu = res["cpu"]
+    load = cpu.get("load_pct")
+    log(
+        "# mcu: long game, us per task %s, %d scans, worst scan delay %.1f ms"
+        % (cpu.get("tasks"), cpu.get("scans", 0), cpu.get("scan_late_max_us", 0) / 1000)
+    )
     return [
         Figure("mcu_game_plies_ok", ok, "plies", (">=", GOAL_PLIES)),
         Figure(
             "mcu_largest_free_kb", round(mem["largest"] / KB, 1), "KB", (">=", GOAL_LARGEST_KB)
         ),
         Figure("mcu_game_free_kb", round(mem["free"] / KB, 1), "KB"),
+        Figure("mcu_cpu_load_game_pct", load, "%", ("<=", GOAL_LOAD_PCT)),
+        Figure(
+            "mcu_cpu_load_game_pct_fc",
+            None if load is None else round(load * FLASH_CACHE, 1),
+            "%",
+            ("<=", GOAL_LOAD_PCT),
+        ),
+        Figure(
+            "mcu_scan_jitter_game_ms",
+            round(cpu["scan_late_max_us"] / 1000, 1),
+            "ms",
+            ("<=", GOAL_JITTER_MS),
+        ),
     ]
 
 

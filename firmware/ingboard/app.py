@@ -950,9 +950,9 @@ class App:
                     low = high = -1
                     self.scan_if_due()  # before the face's first piece too
                     for y, h in self.standalone.paint(fb, color, t):
-                        if low < 0 or y < low:
+                        if h and (low < 0 or y < low):
                             low = y
-                        if y + h > high:
+                        if h and y + h > high:
                             high = y + h
                         self.scan_if_due()
                         self._spent(_T_DISPLAY, start)

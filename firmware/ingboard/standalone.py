@@ -256,10 +256,10 @@ class Standalone:
     def paint(self, fb, color, t):
         """Bring color's face on fb up to date at board time t, a piece at a time (issue 20,
         "A CPU budget": the display task yields to the scan between pieces): a generator of
-        the (first row, rows) band each piece changed. Only what changed since the last
-        paint() of this fb is drawn - nothing while the face stays the same; of the clock
-        face only its parts that changed (clock_face.parts), so the frame is the same as a
-        whole draw()."""
+        the (first row, rows) band each piece changed (rows 0: none). Only what changed since
+        the last paint() of this fb is drawn - nothing while the face stays the same; of the
+        clock face only its parts that changed (clock_face.parts), so the frame is the same as
+        a whole draw()."""
         kind, what = self._face(t)
         self.shown = kind
         last = self._painted.get(color)
@@ -274,6 +274,10 @@ class Standalone:
             return
         shown = clock_face.parts(self.app.tracker.clock, color, t)
         old = last[2] if same else None
+        if old is None:
+            # A whole face: the parts' text (~24 ms of the RP2040's time the first time) is a
+            # piece of its own, an empty band (issue 20: a scan may run before the drawing).
+            yield 0, 0
         self._painted[color] = None
         if old is None:
             fb.fill(0)
