@@ -612,3 +612,41 @@ def test_aga_after_count_check_expects_prisoners_and_pass_stones_out_of_the_bowl
     dropped = _aga_game(drop=True)
     texts = [e["text"] for e in dropped if e["type"] == "alert" and e["code"] == "bowl-mismatch"]
     assert texts and all("Black: 1 stone short" in x for x in texts)
+
+
+def test_snapshot_key_changes_whenever_the_snapshot_does():
+    # Issue 20: the journal makes the bowls' snapshot only when snapshot_key() changed; equal
+    # keys must give equal snapshots through readings, zeroing, enrolment, passes, the checks.
+    bowls = make()
+    seen = {}
+
+    def look():
+        key = bowls.snapshot_key()
+        snap = bowls.snapshot()
+        if key in seen:
+            assert seen[key] == snap, (key, seen[key], snap)
+        seen[key] = snap
+
+    t = 0
+    look()
+    t = steady(bowls, 1, 0.0, t)
+    look()
+    t = steady(bowls, 1, W180_B, t)
+    t = steady(bowls, 2, W180_W, t)
+    look()
+    bowls.check("before", t)
+    look()
+    bowls.confirm_set(t)
+    look()
+    bowls.pass_stone(1, t)
+    look()
+    bowls.on_board(1, 0, t, 2)
+    look()
+    for grams in (W180_B - STONE_B, W180_B - 2 * STONE_B, 50000.0):
+        t = steady(bowls, 1, grams, t)
+        look()
+    bowls.fault(2, t, "unplugged")
+    look()
+    bowls.restore({"B": {"zero_g": 1.5, "spread_pct": 3, "temp_c": 21}, "W": {"pass_out": 1}})
+    look()
+    assert len(seen) >= 3  # the key did change along the way

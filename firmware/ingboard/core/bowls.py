@@ -678,8 +678,29 @@ class Bowls:
         self.alerts = []
         return out
 
+    def snapshot_key(self):
+        """What snapshot() is made of, as a tuple of the bowls' own values (no float or dict
+        made): equal keys give equal snapshots. The journal compares it at every sync and
+        makes the snapshot only when it changed (issue 20: a bowl reading's cost)."""
+        a, b = self.bowls
+        return (
+            a.zero,
+            a.spread_pct,
+            a.w180,
+            a.verified,
+            a.temp_c,
+            a.pass_out,
+            b.zero,
+            b.spread_pct,
+            b.w180,
+            b.verified,
+            b.temp_c,
+            b.pass_out,
+        )
+
     def snapshot(self):
-        """Enrolment and zero of both bowls, JSON-ready, for the journal."""
+        """Enrolment and zero of both bowls, JSON-ready, for the journal (keep snapshot_key()
+        in step with what it reads)."""
         snap = {}
         for bowl in self.bowls:
             s = {"zero_g": _grams(bowl.zero), "spread_pct": bowl.spread_pct}

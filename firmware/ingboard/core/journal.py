@@ -209,6 +209,7 @@ class JournalWriter:
         self.flags = None
         self.clock = None
         self.bowls = None
+        self.bowls_key = None  # tracker.bowls.snapshot_key() when self.bowls was compared
         self.notes = 0  # the tracker's comments journaled so far (Notes.total)
         self.noted = {}  # plies -> comments journaled at that ply
         self.last_t = -1
@@ -313,6 +314,7 @@ class JournalWriter:
             self.props.append(text)
         self.clock = tracker.clock.snapshot()
         self.bowls = tracker.bowls.snapshot()
+        self.bowls_key = None
         self.flags = tracker.state()
         self.notes = tracker.notes.total
         self.noted = {}
@@ -340,10 +342,15 @@ class JournalWriter:
         if flags != self.flags:
             self.flags = flags
             ops.append(["flags"] + flags)
-        bowls = tracker.bowls.snapshot()
-        if bowls != self.bowls:
-            self.bowls = bowls
-            ops.append(["bowls", bowls])
+        # The bowls' snapshot (dicts of grams: ~0.7 KB of floats and dicts made on the RP2040
+        # at every bowl reading, issue 20) only when what it is made of changed.
+        key = tracker.bowls.snapshot_key()
+        if key != self.bowls_key:
+            self.bowls_key = key
+            bowls = tracker.bowls.snapshot()
+            if bowls != self.bowls:
+                self.bowls = bowls
+                ops.append(["bowls", bowls])
         if clock_too or ops:
             snap = tracker.clock.snapshot()
             if snap != self.clock:
