@@ -35,7 +35,10 @@ firmware (RPI_PICO v1.28) on the emulated RP2040 at 125 MHz, with the board's ha
   micropython.mem_info()'s largest free block (mcu_largest_free_idle_kb). An idle board.
 - mcu_cpu_load_game_pct, mcu_scan_jitter_game_ms (issue 20, "while a game is played"): the
   same counters (the app's `cpu` command) over the whole long game below, from the app's start
-  to the count; the same goals.
+  to the count; the same goals. The brisk players make a ply every ~0.4 emulated s, far faster
+  than people play, so this is the busy end of play (each ply: several scan lines, a press,
+  the bowls, the journal, both faces); the log names when the worst scan delay was (board
+  time) - on the twin, the count at the end.
 - mcu_game_plies_ok, mcu_largest_free_kb, mcu_game_free_kb (issue 20): a 600-ply 19x19 game
   with captures, then four passes and the count, through the whole app on the twin (brisk
   players on the hardware models, host_tools/twin/long_game.py; no harness gc.collect()): the
@@ -426,8 +429,13 @@ def _long_game(log):
     cpu = res["cpu"]
     load = cpu.get("load_pct")
     log(
-        "# mcu: long game, us per task %s, %d scans, worst scan delay %.1f ms"
-        % (cpu.get("tasks"), cpu.get("scans", 0), cpu.get("scan_late_max_us", 0) / 1000)
+        "# mcu: long game, us per task %s, %d scans, worst scan delay %.1f ms (board time %s ms)"
+        % (
+            cpu.get("tasks"),
+            cpu.get("scans", 0),
+            cpu.get("scan_late_max_us", 0) / 1000,
+            cpu.get("scan_late_at_ms"),
+        )
     )
     return [
         Figure("mcu_game_plies_ok", ok, "plies", (">=", GOAL_PLIES)),

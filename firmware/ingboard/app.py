@@ -136,6 +136,7 @@ class App:
         self._cpu = [0] * (2 * len(CPU_TASKS) + 2)
         self._cpu_mark = self.cpu_ticks()
         self._scan_late = 0  # worst lateness of a scheduled scan, in cpu units
+        self._scan_late_at = 0  # board time of the last input or tick before it
         self._scans = 0
         self._scan_at = None  # when the next scan is due (cpu units), once the scan task runs
         self._inline = 0  # cpu units of scans made inside another task's slice (scan_if_due)
@@ -586,7 +587,8 @@ class App:
         """The CPU each task took since the start (or cpu_reset()), in us: {"elapsed_us",
         "tasks": {name: us}, "load_pct", "scans", "scan_late_max_us"} - load is the share of
         the elapsed time the tasks ran; a scan's lateness is how long after its scheduled time
-        (the previous wake-up plus the period) it ran. The resolution is that of the clock the
+        (the previous wake-up plus the period) it ran ("scan_late_at_ms": about when the worst
+        was, in board time). The resolution is that of the clock the
         app was given (`unit_us`)."""
         unit = self.cpu_unit_us
         tasks = {}
@@ -605,6 +607,7 @@ class App:
             "load_pct": round(100 * busy / elapsed, 1) if elapsed > 0 else None,
             "scans": self._scans,
             "scan_late_max_us": self._scan_late * unit,
+            "scan_late_at_ms": self._scan_late_at,
         }
 
     def cpu_reset(self):
@@ -612,6 +615,7 @@ class App:
             self._cpu[i] = 0
         self._cpu_mark = self.cpu_ticks()
         self._scan_late = 0
+        self._scan_late_at = 0
         self._scans = 0
 
     def cmd_cpu(self, cmd):
@@ -799,6 +803,7 @@ class App:
         late = self.ticks_diff(start, self._scan_at)
         if late > self._scan_late:
             self._scan_late = late
+            self._scan_late_at = self._last  # board time (ms) of the worst, to find its cause
         self._scans += 1
         self._add(_T_WALL, self.ticks_diff(start, self._cpu_mark))
         self._cpu_mark = start
