@@ -247,6 +247,7 @@ class App:
         if self.tracker is not None:
             self._finish()
         self.tracker = tracker
+        tracker.checkpoint = self.scan_if_due  # the count of a full board in slices (issue 20)
         # The new tracker is given the board as the sensors see it at the next scan (not only
         # once it changes), or a stone placed first would be one already there (stone-extra).
         self.last_scan = None
@@ -279,13 +280,17 @@ class App:
             return dict(DEFAULT_CONFIG, size=size)
 
     def _resume(self):
-        data = self.store.journal_bytes()
-        if not data:
+        reader = self.store.recovery_reader()
+        if reader is None:
             return False
         numbers = self.store.numbers()
         number = numbers[-1] if numbers else self.store.next_number()
+        data = None  # the journal on flash, read record by record (issue 20)
         try:
-            tracker, info = journal.recover(data)
+            try:
+                tracker, info = journal.recover(reader)
+            finally:
+                reader.close()
         except (ValueError, TypeError, KeyError, IndexError) as exc:
             self.warn("journal unreadable: %s" % exc)
             tracker, info = None, {"t": 0, "records": 0, "corrupt": 0, "lost": 0}
@@ -304,6 +309,7 @@ class App:
                 tracker, info, data = rebuilt
         self.number = number
         self.tracker = tracker
+        tracker.checkpoint = self.scan_if_due
         self.store.trim_session(self.number)
         base = max(info["t"], self.store.last_session_time(self.number))
         self._restart_time(base)
@@ -317,12 +323,27 @@ class App:
         self.log_file.write("# resumed from the journal after a restart (%d records)\n" % (
             info["records"]))  # fmt: skip
         self.log = None  # continued with Record lines (the header and config are written)
-        compact = journal.compact(data)
-        self.compacted = len(compact)
-        self.journal_file = self.store.open_journal(compact)
-        self.journal = journal.JournalWriter(self.journal_file, self.mark_ms).resume(
-            tracker, compact
-        )
+        writer = journal.JournalWriter(None, self.mark_ms)
+        if data is None:
+            # Compacted from the file into the new one beside it, then switched (as open_journal
+            # does with bytes): one record at a time in memory.
+            reader = self.store.journal_reader()
+            out = self.store.new_journal()
+            try:
+                records, size, last_t = journal.compact(reader, out)
+            finally:
+                reader.close()
+                out.close()
+            self.compacted = size
+            self.journal_file = self.store.commit_journal()
+            writer.resume_at(tracker, records, size, last_t)
+        else:
+            compact = journal.compact(data)
+            self.compacted = len(compact)
+            self.journal_file = self.store.open_journal(compact)
+            writer.resume(tracker, compact)
+        writer.out = self.journal_file
+        self.journal = writer
         self.saved = False
         self.warn("game %04d resumed at move %d" % (self.number, len(tracker.game.plies)))
         if tracker.game.phase == "ended":
@@ -354,7 +375,7 @@ class App:
     def _finish(self):
         if not self.saved:
             self.saved = True
-            for text in self.store.save_sgf(self.number, self.tracker.write_sgf):
+            for text in self.store.save_sgf(self.number, self.tracker.write_sgf, self.scan_if_due):
                 self.warn(text)
         if self.log_file is not None:
             self.log_file.close()
@@ -510,7 +531,7 @@ class App:
         self.standalone.after()
         if self.tracker.game.phase == "ended" and not self.saved:
             self.saved = True
-            for text in self.store.save_sgf(self.number, self.tracker.write_sgf):
+            for text in self.store.save_sgf(self.number, self.tracker.write_sgf, self.scan_if_due):
                 self.warn(text)
 
     def _compact(self):
@@ -621,6 +642,8 @@ class App:
     def cmd_cpu(self, cmd):
         reply = self.cpu_stats()
         reply["type"] = "cpu"
+        if cmd.get("reset"):
+            self.cpu_reset()
         return [reply]
 
     def cmd_mem(self, cmd):

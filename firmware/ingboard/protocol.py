@@ -28,7 +28,8 @@ Commands (fields; reply):
 - `raw-bowl` (`n` 1..64, default 1): `{"type": "raw-bowl", "n", "B": code, "W": code}`, the
   median raw HX711 codes
 - `cpu`: `{"type": "cpu", "unit_us", "elapsed_us", "tasks": {"scan": us, ...}, "load_pct",
-  "scans", "scan_late_max_us"}`, the CPU each task took since the start (App.cpu_stats)
+  "scans", "scan_late_max_us"}`, the CPU each task took since the start (App.cpu_stats);
+  with `"reset": true` the counters start again after the reply (e.g. to time one burst)
 - `mem`: `{"type": "mem", "free", "alloc", "largest"}`: bytes of the heap after a collection,
   and the largest block an allocation can get (gc_policy.heap_figures; null where the
   interpreter has no such heap, e.g. CPython)
@@ -80,7 +81,7 @@ COMMANDS = {
     "health": {},
     "raw-scan": {"n": "samples"},
     "raw-bowl": {"n": "samples"},
-    "cpu": {},
+    "cpu": {"reset": "flag"},
     "mem": {},
     "plies": {"from": "count"},
 }
@@ -115,6 +116,9 @@ def _check(name, key, kind, v):
     elif kind == "count":
         if not _is_int(v) or v < 0 or v > MAX_OFFSET:
             raise ProtocolError("%s must be an integer 0..%d" % (key, MAX_OFFSET), name)
+    elif kind == "flag":
+        if not isinstance(v, bool):
+            raise ProtocolError("%s must be true or false" % key, name)
     elif kind == "samples":
         if not _is_int(v) or not 1 <= v <= MAX_SAMPLES:
             raise ProtocolError("%s must be 1..%d" % (key, MAX_SAMPLES), name)

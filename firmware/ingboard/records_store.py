@@ -18,6 +18,7 @@ from ingboard import storage_paths as paths
 LIMIT = 512 * 1024
 JOURNAL_NAME = "game.jnl"
 _CHUNK = 512
+_PIECES = 4  # pieces of a record between two checkpoints (a few hundred us on the Pico)
 
 
 def _exists(path):
@@ -58,6 +59,34 @@ def _replace(path, tmp):
 def _mkdir(path):
     if not _exists(path):
         os.mkdir(path)
+
+
+class ChunkedWrite:
+    """write(str) in pieces, passed on to `sink` in writes of about _CHUNK characters (fewer
+    file-system calls, and never one block the size of the record), calling `checkpoint()`
+    every _PIECES pieces; flush() writes the rest. The text written is the same."""
+
+    def __init__(self, sink, checkpoint=None):
+        self.sink = sink
+        self.checkpoint = checkpoint
+        self.pieces = []
+        self.size = 0
+        self.count = 0
+
+    def write(self, text):
+        self.pieces.append(text)
+        self.size += len(text)
+        if self.size >= _CHUNK:
+            self.flush()
+        self.count += 1
+        if self.checkpoint is not None and self.count % _PIECES == 0:
+            self.checkpoint()
+
+    def flush(self):
+        if self.pieces:
+            self.sink("".join(self.pieces))
+            self.pieces = []
+            self.size = 0
 
 
 class RecordsStore:
@@ -154,18 +183,21 @@ class RecordsStore:
                 left -= len(chunk)
         _replace(path, tmp)
 
-    def save_sgf(self, n, sgf):
+    def save_sgf(self, n, sgf, checkpoint=None):
         """Game n is over: its SGF is written (a finished file). `sgf`: the text, or a function
         given write(str) that writes it piece by piece (the board's way: a long game's SGF is
-        never one block of memory, issue 20). Returns the warnings of the size bound (a list of
-        texts)."""
+        never one block of memory, issue 20), gathered into writes of about _CHUNK bytes, with
+        `checkpoint()` called every few pieces (the app's scan checkpoint: a 600-ply SGF takes
+        ~1 s of the RP2040). Returns the warnings of the size bound (a list of texts)."""
         final = "%s/%04d%s" % (self.games, n, paths.GAME_SUFFIX)
         part = final + paths.PART_SUFFIX
         with open(part, "w") as f:
             if isinstance(sgf, str):
                 f.write(sgf)
             else:
-                sgf(f.write)
+                out = ChunkedWrite(f.write, checkpoint)
+                sgf(out.write)
+                out.flush()
         warnings = self._make_room(_size(part) + _size(self.session_part(n)), n)
         _replace(final, part)
         return warnings
@@ -245,6 +277,15 @@ class RecordsStore:
             return b""
         with open(self.journal_path, "rb") as f:
             return f.read()
+
+    def recovery_reader(self):
+        """The journal at boot, opened for reading (binary) after settling a replacement a cut
+        interrupted; None when there is none or it is empty. Read record by record (a long
+        game's journal is ~100 KB: never one block of the heap, issue 20)."""
+        settle(self.journal_path, self.journal_path + ".new")
+        if not _size(self.journal_path):
+            return None
+        return open(self.journal_path, "rb")
 
     def open_journal(self, data=None):
         """The journal for appending; with `data`, the file is first replaced by it (atomic:

@@ -117,13 +117,20 @@ class Board:
     """The twin with the board's hardware and the app running (see the module docstring)."""
 
     def __init__(
-        self, work_dir=None, flash_image=None, romfs_image=None, position=None, grams=None
+        self,
+        work_dir=None,
+        flash_image=None,
+        romfs_image=None,
+        position=None,
+        grams=None,
+        files=None,
     ):
         self.work_dir = work_dir or tempfile.mkdtemp(prefix="ingboard-long-")
         self.flash_image = flash_image  # a board that was cut: boots from it, the app resumes
         self.romfs_image = romfs_image
         self.position = position  # the stones on the board at boot
         self.grams = grams  # {colour: grams} in the bowls at boot
+        self.files = files or {}  # {board path: bytes} put on the flash before the app starts
         self.twin = None
         self.buffer = b""
         self.messages = []
@@ -160,9 +167,9 @@ class Board:
 
             with open(os.path.join(FIRMWARE, "main.py"), "rb") as f:
                 main = f.read()
-            deploy.put_files(
-                self.twin, {"/main.py": main, "/bowls.json": hardware.bowl_calibration().encode()}
-            )
+            files = {"/main.py": main, "/bowls.json": hardware.bowl_calibration().encode()}
+            files.update(self.files)
+            deploy.put_files(self.twin, files)
             deploy.start_app(self.twin)
         self.t0_us = self.twin.status()["us"]
         return self

@@ -9,11 +9,12 @@ from ingboard.core import scoring
 from ingboard.core.board import BLACK, WHITE
 
 
-def count_game(game, dead=(), penalty_b=0, penalty_w=0):
+def count_game(game, dead=(), penalty_b=0, penalty_w=0, checkpoint=None):
     """(count, plan): the `count` event for the game's final position, and for fill-in rules
     the fill-in plan (scoring.ing_fill_in), else None. `dead` names chains still on the board
     that count as captured (those removed during the pause are already off the board).
-    Penalty points are the clock's (Ing 1991 Art. 7)."""
+    Penalty points are the clock's (Ing 1991 Art. 7). `checkpoint()` is called between the
+    slices of the fill-in plan (the app's scan checkpoint, issue 20)."""
     rules = game.rules
     board = game.board
     penalty = {"B": penalty_b, "W": penalty_w}
@@ -34,6 +35,7 @@ def count_game(game, dead=(), penalty_b=0, penalty_w=0):
             handicap_style=style,
             dead=dead,
             draw_winner=draw_winner,
+            checkpoint=checkpoint,
         )
     draw_winner = WHITE if kss else rules.draw_winner
     if rules.scoring == rs.AREA:

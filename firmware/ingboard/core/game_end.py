@@ -74,7 +74,7 @@ class GameEnd:
 
             pb = self.clock.penalty(BLACK)
             pw = self.clock.penalty(WHITE)
-            count, plan = count_game(game, penalty_b=pb, penalty_w=pw)
+            count, plan = count_game(game, penalty_b=pb, penalty_w=pw, checkpoint=self.checkpoint)
             count["t"] = t
             game.result = count["result"]
             self.counted = count

@@ -359,24 +359,39 @@ class JournalWriter:
 
 
 def recover(data, settle_ms=None):
-    """(tracker, info) from a journal's bytes: the game as of the last whole record, ready to
-    continue; info = {"records", "t", "dropped"}. (None, info) for a journal with no game.
-    ValueError if a whole record cannot be applied (a journal from other firmware)."""
-    records, end, dropped = read(data)
-    info = {"records": len(records), "t": 0, "dropped": dropped, "corrupt": None, "lost": 0}
+    """(tracker, info) from a journal's bytes or its file opened for reading (read record by
+    record: a long game's journal is never held whole, issue 20): the game as of the last
+    whole record, ready to continue; info = {"records", "t", "dropped", "corrupt", "lost"}.
+    (None, info) for a journal with no game. ValueError if a whole record cannot be applied
+    (a journal from other firmware)."""
+    f = _source(data)
+    replay = None
+    records = 0
+    end = 0
+    last_t = 0
+    while True:
+        record, size = _next(f, last_t)
+        if record is None:
+            break
+        if replay is None:
+            if len(record) < 2 or not isinstance(record[1], list) or record[1][:1] != ["game"]:
+                raise ValueError("journal does not start with a game")
+            replay = _Replay(record[1][1], settle_ms)
+        replay.apply(record)
+        last_t = record[0]
+        records += 1
+        end += size
+    f.seek(0, 2)
+    dropped = f.tell() - end
+    info = {"records": records, "t": 0, "dropped": dropped, "corrupt": None, "lost": 0}
     if dropped:
-        lost = later_records(data, end)
+        f.seek(end)
+        lost = later_records(f.read(), 0)  # a torn tail is short; the rest only when corrupt
         if lost:
             info["corrupt"] = end
             info["lost"] = lost
-    if not records:
+    if replay is None:
         return None, info
-    first = records[0]
-    if len(first) < 2 or not isinstance(first[1], list) or first[1][:1] != ["game"]:
-        raise ValueError("journal does not start with a game")
-    replay = _Replay(first[1][1], settle_ms)
-    for record in records:
-        replay.apply(record)
     info["t"] = replay.t
     return replay.finish(), info
 

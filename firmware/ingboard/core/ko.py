@@ -245,15 +245,24 @@ class KoRule:
                 continue
             earlier -= 1
             removed = False
+            moved = False
             plies = history.plies
             for k in range(i, n):
                 ply = plies[k]
                 if ply.captured or ply.self_removed:
                     removed = True
                     break
+                if ply.point != PASS:
+                    moved = True
             if not removed and not earlier:
                 # Nothing is recorded whether or not the positions are equal, and no earlier
                 # match is left to try: skip rebuilding the position (two passes end here).
+                return
+            if not removed and not moved and not history.dead:
+                # Only passes since ply i and no dead stone off the board: the position is
+                # the current one, no rebuild needed (the four passes that end a long game
+                # rebuilt all of it: ~1.5 s of the RP2040, issue 20), and with no stone
+                # removed on the way there is nothing to record.
                 return
             if current is None:
                 current = bytes(history.board.cells)

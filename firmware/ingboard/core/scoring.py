@@ -327,26 +327,47 @@ def territory_score(
 
 def _edginess(board, p):
     # 2 on a corner, 1 on a side, 0 inside: Ing 1991 Art. 4 "Winning spaces are positioned in a
-    # corner, or on a side if no corner is available."
+    # corner, or on a side if no corner is available." (No allocation: called per point.)
     cells = board.cells
-    return sum(1 for n in board.neighbours(p) if cells[n] == EDGE)
+    s = board.stride
+    n = 0
+    if cells[p - s] == EDGE:
+        n += 1
+    if cells[p - 1] == EDGE:
+        n += 1
+    if cells[p + 1] == EDGE:
+        n += 1
+    if cells[p + s] == EDGE:
+        n += 1
+    return n
 
 
 def _distance(board, p, q):
-    pc, pr = board.col_row(p)
-    qc, qr = board.col_row(q)
-    return abs(pc - qc) + abs(pr - qr)
+    s = board.stride
+    dc = p % s - q % s
+    dr = p // s - q // s
+    return (dc if dc >= 0 else -dc) + (dr if dr >= 0 else -dr)
+
+
+_INDEX_BITS = const(9)  # a padded index of a 19x19 board is < 441 < 2**9
 
 
 def _take_near(board, pool, n, anchor):
-    """Remove and return the n points of `pool` nearest `anchor`, sides first on ties."""
+    """Remove and return the n points of `pool` nearest `anchor`, sides first on ties (then
+    the lowest index). Each point's rank is one small int (distance, 2 - edginess, index), so
+    sorting a whole territory of a full board allocates one list of ints, not a tuple per
+    point (issue 20: the count of a long game in the Pico's heap)."""
     if n <= 0:
         return []
-    if anchor is None:
-        ranked = sorted(pool, key=lambda p: (-_edginess(board, p), p))
-    else:
-        ranked = sorted(pool, key=lambda p: (_distance(board, p, anchor), -_edginess(board, p), p))
-    chosen = ranked[:n]
+    keys = []
+    for p in pool:
+        rank = 2 - _edginess(board, p)
+        if anchor is not None:
+            rank += 4 * _distance(board, p, anchor)
+        keys.append((rank << _INDEX_BITS) | p)
+    keys.sort()
+    mask = (1 << _INDEX_BITS) - 1
+    chosen = [k & mask for k in keys[:n]]
     for p in chosen:
         pool.remove(p)
     return chosen
@@ -361,6 +382,7 @@ def ing_fill_in(
     handicap_style=HANDICAP_NONE,
     dead=(),
     draw_winner=None,
+    checkpoint=None,
 ):
     """Ing fill-in count of a finished position: (count event dict, fill-in plan dict).
 
@@ -375,7 +397,12 @@ def ing_fill_in(
     what the physical fill-in must look like: stones per region and colour, the suggested
     points of the difference stones, the expected final position (`final`, rows as
     Board.rows()) and the bowls before and after (`bowls_before`, `bowls_after`).
+
+    checkpoint: called between slices of the work (each a few ms on the Pico), or None: on a
+    full 19x19 board the plan takes ~0.5 s of the RP2040, and the board's scans go on
+    meanwhile (App.scan_if_due, issue 20). Nothing else changes.
     """
+    pause = checkpoint or _no_pause
     komi2 = half_points(komi, "komi")
     pb = _count(penalty_b, "Black's penalty points")
     pw = _count(penalty_w, "White's penalty points")
@@ -391,6 +418,7 @@ def ing_fill_in(
     net = pw - pb  # penalty points in Black's favour
 
     b, dead_b, dead_w = without_dead(board, dead)
+    pause()
     size = b.size
     full = stones_per_colour(size)
     bowl = [0, full - b.count[BLACK], full - b.count[WHITE]]
@@ -403,6 +431,7 @@ def ing_fill_in(
     own = [[], [], []]  # empty points by owner: 0 shared, BLACK, WHITE
     for region, touches in empty_regions(b):
         own[touches if touches in (BLACK, WHITE) else 0].extend(region)
+    pause()
     black_area = b.count[BLACK] + len(own[BLACK])
     white_area = b.count[WHITE] + len(own[WHITE])
     shared = len(own[0])
@@ -467,7 +496,7 @@ def ing_fill_in(
     winning_space = None
     if feasible:
         winning_space = _lay_out(
-            b, own, plan, winner, winning_spaces, placed, comp_by, pen_by, into, opened
+            b, own, plan, winner, winning_spaces, placed, comp_by, pen_by, into, opened, pause
         )
     else:
         # A territory too small for the stones the opponent must place in it: the result
@@ -492,7 +521,11 @@ def ing_fill_in(
     return count, plan
 
 
-def _lay_out(b, own, plan, winner, winning_spaces, placed, comp_by, pen_by, into, opened):
+def _no_pause():
+    pass
+
+
+def _lay_out(b, own, plan, winner, winning_spaces, placed, comp_by, pen_by, into, opened, pause):
     """Choose the points of the difference stones (Ing 1991 Art. 4 "Positioning") and fill."""
     pools = [own[0][:], own[BLACK][:], own[WHITE][:]]
     final = b.copy()
@@ -504,10 +537,12 @@ def _lay_out(b, own, plan, winner, winning_spaces, placed, comp_by, pen_by, into
     if winner and winning_spaces:
         win_points = _take_near(b, pools[winner], 1, None)
         anchor = win_points[0]
+        pause()
     # Shared spaces: one left empty when odd ("If there is only one shared space, neither
     # player can fill it"), the rest half each.
     shared_pool = pools[0]
     shared_empty = _take_near(b, shared_pool, len(shared_pool) % 2, anchor)
+    pause()
     if anchor is None and shared_empty:
         anchor = shared_empty[0]
     for i, p in enumerate(sorted(shared_pool)):
@@ -520,6 +555,7 @@ def _lay_out(b, own, plan, winner, winning_spaces, placed, comp_by, pen_by, into
             anchor = losing_points[0]
         for p in losing_points:
             final.set(p, 3 - winner)
+        pause()
     # Compensation and penalty stones: "one stone for every two points is filled into a
     # separate area near the winning or shared space"; an odd compensation point stays open.
     comp_points = []
@@ -531,14 +567,17 @@ def _lay_out(b, own, plan, winner, winning_spaces, placed, comp_by, pen_by, into
         open_points = _take_near(b, pools[payer], opened[payer], anchor)
         for p in comp_points:
             final.set(p, comp_by)
+        pause()
     if pen_by:
         pen_points = _take_near(b, pools[3 - pen_by], plan["penalty"]["stones"], anchor)
         for p in pen_points:
             final.set(p, pen_by)
+        pause()
     # Everything else in each territory is filled by its owner.
     for color in (BLACK, WHITE):
         for p in pools[color]:
             final.set(p, color)
+        pause()
 
     full = plan["stones"]
     plan["bowls_after"] = {"B": full - final.count[BLACK], "W": full - final.count[WHITE]}
@@ -551,15 +590,18 @@ def _lay_out(b, own, plan, winner, winning_spaces, placed, comp_by, pen_by, into
         "shared_empty": [names(p) for p in shared_empty],
     }
     plan["final"] = final.rows()
-    plan["regions"] = _region_counts(b, final)
+    pause()
+    plan["regions"] = _region_counts(b, final, pause)
     return names(win_points[0]) if win_points else None
 
 
-def _region_counts(before, after):
+def _region_counts(before, after, pause=_no_pause):
     # Per empty region of the counted position: what the fill-in put there. The tracker can
     # check a physical fill-in region by region without insisting on the suggested points.
     out = []
-    for region, touches in empty_regions(before):
+    regions = empty_regions(before)
+    pause()
+    for region, touches in regions:
         placed = [0, 0, 0]
         for p in region:
             placed[after.get(p)] += 1
@@ -573,4 +615,6 @@ def _region_counts(before, after):
                 "empty": placed[EMPTY],
             }
         )
+        if len(out) % 8 == 0:
+            pause()
     return out

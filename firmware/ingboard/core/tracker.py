@@ -177,6 +177,9 @@ class Tracker(
         # SGF text of each ply's properties (BL/WL...), by game.plies; in fixed chunks.
         self.ply_props = Chunked()
         self.notes = Notes()  # SGF comments: alerts, retractions, accepted shifts
+        # Called between the slices of long work (the count of a full board): the app's
+        # App.scan_if_due, so that the end of a long game never holds up a scan (issue 20).
+        self.checkpoint = None
         self.counted = None
         self.due = 0  # board time before which nothing happens without new input
         self.plan = None  # the fill-in plan of the count (Ing rules)
