@@ -229,6 +229,12 @@ class Standalone:
         return "clock", None
 
     def _whole(self, fb, kind, what):
+        for _ in self._whole_steps(fb, kind, what):
+            pass
+
+    def _whole_steps(self, fb, kind, what):
+        # A face other than the clock, drawn whole a piece at a time (a generator): a full
+        # board's mini-board is ~0.2 s of the RP2040 (issue 20, the end of a long game).
         if kind == "menu":
             from ingboard.core import menu_face
 
@@ -239,9 +245,9 @@ class Standalone:
         if kind == "health":
             board_face.health(fb, what)
         elif kind == "alert":
-            board_face.alert(fb, what[0], what[1])
+            yield from board_face.alert_steps(fb, what[0], what[1])
         else:
-            board_face.result(fb, what[0], what[1], what[2])
+            yield from board_face.result_steps(fb, what[0], what[1], what[2])
 
     def draw(self, fb, color, t):
         """Paint color's face (BLACK or WHITE) at board time t, whole."""
@@ -268,7 +274,8 @@ class Standalone:
             if same and last[2] == what:
                 return
             self._painted[color] = None  # until the face is whole
-            self._whole(fb, kind, what)
+            for _ in self._whole_steps(fb, kind, what):
+                yield 0, clock_face.HEIGHT  # a piece drawn: the display task lets a scan run
             self._painted[color] = (fb, kind, what)
             yield 0, clock_face.HEIGHT
             return

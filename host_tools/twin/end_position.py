@@ -136,3 +136,78 @@ def long_end(plies_n=600, keep_last=1, work_dir=None):
     out = prepare(plies, config, keep_last, work_dir)
     out["config"] = config
     return out
+
+
+def count_on_twin(end, work_dir, log=None):
+    """Boot a twin with `end` (prepare()) on its flash, let the app resume, make the last
+    plies (passes, with the keys) and wait for the game's end; then the records. A dict:
+    "resumed" {"phase", "plies"}, "pass", "count", "plan", "end" (the app's events), "mem_before",
+    "mem_after" (the `mem` command: after a collection, largest block), "cpu" (the `cpu`
+    command over the end: scan_late_max_us is the longest the end held up a scan), "end_ms"
+    (emulated ms from the press to the end event), "sgf" (read back), "warnings" (after the
+    resume's own), "noise"."""
+    from host_tools.twin import long_game as lg
+
+    log = log or (lambda text: None)
+    board = lg.Board(work_dir, position=end["position"], grams=end["grams"], files=end["files"])
+    with board:
+        state = board.command({"cmd": "state"})
+        held = board.plies()
+        resumed = {"phase": state.get("phase"), "plies": len(held)}
+        board.twin.run_ms(1000)  # the resumed app settles (its first scans and faces)
+        mem_before = board.command({"cmd": "mem"})
+        board.command({"cmd": "cpu", "reset": True})
+        board.looked = len(board.messages)
+        start = len(board.messages)
+        us0 = board.twin.status()["us"]
+        for ply in end["last"]:
+            board.apply("key", ply.colour)
+            board.run_until(
+                lambda m, c=ply.colour: m.get("type") == "pass" and m.get("color") == c
+            )
+        done = board.run_until(lambda m: m.get("type") == "end")
+        end_ms = (board.found_us - us0) / 1000.0
+        cpu = board.command({"cmd": "cpu"})
+        mem_after = board.command({"cmd": "mem"})
+        during = board.messages[start:]
+        sgf = board.read_file("%04d.sgf" % end["number"])
+        noise = [n for n in board.noise if n != "MPY: soft reboot"]
+        warnings = [
+            m["text"]
+            for m in board.messages
+            if m.get("type") == "warning" and not m["text"].endswith(" resumed at move %d" % (
+                len(held)))
+        ]  # fmt: skip
+
+    def last(kind):
+        found = [m for m in during if m.get("type") == kind]
+        return found[-1] if found else None
+
+    out = {
+        "resumed": resumed,
+        "pass": last("pass"),
+        "count": last("count"),
+        "plan": last("plan"),
+        "end": done,
+        "mem_before": mem_before,
+        "mem_after": mem_after,
+        "cpu": cpu,
+        "end_ms": end_ms,
+        "sgf": sgf,
+        "warnings": warnings,
+        "noise": noise,
+    }
+    log(
+        "# twin count: %d plies resumed; the end %.0f ms emulated, a scan held up %.0f ms at "
+        "most; largest free block %s -> %s B, free %s -> %s B"
+        % (
+            resumed["plies"],
+            end_ms,
+            cpu["scan_late_max_us"] / 1000,
+            mem_before.get("largest"),
+            mem_after.get("largest"),
+            mem_before.get("free"),
+            mem_after.get("free"),
+        )
+    )
+    return out

@@ -89,9 +89,20 @@ def _geometry(size):
     return pitch, r
 
 
+_ROWS_A_STEP = 4  # board rows drawn between two yields of the *_steps generators
+
+
 def mini_board(fb, rows, marked=(), x0=0, y0=0):
     """The position of `rows` in the left 64x64 of fb, the points `marked` ((col, row) from the
     top) framed."""
+    for _ in mini_board_steps(fb, rows, marked, x0, y0):
+        pass
+
+
+def mini_board_steps(fb, rows, marked=(), x0=0, y0=0):
+    """mini_board() a few rows at a time: a generator that yields between them (a full 19x19
+    board is ~1000 rectangles, ~0.2 s of the RP2040: the display task lets the scan run in
+    between, issue 20). The frame is the same."""
     size = len(rows)
     pitch, r = _geometry(size)
     span = pitch * (size - 1)
@@ -120,6 +131,8 @@ def mini_board(fb, rows, marked=(), x0=0, y0=0):
                 fb.fill_rect(x + r, y - r, 1, w, 1)
             elif row in stars and col in stars:
                 fb.fill_rect(x, y, 1, 1, 1)
+        if row % _ROWS_A_STEP == _ROWS_A_STEP - 1:
+            yield
     for col, row in marked:
         x = ox + col * pitch
         y = oy + row * pitch
@@ -160,10 +173,16 @@ def _marks(names, size):
 
 def alert(fb, rows, event):
     """An alert event: the board with its points framed, what it is and what to do."""
+    for _ in alert_steps(fb, rows, event):
+        pass
+
+
+def alert_steps(fb, rows, event):
+    """alert() a piece at a time (a generator, see mini_board_steps)."""
     fb.fill(0)
     size = len(rows)
     points = event.get("points") or []
-    mini_board(fb, rows, _marks(points, size))
+    yield from mini_board_steps(fb, rows, _marks(points, size))
     title, todo = SHORT[event["code"]]
     _title(fb, title)
     lines = []
@@ -176,6 +195,12 @@ def alert(fb, rows, event):
 def result(fb, count, plan, rows):
     """The count at the end: the board (the fill-in plan's final position when there is one,
     the winning space framed), the result, both counts and what to fill in."""
+    for _ in result_steps(fb, count, plan, rows):
+        pass
+
+
+def result_steps(fb, count, plan, rows):
+    """result() a piece at a time (a generator, see mini_board_steps)."""
     fb.fill(0)
     size = len(rows)
     marked = []
@@ -185,7 +210,7 @@ def result(fb, count, plan, rows):
         space = count.get("winning_space")
         if space:
             marked = _marks([space], size)
-    mini_board(fb, rows, marked)
+    yield from mini_board_steps(fb, rows, marked)
     _title(fb, "RESULT " + (count.get("result") or ""))
     lines = ["BLACK %s" % _num(count.get("black")), "WHITE %s" % _num(count.get("white"))]
     komi = count.get("komi")
