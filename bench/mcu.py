@@ -46,6 +46,22 @@ firmware (RPI_PICO v1.28) on the emulated RP2040 at 125 MHz, with the board's ha
   app's `mem` command, after a collection). The longest part of the bench (~4.5 emulated
   minutes of play, 2.5-6 x that in wall time, as busy as the machine is).
 
+- mcu_count_ms, mcu_count_late_ms, mcu_count_peak_kb, mcu_count_held_kb,
+  mcu_count_largest_free_kb (issue 20, the end of a long game): a COUNT_PLIES-ply 19x19 game
+  (tests/long_game.py) played on the host by the app's own code up to its fourth pass
+  (host_tools/twin/end_position.py: the journal as the board writes it), then on the twin: main.py
+  resumes it at the pause with the stones on the grid model, White's key makes the last pass,
+  and the app counts (Ing fill-in, the plan) and writes the SGF, nobody calling gc.collect()
+  from outside. mcu_count_ms: emulated ms from the press to the end event (the count and the
+  records; the event goes out after the SGF is written); mcu_count_late_ms: the longest a
+  scheduled scan waited meanwhile (App.cpu_stats' scan_late_max_us, reset at the press; goal:
+  one scan period, so the end never holds up the board); the largest free block and the heap
+  the count keeps (`mem` before and after). mcu_count_peak_kb: the same end stepped by a
+  device script (the app resumed as main.py builds it, no tasks running) with a collection at
+  every scan checkpoint of the count and the SGF: the most the heap held above what it held
+  before the press (what the end needs at once; sampled at the checkpoints, a few ms apart).
+  INGBOARD_BENCH_COUNT_PLIES shortens the game.
+
 rp2040js counts instruction cycles but no XIP flash-cache misses; on a real RP2040 MicroPython
 code runs 25-40 % slower (../shared/mcu/README.md). Every time figure is also given corrected
 (x1.40, the pessimistic end: `_fc`); the goals apply to the corrected figures. Scan, rules and
@@ -71,6 +87,8 @@ GOAL_JITTER_MS = 40  # one scan period at 25 Hz
 GOAL_LARGEST_KB = 32
 GOAL_PLIES = 600
 GAME_PLIES = 600  # the long game's plies before its four passes
+COUNT_PLIES = 600  # the game whose end mcu_count_* measure
+GOAL_COUNT_LATE_MS = 40  # one scan period at 25 Hz
 CPU_RUN_MS = 3000
 DATA_SAMPLE = 10  # plies between two samples of the game's data heap
 
@@ -459,6 +477,83 @@ def _long_game(log):
     ]
 
 
+COUNT_PEAK = """
+import gc, json, time, asyncio
+import main_build
+from ingboard import gc_policy
+hw = main_build.build()
+reserve = bytearray(gc_policy.LOAD_RESERVE)
+from ingboard.app import App
+from ingboard.records_store import RecordsStore
+del reserve
+app = App(hw, RecordsStore(""), time.ticks_ms, time.ticks_diff, asyncio.sleep_ms,
+          ticks_us=time.ticks_us)
+gc.collect()
+base = gc.mem_alloc()
+peak = [0, 0]
+def sample():
+    gc.collect()
+    a = gc.mem_alloc() - base
+    if a > peak[0]:
+        peak[0] = a
+    peak[1] += 1
+app.scan_if_due = sample
+app.tracker.checkpoint = sample
+app.step((App.PRESS, app.now() + 1000, COLOR, None))
+sample()
+print(json.dumps({"peak": peak[0], "samples": peak[1], "held": gc.mem_alloc() - base,
+                  "phase": app.tracker.game.phase, "result": app.tracker.game.result}))
+"""
+
+
+def _count(log):
+    """mcu_count_* (see the module docstring): the end of a COUNT_PLIES-ply game on the twin."""
+    from host_tools.twin import deploy, end_position, hardware
+
+    n = int(os.environ.get("INGBOARD_BENCH_COUNT_PLIES", str(COUNT_PLIES)))
+    work = tempfile.mkdtemp(prefix="ingboard-bench-count-")
+    end = end_position.long_end(n, work_dir=os.path.join(work, "host"))
+    res = end_position.count_on_twin(end, work, log=log)
+    if res["end"] is None or res["count"] is None or res["warnings"]:
+        raise BenchError("the twin did not end the game with the count: %s" % res["warnings"])
+    last = end["last"][0]
+    romfs = os.path.join(work, "ingboard.romfs")
+    with _twin(image="romfs", romfs_image=romfs) as twin:
+        hardware.attach(twin, variant="pico", position=end["position"])
+        files = dict(end["files"])
+        files["/main_build.py"] = _main_build_module().encode()
+        files["/bowls.json"] = hardware.bowl_calibration().encode()
+        deploy.put_files(twin, files)
+        peak = _exec_json(
+            twin, COUNT_PEAK.replace("COLOR", "2" if last.colour == "W" else "1"), 900000
+        )
+    if peak["phase"] != "ended" or peak["result"] != res["end"]["result"]:
+        raise BenchError("the device script did not end the game as the app did: %s" % peak)
+    before, after = res["mem_before"], res["mem_after"]
+    late = res["cpu"]["scan_late_max_us"] / 1000
+    log(
+        "# mcu: the end of a %d-ply game: %.0f ms to the end event, a scan held up %.1f ms at "
+        "most; heap peak %.1f KB above the game's (%d samples), %.1f KB kept; largest free "
+        "block %.1f -> %.1f KB"
+        % (n, res["end_ms"], late, peak["peak"] / KB, peak["samples"], peak["held"] / KB,
+           before["largest"] / KB, after["largest"] / KB)
+    )  # fmt: skip
+    return [
+        Figure("mcu_count_ms", round(res["end_ms"]), "ms"),
+        Figure("mcu_count_ms_fc", round(res["end_ms"] * FLASH_CACHE), "ms"),
+        Figure("mcu_count_late_ms", round(late, 1), "ms"),
+        Figure(
+            "mcu_count_late_ms_fc",
+            round(late * FLASH_CACHE, 1),
+            "ms",
+            ("<=", GOAL_COUNT_LATE_MS),
+        ),
+        Figure("mcu_count_peak_kb", round(peak["peak"] / KB, 1), "KB"),
+        Figure("mcu_count_held_kb", round((after["alloc"] - before["alloc"]) / KB, 1), "KB"),
+        Figure("mcu_count_largest_free_kb", round(after["largest"] / KB, 1), "KB"),
+    ]
+
+
 def measure(corpus=None, log=print):
     from host_tools import FIRMWARE
     from host_tools.commands import flash
@@ -594,6 +689,7 @@ def measure(corpus=None, log=print):
     jitter = cpu["scan_late_max_us"] / 1000
     out.append(Figure("mcu_scan_jitter_ms", round(jitter, 1), "ms", ("<=", GOAL_JITTER_MS)))
     out.append(Figure("mcu_largest_free_idle_kb", round(largest / KB, 1), "KB"))
+    out += _count(log)
     out += _long_game(log)
     # The game's data heap over the 300-move 19x19 game of heap_data_peak (ROMFS deploy).
     moves, desc = games.heap_game(corpus)

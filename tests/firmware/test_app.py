@@ -172,3 +172,48 @@ def test_the_boards_own_log_replays_to_the_events_it_sent_with_a_late_game_task(
         replayed = []
         track(read_text(f.read()), replayed.append)
     assert replayed == sent
+
+
+def test_a_record_is_written_in_chunks_with_checkpoints_and_the_same_text():
+    # issue 20: a long game's SGF goes to its file in ~512-byte writes, the app's scan
+    # checkpoint called every few pieces; the file holds exactly the text given.
+    from ingboard.records_store import ChunkedWrite
+
+    writes = []
+    calls = [0]
+
+    def checkpoint():
+        calls[0] += 1
+
+    out = ChunkedWrite(writes.append, checkpoint)
+    pieces = [";B[%s%s]" % (chr(97 + i % 19), chr(97 + i // 19)) for i in range(300)]
+    for piece in pieces:
+        out.write(piece)
+    out.flush()
+    assert "".join(writes) == "".join(pieces)
+    assert len(writes) == 4 and max(len(w) for w in writes) < 512 + 8
+    assert calls[0] == 300 // 4
+
+
+def test_resume_reads_a_long_journal_record_by_record_and_compacts_it_beside():
+    # issue 20: at boot the journal is recovered and compacted from its file, never read
+    # whole (a 600-ply game's journal is ~100 KB); the resumed game and journal are the same.
+    from ingboard.core import journal
+
+    root = "/tmp/ingboard-test-app-resume-file"
+    clear_records(root)
+    vt = VirtualTime()
+    cfg, hw = hardware(vt, LOG)
+    app = App(hw, RecordsStore(root), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
+    vt.drive(app, 5000)
+    app.journal_file.flush()
+    data = app.store.journal_bytes()
+    vt2 = VirtualTime()
+    _cfg, hw2 = hardware(vt2, LOG)
+    again = App(hw2, RecordsStore(root), vt2.ticks_ms, vt2.ticks_diff, vt2.sleep_ms, cfg)
+    assert [p.point for p in again.tracker.game.plies] == [p.point for p in app.tracker.game.plies]
+    compacted = journal.compact(data)
+    assert again.store.journal_bytes() == compacted
+    assert again.compacted == len(compacted)
+    assert again.journal.written == len(compacted)
+    assert again.journal.records == len(journal.read(compacted)[0])

@@ -234,3 +234,22 @@ def test_ko_state_survives_undo():
     g.undo()
     assert len(g.plies) == 1 and g.to_play == WHITE
     assert reason(g, "W", "B3") == "ko"
+
+
+def test_the_passes_that_end_a_game_repeat_the_position_without_rebuilding_it():
+    # Ing 1991 Art. 1: four passes end the game; each repeats the position two plies back,
+    # with nothing removed on the way: no cycle to record, and (issue 20) no need to rebuild
+    # the game from its first ply to confirm it - after a 600-ply game that took ~1.5 s of the
+    # RP2040.
+    g = game_from(BASIC_KO, "ing1991")
+    play_all(g, "B:E1 W:E5 B:A1 W:D5")
+    built = []
+    position = g.position
+
+    def counted(i):
+        built.append(i)
+        return position(i)
+
+    g.position = counted
+    play_all(g, "B:pass W:pass B:pass W:pass")
+    assert g.phase == "ended" and built == [] and g.ko.cycle_starts == []

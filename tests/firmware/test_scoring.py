@@ -450,3 +450,73 @@ def test_bad_input_is_refused_with_a_clear_message():
     raises(ValueError, sc.handicap_compensation, -1, sc.HANDICAP_EACH)
     raises(ValueError, sc.ing_fill_in, b, 8, dead=["Z9"])
     raises(ValueError, sc.area_score, b, 7.5, dead=[0])  # a padding cell, not a point
+
+
+def _take_near_by_tuples(board, pool, n, anchor):
+    # The ranking as (distance, -edginess, index) tuples: what _take_near's small-int keys
+    # must reproduce exactly (issue 20: the same plan, without a tuple per point).
+    def edginess(p):
+        return sum(1 for q in board.neighbours(p) if board.cells[q] == 3)
+
+    def distance(p, q):
+        pc, pr = board.col_row(p)
+        qc, qr = board.col_row(q)
+        return abs(pc - qc) + abs(pr - qr)
+
+    if n <= 0:
+        return []
+    if anchor is None:
+        ranked = sorted(pool, key=lambda p: (-edginess(p), p))
+    else:
+        ranked = sorted(pool, key=lambda p: (distance(p, anchor), -edginess(p), p))
+    chosen = ranked[:n]
+    for p in chosen:
+        pool.remove(p)
+    return chosen
+
+
+def test_fill_in_points_are_ranked_as_by_distance_then_edge_then_index():
+    # Ing 1991 Art. 4 "Positioning": the winning space in a corner, else on a side; the other
+    # difference stones near it. A seeded spread of pools, counts and anchors on every size.
+    x = 12345
+    for size in (5, 9, 13, 19):
+        board = Board(size)
+        points = list(board.points)
+        for _ in range(60):
+            pool = []
+            for p in points:
+                x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+                if x % 3 == 0:
+                    pool.append(p)
+            x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+            n = x % (len(pool) + 2)
+            anchor = None if x % 5 == 0 else points[x % len(points)]
+            want_pool = pool[:]
+            want = _take_near_by_tuples(board, want_pool, n, anchor)
+            assert sc._take_near(board, pool, n, anchor) == want
+            assert pool == want_pool
+
+
+def test_the_fill_in_plan_calls_the_checkpoint_and_is_the_same_with_it():
+    # issue 20: the board's scans go on between the slices of a full board's count.
+    b = make(
+        [
+            "BB.BBWW.W",
+            "B.BBBW.WW",
+            "BBBBBWWWW",
+            "B.B.BW.W.",
+            "BBBBBWWWW",
+            "BB.BBWW.W",
+            "BBBBBWWWW",
+            "B.BBBW.WW",
+            "BBBBBWWWW",
+        ]
+    )
+    calls = [0]
+
+    def checkpoint():
+        calls[0] += 1
+
+    plain = sc.ing_fill_in(b, komi=8)
+    sliced = sc.ing_fill_in(b, komi=8, checkpoint=checkpoint)
+    assert sliced == plain and calls[0] >= 5
