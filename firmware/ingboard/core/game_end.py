@@ -75,6 +75,8 @@ class GameEnd:
             pb = self.clock.penalty(BLACK)
             pw = self.clock.penalty(WHITE)
             count, plan = count_game(game, penalty_b=pb, penalty_w=pw, checkpoint=self.checkpoint)
+            if self.checkpoint is not None:
+                self.checkpoint()
             count["t"] = t
             game.result = count["result"]
             self.counted = count
@@ -101,6 +103,8 @@ class GameEnd:
     def _after_end(self, t):
         # After the count: the bowls are checked when the fill-in is complete (Ing 1991 Art. 9
         # "to confirm that the game was counted correctly") and once the stones are put away.
+        if self.checkpoint is not None:
+            self.checkpoint()  # right after the count, this look at every point is a slice
         counts = [0, 0, 0, 0, 0]
         seen = self.seen
         since = self.since

@@ -40,17 +40,20 @@ class Notes:
         return sum(len(v) for v in self.by_ply.values())
 
 
-def dead_markup(game):
-    """[(prop, [values])] for the last node of a game ended by counting: TB/TW and DS."""
+def dead_markup(game, checkpoint=None):
+    """[(prop, [values])] for the last node of a game ended by counting: TB/TW and DS.
+    `checkpoint()` is called between slices (the app's scan checkpoint, issue 20)."""
     if game.end_reason != "count":
         return []
     from ingboard.core.scoring import empty_regions
 
     board = game.board  # the dead stones have been taken off (game.dead)
     terr = [[], [], []]
-    for region, touches in empty_regions(board):
+    for region, touches in empty_regions(board, checkpoint):
         if touches in (BLACK, WHITE):
             terr[touches].extend(region)
+    if checkpoint is not None:
+        checkpoint()
     dead = [p for p, _color in game.dead]
     return [
         ("TB", sorted(board.sgf(p) for p in terr[BLACK])),
@@ -59,9 +62,10 @@ def dead_markup(game):
     ]
 
 
-def record_sgf(game, clock, config, ply_props=(), notes=None, write=None):
+def record_sgf(game, clock, config, ply_props=(), notes=None, write=None, checkpoint=None):
     """The SGF text of a tracked game (see the module docstring); with `write`, given piece by
-    piece to write(str) instead (the board writes it straight to its file)."""
+    piece to write(str) instead (the board writes it straight to its file), `checkpoint()`
+    called between the slices of the dead-stone markup (the app's scan checkpoint)."""
     from ingboard.core.sgf import game_sgf, write_sgf
 
     root = clock_sgf.root_props(clock)
@@ -78,5 +82,5 @@ def record_sgf(game, clock, config, ply_props=(), notes=None, write=None):
     root += clock_sgf.penalty_props(clock)
     by_ply = notes.by_ply if notes is not None else None
     if write is not None:
-        return write_sgf(write, game, root, ply_props, by_ply, dead_markup(game))
+        return write_sgf(write, game, root, ply_props, by_ply, dead_markup(game, checkpoint))
     return game_sgf(game, root, ply_props, by_ply, dead_markup(game))

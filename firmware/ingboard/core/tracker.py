@@ -424,7 +424,9 @@ class Tracker(
         its file, never holding a long game's SGF in memory (issue 20)."""
         from ingboard.core.sgf_record import record_sgf
 
-        record_sgf(self.game, self.clock, self.config, self.ply_props, self.notes, write)
+        record_sgf(
+            self.game, self.clock, self.config, self.ply_props, self.notes, write, self.checkpoint
+        )
 
     def _note(self, text):
         """A comment in the SGF at the current ply (retractions, two moves, accepted shifts)."""
