@@ -862,6 +862,13 @@ class App:
         inline = self._inline
         self._inline = 0
         end = self._scan(start)
+        # The keys too: a press made during a long piece of work is timed within a scan
+        # period, not when the key task next runs (half a second late in the twin's long
+        # game, after the opponent's next press: issue 20).
+        keys = self.hw.get("keys")
+        if keys is not None:
+            self._poll_keys(keys, self.now())
+            end = self.cpu_ticks()
         self._inline = inline + self.ticks_diff(end, start)
 
     async def scan_task(self):
@@ -907,6 +914,13 @@ class App:
             self._spent(_T_BOWLS, start)
             await self.sleep_ms(period)
 
+    def _poll_keys(self, keys, t):
+        # The game task decides what each press means (standalone.py: the clock, the pause,
+        # or the open menu); presses counted at one poll go in the order they were made.
+        if keys.poll(t):
+            for i in keys.taken():
+                self.inputs.put((_KEY, t, i, None))
+
     async def key_task(self):
         keys = self.hw.get("keys")
         buzzer = self.hw.get("buzzer")
@@ -914,12 +928,8 @@ class App:
         while not self.stopping:
             start = self.cpu_ticks()
             t = self.now()
-            if keys is not None and keys.poll(t):
-                # In key order (B, W, pause, menu); the game task decides what each means
-                # (standalone.py: the clock, the pause, or the open menu).
-                for i in range(keys.count):
-                    if keys.take(i):
-                        self.inputs.put((_KEY, t, i, None))
+            if keys is not None:
+                self._poll_keys(keys, t)
             if buzzer is not None:
                 buzzer.update(t)
             self._spent(_T_KEYS, start)

@@ -155,3 +155,34 @@ def test_a_burst_of_slow_inputs_lets_the_scan_in_on_time():
     assert stats["tasks"]["game"] == 20 * 15 * 1000
     assert stats["scan_late_max_us"] <= 15 * 1000  # at most one input's time
     assert stats["scans"] >= 400 // 40
+
+
+def test_a_press_during_a_burst_is_timed_at_the_checkpoints_and_in_order():
+    # Issue 20, the twin's long game: the key task did not run for half a second of work, so
+    # White's press for their move was counted at the same poll as Black's press for the next
+    # one - after it, in key order: a White press with no White stone, a pass nobody made.
+    # Now the checkpoints that let the scan in (App.scan_if_due) read the keys too, and the
+    # presses of one poll go in the order they were made. Here no pin has edge interrupts:
+    # without the checkpoint's poll, both 60 ms presses would fall between two polls.
+    empty = "".join(LOG.splitlines(True)[:3])
+    vt = VirtualTime()
+    cfg, hw = hardware(vt, empty, keys={"W": [120], "B": [200]})
+    clear_records(ROOT)
+    app = App(hw, RecordsStore(ROOT), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
+    real = app.step
+    keys = []
+
+    def slow_step(item):
+        if item[0] == 99:
+            vt.now += 15
+        if item[0] == 7:
+            keys.append((item[2], item[1]))
+        return real(item)
+
+    app.step = slow_step
+    for _ in range(30):
+        app.inputs.put((99, 0, None, None))  # 450 ms of work the game task cannot cut short
+    vt.drive(app, 600)
+    assert [k for k, _t in keys] == [1, 0]  # White, then Black: as they pressed
+    (_w, tw), (_b, tb) = keys
+    assert 120 <= tw <= 120 + 60 and 200 <= tb <= 200 + 60  # timed within the press

@@ -182,3 +182,26 @@ def test_an_edge_handler_running_late_does_not_count_a_press_the_polls_saw_again
     counted = sum(keys.poll(t) for t in (150, 180, 200, 240))
     assert counted == 0
     assert keys.take(1) and not keys.take(1)
+
+
+def test_presses_counted_at_one_poll_are_taken_in_the_order_they_were_made():
+    # Issue 20 (the twin's long game): the app busy for half a second; White pressed for
+    # their move, then Black for the next one. Both are counted at the next poll - White's
+    # first, or White's press would be taken as the start of White's next turn (a pass).
+    pins, keys = _irq_setup()
+    keys.poll(0)
+    pins[1].set(0, 100)
+    pins[1].set(1, 200)
+    pins[0].set(0, 400)
+    pins[0].set(1, 500)
+    assert keys.poll(600) == 2
+    assert keys.taken() == [1, 0]
+    assert keys.taken() == [] and not keys.take(0) and not keys.take(1)
+    # The other way round, one of them seen by the polls (held down across a poll).
+    pins[0].set(0, 700)
+    keys.poll(710)
+    pins[1].set(0, 720)
+    pins[0].set(1, 800)
+    pins[1].set(1, 810)
+    assert keys.poll(900) == 2  # Black's press read down since 710, White's from its edges
+    assert keys.taken() == [0, 1]

@@ -11,6 +11,11 @@ A press shorter than the gap between two polls (the app busy for a moment: a cap
 journal write, a display redraw) is not lost where the pins have edge interrupts (`Pin.irq`,
 the board): each edge is timed, and a whole press the polls never saw - down, then up again
 at least `debounce_ms` later - is counted at the next poll. A press the polls saw is theirs.
+
+Presses counted at the same poll are handed over in the order they were made (`taken`): when
+the app was busy for a while, Black's press for their move and White's press for the move
+before it may both be counted at one poll, and taken in key order White's would come after
+Black's - a press for White's next move, a pass nobody made (the twin's long game, issue 20).
 """
 
 from micropython import const
@@ -32,6 +37,7 @@ class Keys:
         self._state = bytearray(n)
         self._since = [0] * n
         self._pressed = bytearray(n)  # latched edges not yet taken by the caller
+        self._at = [0] * n  # when each latched press was made (poll time)
         # A key already down when the board starts (held across a reboot, or stuck) is not a
         # press: it must be released first (issue 19; the press before the cut is journaled).
         for i in range(n):
@@ -79,10 +85,14 @@ class Keys:
         for i in range(len(self._pins)):
             down = self._pins[i]() == active
             st = self._state[i]
-            if st == _IDLE and self._missed[i] and not down:
-                # A whole press between two polls, timed by its edges.
+            if st != _DOWN and self._missed[i] and not down:
+                # A whole press between two polls (or read down once, not long enough for
+                # the polls to count it), timed by its edges.
+                self._state[i] = _IDLE
                 self._missed[i] = 0
                 self._pressed[i] = 1
+                ticks = self._ticks
+                self._at[i] = now_ms - ticks.ticks_diff(ticks.ticks_ms(), self._fell[i])
                 count += 1
             elif st == _IDLE:
                 if down:
@@ -94,6 +104,7 @@ class Keys:
                 elif now_ms - self._since[i] >= self._debounce:
                     self._state[i] = _DOWN
                     self._pressed[i] = 1
+                    self._at[i] = self._since[i]  # first read down
                     self._falling[i] = 0  # the polls saw this press: not the edges' to count
                     self._missed[i] = 0
                     count += 1
@@ -111,6 +122,19 @@ class Keys:
             self._pressed[index] = 0
             return True
         return False
+
+    def taken(self):
+        """The keys pressed since the last call (indices, each press once), in the order the
+        presses were made."""
+        out = []
+        for i in range(len(self._pins)):
+            if self._pressed[i]:
+                self._pressed[i] = 0
+                out.append(i)
+        if len(out) > 1:
+            at = self._at
+            out.sort(key=lambda i: at[i])
+        return out
 
     def is_down(self, index):
         return self._state[index] == _DOWN
