@@ -154,12 +154,21 @@ def _title(fb, s):
 
 
 def _lines(fb, lines, y=12):
+    for y in _lines_steps(fb, lines, y):
+        pass
+    return y
+
+
+def _lines_steps(fb, lines, y=12):
+    # _lines() a line at a time (a generator yielding the next line's y): the font's
+    # rectangles take ~10-20 ms a line on the RP2040.
     for line in lines:
         if y > HEIGHT - 6:
             break
         text(fb, TEXT_X + 1, y, line[:_CHARS])
         y += _LINE
-    return y
+        yield y
+    yield y
 
 
 def _marks(names, size):
@@ -183,13 +192,16 @@ def alert_steps(fb, rows, event):
     size = len(rows)
     points = event.get("points") or []
     yield from mini_board_steps(fb, rows, _marks(points, size))
+    yield
     title, todo = SHORT[event["code"]]
     _title(fb, title)
+    yield
     lines = []
     if points:
         lines += wrap("AT " + " ".join(points[:4]))
     lines += wrap(todo)
-    _lines(fb, lines)
+    for _ in _lines_steps(fb, lines):
+        yield
 
 
 def result(fb, count, plan, rows):
@@ -211,7 +223,9 @@ def result_steps(fb, count, plan, rows):
         if space:
             marked = _marks([space], size)
     yield from mini_board_steps(fb, rows, marked)
+    yield
     _title(fb, "RESULT " + (count.get("result") or ""))
+    yield
     lines = ["BLACK %s" % _num(count.get("black")), "WHITE %s" % _num(count.get("white"))]
     komi = count.get("komi")
     if komi:
@@ -225,7 +239,8 @@ def result_steps(fb, count, plan, rows):
         comp = plan.get("compensation") or {}
         if comp.get("stones"):
             lines.append("KOMI STONES %d" % comp["stones"])
-    _lines(fb, lines)
+    for _ in _lines_steps(fb, lines):
+        yield
 
 
 def _num(v):

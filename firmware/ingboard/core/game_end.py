@@ -72,6 +72,8 @@ class GameEnd:
             # not need until then (.mpy on littlefs, README "Device twin").
             from ingboard.core.counting import count_game
 
+            if self.checkpoint is not None:
+                self.checkpoint()  # loading a module is a slice of its own on the Pico
             pb = self.clock.penalty(BLACK)
             pw = self.clock.penalty(WHITE)
             count, plan = count_game(game, penalty_b=pb, penalty_w=pw, checkpoint=self.checkpoint)
@@ -96,6 +98,8 @@ class GameEnd:
                 # Imported here: the fill-in modules are needed only at the end (heap_code).
                 from ingboard.core.fill_in_check import plan_event
 
+                if self.checkpoint is not None:
+                    self.checkpoint()
                 events.append(plan_event(plan, t))
         events.append({"t": t, "type": "end", "result": game.result, "reason": game.end_reason})
         return events

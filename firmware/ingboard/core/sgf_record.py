@@ -68,6 +68,8 @@ def record_sgf(game, clock, config, ply_props=(), notes=None, write=None, checkp
     called between the slices of the dead-stone markup (the app's scan checkpoint)."""
     from ingboard.core.sgf import game_sgf, write_sgf
 
+    if checkpoint is not None:
+        checkpoint()
     root = clock_sgf.root_props(clock)
     for key, prop in INFO_KEYS:
         if config.get(key):

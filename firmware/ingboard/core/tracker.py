@@ -424,6 +424,8 @@ class Tracker(
         its file, never holding a long game's SGF in memory (issue 20)."""
         from ingboard.core.sgf_record import record_sgf
 
+        if self.checkpoint is not None:
+            self.checkpoint()  # loading a module is a slice of its own on the Pico
         record_sgf(
             self.game, self.clock, self.config, self.ply_props, self.notes, write, self.checkpoint
         )
