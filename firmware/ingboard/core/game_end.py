@@ -11,6 +11,10 @@ from ingboard.core.sensing import UNKNOWN
 PUT_AWAY_MS = const(2000)
 
 
+def _no_checkpoint():
+    pass
+
+
 class GameEnd:
     """The pause, the count and the checks after it (a Tracker mixin)."""
 
@@ -69,11 +73,16 @@ class GameEnd:
         events = self._clock_events(t, self.clock.pause(t)) if self.clock.running() else []
         if game.end_reason == "count":
             # Imported at the count, not with the tracker: the scoring is heap the game does
-            # not need until then (.mpy on littlefs, README "Device twin").
+            # not need until then (.mpy on littlefs, README "Device twin"). Loading a module
+            # is a slice of its own on the Pico: the scan may run between (issue 20).
+            cp = self.checkpoint or _no_checkpoint
+            cp()
+            from ingboard.core import scoring  # noqa: F401  (loaded here, used by counting)
+
+            cp()
             from ingboard.core.counting import count_game
 
-            if self.checkpoint is not None:
-                self.checkpoint()  # loading a module is a slice of its own on the Pico
+            cp()
             pb = self.clock.penalty(BLACK)
             pw = self.clock.penalty(WHITE)
             count, plan = count_game(game, penalty_b=pb, penalty_w=pw, checkpoint=self.checkpoint)
