@@ -7,10 +7,11 @@ passes of Ing 1991 Art. 1 and the count; the records are then read back over the
 `ingboard pull` reads them, and the board's session log replays (`ingboard track`) to the same
 game and count.
 
-INGBOARD_TWIN_LONG_PLIES sets the game's length (default 400 plies, then the passes).
-Opt-in for now (INGBOARD_TWIN_LONG=1). Open (issue 20): the app sees a press of the player to
-move that nobody made - a pass just before their stone, then `wrong-colour` - at ply 136, 166
-or 330 depending on the build's timing."""
+INGBOARD_TWIN_LONG_PLIES sets the game's length (default 400 plies, then the passes). It runs in
+`make test` (10-20 min wall): the emulator is deterministic, so a run is the same each time for
+one build. It found: replies lost to a full output queue, a key press counted twice by a late
+interrupt handler, and a press counted half a second late at the same poll as the opponent's
+next press and taken after it (a pass nobody made) - all fixed."""
 
 import os
 
@@ -19,19 +20,18 @@ from long_game import long_game
 from twin_support import require_images
 
 require_images("romfs")
-pytestmark = pytest.mark.skipif(
-    not os.environ.get("INGBOARD_TWIN_LONG"),
-    reason="the twin long game runs with INGBOARD_TWIN_LONG=1 (open: a phantom press, issue 20)",
-)
 
 PLIES = int(os.environ.get("INGBOARD_TWIN_LONG_PLIES", "400"))
+# tests/long_game.py's seed whose first 400 plies have a 10-stone capture (seed 1's largest is
+# 6 there; its big captures come later, in the 600-ply game of the bench and the soak).
+SEED = 3
 
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory):
     from host_tools.twin import long_game as lg
 
-    moves, largest = long_game(PLIES)
+    moves, largest = long_game(PLIES, seed=SEED)
     plies, config = lg.brisk(moves)
     result = lg.play_through(plies, config, str(tmp_path_factory.mktemp("twin-long")), log=print)
     result["largest_capture"] = largest
