@@ -279,7 +279,9 @@ class Board:
         if ply.stone is None:
             self._take_next()
             # A player whose press did not stop their clock presses again (a press the app
-            # missed; a second one is no harm: presses.py).
+            # missed; a second one is no harm: presses.py) - unless the board holds the pass
+            # already and its event is still on its way: the last pass ends the game and the
+            # count comes first; a press then would say "the fill-in is done" (game_end.py).
             for _ in range(PASS_TRIES - 1):
                 self.apply("key", ply.colour)
                 try:
@@ -287,8 +289,11 @@ class Board:
                         lambda m: m.get("type") == "pass" and m.get("n") == ply.n, PASS_MS
                     )
                 except TimeoutError:
+                    if self.command({"cmd": "state"}).get("plies", 0) >= ply.n:
+                        break
                     self.presses_again += 1
-            self.apply("key", ply.colour)
+            else:
+                self.apply("key", ply.colour)
             return self.run_until(lambda m: m.get("type") == "pass" and m.get("n") == ply.n)
         if self.taken != ply.n:
             self.apply("bowl", ply.take)
