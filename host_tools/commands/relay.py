@@ -157,6 +157,23 @@ def run(args):
             demo.stop()
 
 
+def _stop_on_signals():
+    """An event set by SIGTERM or the first Ctrl-C: the main loop then stops the boards, the
+    broker link, the page and the archive in order. A KeyboardInterrupt raised wherever the main
+    thread happened to be (inside a tick, an archive write) could leave a lock or a transaction
+    half-done and the shutdown waiting on it; a second Ctrl-C still interrupts at once."""
+    stop = threading.Event()
+
+    def on_signal(signum, frame):
+        if signum == signal.SIGINT and stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    return stop
+
+
 def _relay(args, demo):
     if args.db is None:
         args.db = "relay.sqlite"
@@ -208,8 +225,7 @@ def _relay(args, demo):
         args.client_id,
         on_status=_say_status(host, port, broadcaster),
     )
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    stop = _stop_on_signals()
     server.start()
     mqtt.start()
     if demo is not None:
@@ -220,12 +236,9 @@ def _relay(args, demo):
         flush=True,
     )
     deadline = None if args.duration is None else time.monotonic() + args.duration
-    try:
-        while not stop.is_set() and (deadline is None or time.monotonic() < deadline):
-            relay.tick(int(time.monotonic() * 1000))
-            stop.wait(0.5)
-    except KeyboardInterrupt:
-        pass
+    while not stop.is_set() and (deadline is None or time.monotonic() < deadline):
+        relay.tick(int(time.monotonic() * 1000))
+        stop.wait(0.5)
     if demo is not None:
         demo.stop_boards()
     mqtt.stop()
