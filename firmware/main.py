@@ -13,13 +13,15 @@ Without either the board plays offline, as before.
 import asyncio
 import time
 
-from ingboard import board_config, gc_policy, storage_paths
+from ingboard import gc_policy, storage_paths
 from ingboard.core.classifier import Classifier
 from ingboard.drivers import display
 from ingboard.drivers.usb_serial import UsbSerial
 
 
 def build():
+    from ingboard import board_config  # dropped after (main): its tables are used only here
+
     hw = board_config.build()
     cfg = hw["config"]
     size = cfg["grid"]["size"]
@@ -57,10 +59,12 @@ def main():
     # The drivers' buffers first, the app's code after, around a reserve (gc_policy.py,
     # "Loading the code"): the heap the game needs stays in one piece.
     hw = build()
+    gc_policy.drop("ingboard.board_config")  # the variants' tables: used once, by build()
     reserve = bytearray(gc_policy.LOAD_RESERVE)
     from ingboard import relay_feed
     from ingboard.app import App
     from ingboard.records_store import RecordsStore
+    from ingboard.standalone import Standalone  # noqa: F401  (App's, loaded in the window)
 
     del reserve
     hw["relay"], transport = relay_feed.from_settings(

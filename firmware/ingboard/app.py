@@ -36,7 +36,6 @@ from ingboard.core import cues, journal
 from ingboard.core.board import BLACK, WHITE
 from ingboard.core.bowls import MAX_READING_G, plausible
 from ingboard.core.classifier import format_scan
-from ingboard.core.ko import PASS
 from ingboard.core.session import SessionWriter, check_config
 from ingboard.core.tracker import Tracker
 
@@ -280,97 +279,18 @@ class App:
             return dict(DEFAULT_CONFIG, size=size)
 
     def _resume(self):
+        # The game of the journal on flash, if there is one (after a power cut): resume.py,
+        # loaded for this and dropped after with the journal's reader (issue 17).
         reader = self.store.recovery_reader()
         if reader is None:
             return False
-        numbers = self.store.numbers()
-        number = numbers[-1] if numbers else self.store.next_number()
-        data = None  # the journal on flash, read record by record (issue 20)
-        try:
-            try:
-                tracker, info = journal.recover(reader)
-            finally:
-                reader.close()
-        except (ValueError, TypeError, KeyError, IndexError) as exc:
-            self.warn("journal unreadable: %s" % exc)
-            tracker, info = None, {"t": 0, "records": 0, "corrupt": 0, "lost": 0}
-        if tracker is None or info["corrupt"] is not None:
-            # Not a torn tail: a record in the middle (or the first) is corrupted. Say so, and
-            # take the game from the session log on flash when it holds more (issue 19).
-            if tracker is not None:
-                self.warn(
-                    "journal record at byte %d corrupted, %d later records unreadable"
-                    % (info["corrupt"], info["lost"])
-                )
-            rebuilt = self._from_session_log(number, tracker)
-            if rebuilt is None and tracker is None:
-                return False
-            if rebuilt is not None:
-                tracker, info, data = rebuilt
-        self.number = number
-        self.tracker = tracker
-        tracker.checkpoint = self.scan_if_due
-        self.store.trim_session(self.number)
-        base = max(info["t"], self.store.last_session_time(self.number))
-        self._restart_time(base)
-        if self.store.session_started(self.number):
-            self.log_file = self.store.open_session(self.number, append=True)
-        else:
-            # The power went before the log's header and config reached flash (the journal's
-            # start record did): write them anew, so the log stays a session log.
-            self.log_file = self.store.open_session(self.number)
-            SessionWriter(self.log_file).config(0, tracker.config)
-        self.log_file.write("# resumed from the journal after a restart (%d records)\n" % (
-            info["records"]))  # fmt: skip
-        self.log = None  # continued with Record lines (the header and config are written)
-        writer = journal.JournalWriter(None, self.mark_ms)
-        if data is None:
-            # Compacted from the file into the new one beside it, then switched (as open_journal
-            # does with bytes): one record at a time in memory.
-            reader = self.store.journal_reader()
-            out = self.store.new_journal()
-            try:
-                records, size, last_t = journal.compact(reader, out)
-            finally:
-                reader.close()
-                out.close()
-            self.compacted = size
-            self.journal_file = self.store.commit_journal()
-            writer.resume_at(tracker, records, size, last_t)
-        else:
-            compact = journal.compact(data)
-            self.compacted = len(compact)
-            self.journal_file = self.store.open_journal(compact)
-            writer.resume(tracker, compact)
-        writer.out = self.journal_file
-        self.journal = writer
-        self.saved = False
-        self.warn("game %04d resumed at move %d" % (self.number, len(tracker.game.plies)))
-        if tracker.game.phase == "ended":
-            # The power may have gone between the journal's end record and the SGF.
-            self.saved = self.store.has_sgf(self.number)
-            self._after(base, [], None)
-        return True
+        from ingboard import resume
 
-    def _from_session_log(self, number, tracker):
-        """(tracker, info, journal bytes) of game `number` rebuilt from its session log when
-        that holds more than `tracker` (the journal's game, or None), else None."""
-        import io
-
-        out = io.BytesIO()
         try:
-            rebuilt, info = journal.rebuild(self.store.session_lines(number), out, self.mark_ms)
-        except (OSError, ValueError, TypeError, KeyError, IndexError) as exc:
-            self.warn("session log of game %04d unreadable: %s" % (number, exc))
-            return None
-        if rebuilt is None:
-            return None
-        if tracker is not None and len(rebuilt.game.plies) < len(tracker.game.plies):
-            return None
-        self.warn(
-            "game %04d rebuilt from its session log (%d records)" % (number, info["records"])
-        )
-        return rebuilt, info, out.getvalue()
+            return resume.resume(self, reader)
+        finally:
+            gc_policy.drop("ingboard.resume")
+            gc_policy.drop("ingboard.core.journal_replay")
 
     def _finish(self):
         if not self.saved:
@@ -538,10 +458,12 @@ class App:
         # Compacted a slice at a time by background(), between scans (issue 20: a burst must
         # not delay a scan by a period; read record by record, never whole). The records
         # written meanwhile go on into the old file and are copied after the compacted ones.
+        from ingboard.core.journal_replay import Compactor  # dropped once done (issue 17)
+
         limit = self.journal.written
         reader = self.store.journal_reader()
         out = self.store.new_journal()
-        job = journal.Compactor(reader, out, limit)
+        job = Compactor(reader, out, limit)
         self.compaction = [job, reader, out, limit, self.journal.records]
 
     def _compaction_step(self):
@@ -561,6 +483,7 @@ class App:
         reader.close()
         out.close()
         self.compaction = None
+        gc_policy.drop("ingboard.core.journal_replay")
         self.journal_file = self.store.commit_journal()
         self.compacted = job.bytes + appended
         writer = self.journal
@@ -573,6 +496,7 @@ class App:
             self.compaction[1].close()
             self.compaction[2].close()
             self.compaction = None
+            gc_policy.drop("ingboard.core.journal_replay")
 
     def background(self):
         """What can wait for a quiet moment - the game task calls it once a period, after its
@@ -651,18 +575,6 @@ class App:
         reply["type"] = "mem"
         return [reply]
 
-    def cmd_plies(self, cmd):
-        game = self.tracker.game
-        board = game.board
-        plies = game.plies
-        start = cmd.get("from", 0)
-        out = []
-        for i in range(start, min(len(plies), start + protocol.MAX_PLIES)):
-            ply = plies[i]
-            point = None if ply.point == PASS else board.name(ply.point)
-            out.append(["B" if ply.color == BLACK else "W", point, ply.kind])
-        return [{"type": "plies", "from": start, "total": len(plies), "plies": out}]
-
     def _cue(self, event, t):
         buzzer = self.hw.get("buzzer")
         kind = event["type"]
@@ -722,99 +634,6 @@ class App:
     def cmd_button(self, cmd):
         self._input(_BUTTON, cmd["name"])
         return []
-
-    def cmd_calibrate(self, cmd):
-        grid = self._load_grid()
-        if grid:
-            self.standalone.show_health(self.now())  # the health map on both faces
-        return [{"type": "ok", "cmd": "calibrate", "grid": grid, "bowls": False}]
-
-    def _load_grid(self):
-        from ingboard import storage_paths
-
-        try:
-            with open(self.store.root + storage_paths.CALIBRATION, "rb") as f:
-                data = f.read()
-        except OSError:
-            return False
-        self.hw["classifier"].load_calibration(data)
-        return True
-
-    def cmd_enrol(self, cmd):
-        tracker = self.tracker
-        if tracker.game.plies:
-            raise ValueError("bowls are enrolled only before the first move")
-        weights = {}
-        for c in ("B", "W"):
-            g = cmd.get(c, self.grams[c])
-            if g is None:
-                raise ValueError("no reading of the %s bowl yet" % c)
-            weights[c] = g
-        config = dict(tracker.config)
-        bowls = dict(config.get("bowls") or {})
-        for c in ("B", "W"):
-            entry = dict(bowls.get(c) or {})
-            entry["w180_g"] = weights[c]
-            bowls[c] = entry
-        config["bowls"] = bowls
-        check_config(config)
-        Tracker(config)
-        # The players counted the set with the frame: kept for every later game (/set.json),
-        # like the `enrolled` event; this game starts again with it (journal, session log).
-        self._keep_set(weights)
-        self.new_game(config)
-        return [{"type": "ok", "cmd": "enrol", "B": weights["B"], "W": weights["W"]}]
-
-    def cmd_list(self, cmd):
-        return [{"type": "games", "files": self.store.finished()}]
-
-    def cmd_read(self, cmd):
-        offset = cmd.get("offset", 0)
-        data, size = self.store.read(cmd["name"], offset, cmd.get("count", 512))
-        return [
-            {
-                "type": "file",
-                "name": cmd["name"],
-                "offset": offset,
-                "size": size,
-                "data": data.decode(),
-            }
-        ]
-
-    def cmd_health(self, cmd):
-        c = self.hw["classifier"]
-        return [{"type": "health", "rows": c.health_rows(), "faults": c.fault_points()}]
-
-    def cmd_raw_scan(self, cmd):
-        n = cmd.get("n", 1)
-        grid = self.hw["grid"]
-        sums = None
-        for _ in range(n):
-            readings = grid.scan()
-            if sums is None:
-                sums = [0] * len(readings)
-            for i in range(len(readings)):
-                sums[i] += readings[i]
-        values = [(s + n // 2) // n for s in sums]
-        return [{"type": "raw-scan", "n": n, "size": self.hw["classifier"].size, "values": values}]
-
-    def cmd_raw_bowl(self, cmd):
-        n = cmd.get("n", 1)
-        reply = {"type": "raw-bowl", "n": n}
-        for c, hx in (self.hw.get("hx711") or {}).items():
-            if not hasattr(hx, "read_code"):
-                raise ValueError("the %s bowl has no raw reading" % c)
-            codes = []
-            tries = 0
-            while len(codes) < n:
-                tries += 1
-                if tries > 200 * n:
-                    raise ValueError("the %s bowl's HX711 does not answer" % c)
-                if hx.ready():
-                    codes.append(hx.read_code())
-            codes.sort()
-            reply[c] = codes[n // 2]
-        return [reply]
 
     # -- tasks ----------------------------------------------------------------------------------
 

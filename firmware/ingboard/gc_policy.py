@@ -27,6 +27,11 @@ none of it in a block over 1.2 KB, and the tracker's first 2 KB board raised Mem
 main.py builds the drivers first (their large buffers), then holds `LOAD_RESERVE` bytes while
 it imports the app and lets them go before the app starts: the game's heap is that one piece.
 
+Code used once (issue 17): what runs only at boot (board_config.build, the recovery of a game
+from its journal) or rarely (the host's diagnostic commands, the journal's compaction) is
+imported when needed and `drop()`ped after: on the stock image its bytecode is heap, and
+once no module refers to it the next collection gives it back to the game.
+
 On CPython (tests, tools) there is nothing to do: its collector is another kind.
 """
 
@@ -75,6 +80,21 @@ class Collector:
         self.mark = gc.mem_alloc()
         self.collections += 1
         return True
+
+
+def drop(name):
+    """Forget module `name` (e.g. "ingboard.board_config") so that its code can be collected
+    once nothing else refers to it; a later import loads it again. Only where the code is heap
+    (MicroPython): on CPython a module is kept (its classes stay the ones tests compare)."""
+    import sys
+
+    if not hasattr(gc, "mem_alloc") or name not in sys.modules:
+        return
+    del sys.modules[name]
+    dot = name.rfind(".")
+    package = sys.modules.get(name[:dot]) if dot > 0 else None
+    if package is not None and hasattr(package, name[dot + 1 :]):
+        delattr(package, name[dot + 1 :])  # the package's attribute refers to it too
 
 
 def heap_figures():

@@ -190,9 +190,21 @@ def error(text, cmd=None):
     return {"type": "error", "cmd": cmd, "text": text}
 
 
+def _rare(attr, app, cmd):
+    # A command the app has no method for: host_commands.py's function of that name, loaded
+    # for this command and dropped after (issue 17: heap the game keeps on the stock image).
+    from ingboard import gc_policy, host_commands
+
+    try:
+        return getattr(host_commands, attr)(app, cmd)
+    finally:
+        gc_policy.drop("ingboard.host_commands")
+
+
 class Protocol:
     """Commands in, replies out, against an app with `cmd_<name>(cmd) -> [replies]` methods
-    (name with '-' as '_'); a method refuses with ValueError or TypeError, changing nothing."""
+    (name with '-' as '_'), or host_commands.py's `cmd_<name>(app, cmd)` where the app has
+    none; a command refuses with ValueError or TypeError, changing nothing."""
 
     def __init__(self, app):
         self.app = app
@@ -203,9 +215,12 @@ class Protocol:
             name, cmd = parse(line)
         except ProtocolError as exc:
             return [error(str(exc), exc.cmd)]
-        method = getattr(self.app, "cmd_" + name.replace("-", "_"))
+        attr = "cmd_" + name.replace("-", "_")
+        method = getattr(self.app, attr, None)
         try:
-            return method(cmd)
+            if method is not None:
+                return method(cmd)
+            return _rare(attr, self.app, cmd)
         except (ValueError, TypeError, KeyError) as exc:
             return [error(str(exc) or exc.__class__.__name__, name)]
         except Exception as exc:  # noqa: BLE001 (no host line may end the link task)

@@ -108,13 +108,17 @@ def from_settings(settings_path, journal_path, ticks_ms, ticks_diff, mqtt_as=Non
     Peter Hinch's mqtt_as, or (None, None) when there are no settings, they are damaged, or
     mqtt_as is not installed: the board then plays offline (one line says why). `mqtt_as`:
     the module (imported here by default; tests pass a stand-in)."""
+    try:
+        with open(settings_path) as f:
+            text = f.read()
+    except OSError:
+        return None, None
+    # Imported only when there are settings: a board without them never holds the link's code
+    # (~8 KB of heap where the .mpy load into it, the stock Pico image: issue 17).
     from ingboard import network_settings
 
     try:
-        with open(settings_path) as f:
-            net = network_settings.parse(f.read())
-    except OSError:
-        return None, None
+        net = network_settings.parse(text)
     except ValueError as exc:
         log("network settings not used: %s" % exc)
         return None, None

@@ -51,7 +51,7 @@ def prepare(plies, config, keep_last=1, work_dir=None):
     game's number}."""
     from ingboard.app import App
     from ingboard.core.board import BLACK, WHITE
-    from ingboard.core.journal import compact
+    from ingboard.core.journal_replay import compact
     from ingboard.records_store import RecordsStore
 
     root = work_dir or tempfile.mkdtemp(prefix="ingboard-end-")

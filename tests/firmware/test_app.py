@@ -198,7 +198,7 @@ def test_a_record_is_written_in_chunks_with_checkpoints_and_the_same_text():
 def test_resume_reads_a_long_journal_record_by_record_and_compacts_it_beside():
     # issue 20: at boot the journal is recovered and compacted from its file, never read
     # whole (a 600-ply game's journal is ~100 KB); the resumed game and journal are the same.
-    from ingboard.core import journal
+    from ingboard.core import journal_replay
 
     root = "/tmp/ingboard-test-app-resume-file"
     clear_records(root)
@@ -212,8 +212,8 @@ def test_resume_reads_a_long_journal_record_by_record_and_compacts_it_beside():
     _cfg, hw2 = hardware(vt2, LOG)
     again = App(hw2, RecordsStore(root), vt2.ticks_ms, vt2.ticks_diff, vt2.sleep_ms, cfg)
     assert [p.point for p in again.tracker.game.plies] == [p.point for p in app.tracker.game.plies]
-    compacted = journal.compact(data)
+    compacted = journal_replay.compact(data)
     assert again.store.journal_bytes() == compacted
     assert again.compacted == len(compacted)
     assert again.journal.written == len(compacted)
-    assert again.journal.records == len(journal.read(compacted)[0])
+    assert again.journal.records == len(journal_replay.read(compacted)[0])

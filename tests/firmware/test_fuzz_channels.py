@@ -9,7 +9,7 @@ refused ones). Each test counts the inputs it tried and prints the count.
 import json
 
 from ingboard import protocol
-from ingboard.core import journal
+from ingboard.core import journal_replay
 from ingboard.core.board import BLACK, WHITE
 from ingboard.core.bowls import Bowls
 from ingboard.core.classifier import Classifier, parse_calibration
@@ -207,7 +207,7 @@ def test_fuzz_journal_bytes():
                 b = b[:i] + b[rng.below(len(b)) : rng.below(len(b))] + b[i:]
         tried += 1
         try:
-            got, info = journal.recover(bytes(b))
+            got, info = journal_replay.recover(bytes(b))
         except (ValueError, TypeError, KeyError, IndexError) as exc:  # what the app catches
             kinds["refused"] = kinds.get("refused", 0) + 1
             assert exc is not None

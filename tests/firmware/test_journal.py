@@ -2,7 +2,7 @@
 
 import json
 
-from ingboard.core import journal
+from ingboard.core import journal, journal_replay
 from ingboard.core.board import BLACK, WHITE
 from ingboard.core.session import Record
 from journal_cases import Sink, fingerprint, play
@@ -66,12 +66,12 @@ def journal_states(recs):
 
 def test_record_round_trip_and_every_torn_tail():
     data = journal.encode(0, [["game", CONFIG]]) + journal.encode(5, []) + journal.encode(9, [])
-    records, end, dropped = journal.read(data)
+    records, end, dropped = journal_replay.read(data)
     assert [r[0] for r in records] == [0, 5, 9] and end == len(data) and dropped == 0
     first = len(journal.encode(0, [["game", CONFIG]]))
     ends = [first, first + len(journal.encode(5, [])), len(data)]
     for cut in range(len(data) + 1):
-        records, end, dropped = journal.read(data[:cut])
+        records, end, dropped = journal_replay.read(data[:cut])
         whole = len([e for e in ends if e <= cut])
         assert len(records) == whole, cut
         assert end == (ends[whole - 1] if whole else 0) and end + dropped == cut
@@ -83,15 +83,15 @@ def test_damaged_record_ends_the_journal_nothing_before_lost():
     c = journal.encode(8, [])
     bad = bytearray(b)
     bad[15] ^= 1  # a flipped bit in the payload: CRC mismatch
-    records, end, dropped = journal.read(a + bytes(bad) + c)
+    records, end, dropped = journal_replay.read(a + bytes(bad) + c)
     assert len(records) == 1 and end == len(a) and dropped == len(b) + len(c)
-    records, end, _ = journal.read(a + b"\xff" * 40)  # erased flash after the last record
+    records, end, _ = journal_replay.read(a + b"\xff" * 40)  # erased flash after the last record
     assert len(records) == 1 and end == len(a)
 
 
 def test_time_going_back_is_not_a_record():
     a = journal.encode(10, [["game", CONFIG]])
-    records, end, _ = journal.read(a + journal.encode(4, []))
+    records, end, _ = journal_replay.read(a + journal.encode(4, []))
     assert len(records) == 1 and end == len(a)
 
 
@@ -102,11 +102,11 @@ def test_recovery_at_every_record_of_a_game_with_captures_and_passes():
     assert tracker.game.phase == "ended" and tracker.game.result == "B+R"
     for size in sorted(states):
         t, want = states[size]
-        got, info = journal.recover(data[:size])
+        got, info = journal_replay.recover(data[:size])
         assert info["dropped"] == 0 and info["t"] == t
         assert fingerprint(got, t) == want, size
         # A torn next record changes nothing.
-        got, info = journal.recover(data[: size + 7])
+        got, info = journal_replay.recover(data[: size + 7])
         if size + 7 < len(data) and (size + 7) not in states:
             assert fingerprint(got, t) == want and info["dropped"] > 0
 
@@ -116,18 +116,18 @@ def test_undo_and_dispute_are_journaled():
     recs = game_records(moves, ((3, "undo"), (4, "dispute")))
     tracker, data, states = journal_states(recs)
     last = max(states)
-    got, _ = journal.recover(data)
+    got, _ = journal_replay.recover(data)
     assert fingerprint(got, states[last][0]) == states[last][1]
-    assert any(r[1:2] == [["undo"]] or ["undo"] in r[1:] for r in journal.read(data)[0])
+    assert any(r[1:2] == [["undo"]] or ["undo"] in r[1:] for r in journal_replay.read(data)[0])
 
 
 def test_compact_recovers_the_same_game():
     moves = ["E5", "D5", "E4", "D4", "pass", "pass"]
     tracker, data, states = journal_states(game_records(moves))
-    small = journal.compact(data)
+    small = journal_replay.compact(data)
     assert len(small) < len(data)
     t, want = states[max(states)]
-    got, _ = journal.recover(small)
+    got, _ = journal_replay.recover(small)
     assert fingerprint(got, t) == want
 
 
@@ -138,7 +138,7 @@ def test_recovered_tracker_continues_the_game():
     presses = [i for i, r in enumerate(recs) if r.kind == "press"]
     cut = presses[3] + 2
     _t, data, _s = journal_states(recs[:cut])
-    resumed, info = journal.recover(data)
+    resumed, info = journal_replay.recover(data)
     original, _data, _s2 = journal_states(recs)
     events = []
     for r in recs[cut:]:
@@ -159,10 +159,10 @@ def test_recovered_tracker_continues_the_game():
 
 
 def test_recover_empty_and_foreign():
-    tracker, info = journal.recover(b"")
+    tracker, info = journal_replay.recover(b"")
     assert tracker is None and info["records"] == 0
     try:
-        journal.recover(journal.encode(0, [["ply", 1, 20, 0]]))
+        journal_replay.recover(journal.encode(0, [["ply", 1, 20, 0]]))
     except ValueError:
         pass
     else:
@@ -179,14 +179,14 @@ def test_recovery_after_the_count_keeps_the_end_of_game_state():
     counted = 0
     for size in sorted(states):
         t, want = states[size]
-        got, _info = journal.recover(data[:size])
+        got, _info = journal_replay.recover(data[:size])
         assert fingerprint(got, t) == want, size
         if want["counted"] is not None:
             counted += 1
             assert got.state() == tracker.state() and got.plan == tracker.plan
     assert counted >= 1
     # The end record holds no count: it is made again.
-    ends = [op for r in journal.read(data)[0] for op in r[1:] if op[0] == "end"]
+    ends = [op for r in journal_replay.read(data)[0] for op in r[1:] if op[0] == "end"]
     assert ends == [["end", tracker.game.result, "count"]]
 
 
@@ -229,7 +229,7 @@ def test_a_press_kept_for_a_hidden_board_survives_a_power_cut():
     ]
     before, data, _states = play(recs)
     assert before.press_pending == BLACK and not before.game.plies
-    resumed, _info = journal.recover(data)
+    resumed, _info = journal_replay.recover(data)
     assert resumed.press_pending == BLACK and resumed.press_time == 1200
     events = resumed.scan(3000, hidden)
     events += resumed.scan(3500, scan_rows({"E5": "B"}))
@@ -257,7 +257,7 @@ def test_a_kept_press_switches_the_clock_as_of_the_press_across_a_power_cut():
     whole, _data, _events = play(head + tail)
     before, data, _states = play(head)
     assert before.clock.held and before.clock.player(BLACK, 4000)[0] == 60000 - 1200
-    resumed, _info = journal.recover(data)
+    resumed, _info = journal_replay.recover(data)
     assert resumed.clock.held and resumed.press_time == 1200
     for rec in tail:
         due = resumed.next_deadline()
@@ -292,7 +292,7 @@ def test_a_set_enrolled_with_the_button_is_journaled_and_replayed_alike():
     enrolled = [e for e in events if e["type"] == "enrolled"]
     assert enrolled and enrolled[0]["B"] == 260.011 and enrolled[0]["W"] == 262.0
     assert [b.verified for b in tracker.bowls.bowls] == [True, True]
-    resumed, _info = journal.recover(data)
+    resumed, _info = journal_replay.recover(data)
     assert resumed.bowls.snapshot() == tracker.bowls.snapshot()
     assert len(resumed.game.plies) == 1
     lines = ["ingboard-session 1\n"]
@@ -307,5 +307,5 @@ def test_a_set_enrolled_with_the_button_is_journaled_and_replayed_alike():
             lines.append("%d press %s\n" % (rec.t_ms, "BW"[rec.payload - 1]))
         else:
             lines.append("%d button %s\n" % (rec.t_ms, rec.payload))
-    rebuilt, _info = journal.rebuild(lines, Sink())
+    rebuilt, _info = journal_replay.rebuild(lines, Sink())
     assert rebuilt.bowls.snapshot() == tracker.bowls.snapshot()

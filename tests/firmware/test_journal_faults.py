@@ -10,7 +10,7 @@ import os
 
 from app_fakes import VirtualTime, clear_records, hardware
 from ingboard.app import App
-from ingboard.core import journal
+from ingboard.core import journal_replay
 from ingboard.records_store import RecordsStore
 
 ROWS = 9
@@ -88,7 +88,7 @@ def test_a_cut_between_removing_the_old_journal_and_renaming_the_new_loses_nothi
     # The window of open_journal(data): the new file written, the old one removed, the power
     # goes before the rename.
     with open(path + ".new", "wb") as f:
-        f.write(journal.compact(data))
+        f.write(journal_replay.compact(data))
     os.remove(path)
     again, _texts = _boot(root, log)
     assert _points(again) == _points(app) and len(_points(app)) == 6
@@ -134,11 +134,11 @@ def test_a_corrupted_record_in_the_middle_is_reported_and_the_game_rebuilt_from_
     root = "/tmp/ingboard-test-jf-middle"
     app, log = _play(root, 8)
     path = app.store.journal_path
-    records, _end, _dropped = journal.read(app.store.journal_bytes())
+    records, _end, _dropped = journal_replay.read(app.store.journal_bytes())
     assert len(records) > 6
     _corrupt(path, 3)
-    _records, end, dropped = journal.read(app.store.journal_bytes())
-    assert dropped and journal.later_records(app.store.journal_bytes(), end) > 0
+    _records, end, dropped = journal_replay.read(app.store.journal_bytes())
+    assert dropped and journal_replay.later_records(app.store.journal_bytes(), end) > 0
     again, texts = _boot(root, log)
     assert any("corrupted" in t for t in texts), texts
     assert any("rebuilt from its session log" in t for t in texts), texts
@@ -163,7 +163,7 @@ def test_a_torn_tail_is_no_corruption():
     app, log = _play(root, 4)
     with open(app.store.journal_path, "ab") as f:
         f.write(b"00ff12345678[1")
-    _tracker, info = journal.recover(app.store.journal_bytes())
+    _tracker, info = journal_replay.recover(app.store.journal_bytes())
     assert info["corrupt"] is None and info["dropped"] == 14
     again, texts = _boot(root, log)
     assert _points(again) == _points(app) and not any("corrupted" in t for t in texts)

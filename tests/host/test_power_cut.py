@@ -6,7 +6,7 @@ record, never a corrupted state."""
 import random
 
 import pytest
-from ingboard.core import journal
+from ingboard.core import journal_replay
 from ingboard.core.session import Record, read_text
 from journal_cases import fingerprint, play
 
@@ -45,7 +45,7 @@ def test_every_byte_offset_recovers_the_last_whole_record(ending):
     # The game as of each record boundary, recovered once per boundary.
     recovered = {}
     for size in ends:
-        tracker, info = journal.recover(data[:size])
+        tracker, info = journal_replay.recover(data[:size])
         t, want = states[size]
         assert info["dropped"] == 0 and info["t"] == t
         assert fingerprint(tracker, t) == want, size
@@ -58,7 +58,7 @@ def test_every_byte_offset_recovers_the_last_whole_record(ending):
             k += 1
         start = ends[k - 1] if k else 0
         whole = ends[k] == cut
-        records, end, dropped = journal.read(data[:cut], start)
+        records, end, dropped = journal_replay.read(data[:cut], start)
         assert len(records) == (1 if whole else 0), cut
         assert end == (cut if whole else start) and dropped == cut - end
     # And the whole path (read + recover) at a seeded sample of offsets and around the end.
@@ -66,7 +66,7 @@ def test_every_byte_offset_recovers_the_last_whole_record(ending):
     cuts = rng.sample(range(len(data)), 150) + list(range(len(data) - 300, len(data) + 1))
     for cut in cuts:
         last = max([e for e in ends if e <= cut] or [0])
-        tracker, info = journal.recover(data[:cut])
+        tracker, info = journal_replay.recover(data[:cut])
         if last == 0:
             assert tracker is None
             continue
@@ -77,13 +77,13 @@ def test_every_byte_offset_recovers_the_last_whole_record(ending):
 
 def test_compacted_journal_recovers_the_same_game():
     data, states = full_game()
-    small = journal.compact(data)
+    small = journal_replay.compact(data)
     assert len(small) < len(data) // 2
     t, want = states[len(data)]
-    tracker, _info = journal.recover(small)
+    tracker, _info = journal_replay.recover(small)
     assert fingerprint(tracker, t) == want
     # Compaction of a journal cut short recovers that shorter game too.
     for size in sorted(states)[::25]:
         t, want = states[size]
-        tracker, _info = journal.recover(journal.compact(data[:size]))
+        tracker, _info = journal_replay.recover(journal_replay.compact(data[:size]))
         assert fingerprint(tracker, t) == want, size

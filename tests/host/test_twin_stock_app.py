@@ -43,11 +43,6 @@ def _moves(events):
     return [(e["color"], e["point"]) for e in events if e["type"] == "move"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="open, issue 17: the .mpy on littlefs no longer leave the app heap to start and play "
-    "on the RP2040 (MemoryError); the ROMFS deploy plays",
-)
 def test_the_app_plays_from_mpy_on_littlefs_of_the_stock_image():
     from ingboard.core.session import read_text
     from ingboard.core.tracker import track
