@@ -11,6 +11,7 @@ Without either the board plays offline, as before.
 """
 
 import asyncio
+import sys
 import time
 
 from ingboard import gc_policy, storage_paths
@@ -55,17 +56,32 @@ async def run(app, transport):
     await app.run()
 
 
+def load_code():
+    # The code the app keeps (on the stock image it is heap; issue 17).
+    from ingboard import relay_feed
+    from ingboard.app import App
+    from ingboard.records_store import RecordsStore
+
+    return relay_feed, App, RecordsStore
+
+
 def main():
     # The drivers' buffers first, the app's code after, around a reserve (gc_policy.py,
     # "Loading the code"): the heap the game needs stays in one piece.
     hw = build()
     gc_policy.drop("ingboard.board_config")  # the variants' tables: used once, by build()
-    reserve = bytearray(gc_policy.LOAD_RESERVE)
-    from ingboard import relay_feed
-    from ingboard.app import App
-    from ingboard.records_store import RecordsStore
-    from ingboard.standalone import Standalone  # noqa: F401  (App's, loaded in the window)
-
+    loaded = list(sys.modules)
+    try:
+        reserve = bytearray(gc_policy.LOAD_RESERVE)
+        relay_feed, App, RecordsStore = load_code()
+    except MemoryError:
+        # The code did not fit beside the reserve (more code, a smaller heap): what was loaded
+        # is forgotten and loaded again without it, into whatever room there is.
+        reserve = None
+        for name in list(sys.modules):
+            if name not in loaded:
+                gc_policy.drop(name)
+        relay_feed, App, RecordsStore = load_code()
     del reserve
     hw["relay"], transport = relay_feed.from_settings(
         storage_paths.NETWORK, storage_paths.RELAY_JOURNAL, time.ticks_ms, time.ticks_diff

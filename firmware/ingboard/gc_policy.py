@@ -26,6 +26,8 @@ in holes between them: on the twin's stock RP2040 image 49 KB stayed free after 
 none of it in a block over 1.2 KB, and the tracker's first 2 KB board raised MemoryError. So
 main.py builds the drivers first (their large buffers), then holds `LOAD_RESERVE` bytes while
 it imports the app and lets them go before the app starts: the game's heap is that one piece.
+Where the code does not fit beside the reserve, main.py forgets what it loaded and loads it
+again without one (a fragmented heap rather than none).
 
 Code used once (issue 17): what runs only at boot (board_config.build, the recovery of a game
 from its journal) or rarely (the host's diagnostic commands, the journal's compaction) is
@@ -42,7 +44,7 @@ from micropython import const
 THRESHOLD = const(12 * 1024)
 IDLE = const(4 * 1024)
 CHECK_MS = const(250)
-LOAD_RESERVE = const(20 * 1024)
+LOAD_RESERVE = const(28 * 1024)
 
 
 class Collector:

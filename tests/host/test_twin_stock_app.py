@@ -18,7 +18,6 @@ deploy for play) is not affected: tests/host/test_twin_game.py, test_twin_long_g
 
 import json
 
-import pytest
 from twin_support import Serving, ingboard, require_images
 
 from host_tools.twin import deploy, hardware, scenario

@@ -1,0 +1,72 @@
+"""Code loaded only when needed and dropped after (issue 17, gc_policy.drop): on the stock Pico
+image the code of .mpy files is heap, so what runs once (the resume at boot) or rarely (the
+host's diagnostic commands, the journal's compaction) must not stay loaded. Under MicroPython
+(tests/test_under_micropython.py) the modules really go; on CPython drop() keeps them (no heap
+to give back, and tests compare their classes), which is checked too."""
+
+import sys
+
+from app_fakes import VirtualTime, clear_records, hardware
+from ingboard import gc_policy
+from ingboard.app import App
+from ingboard.protocol import Protocol
+from ingboard.records_store import RecordsStore
+from test_app import LOG
+
+ONCE = ("ingboard.resume", "ingboard.core.journal_replay", "ingboard.host_commands")
+
+
+def _heap_is_code():
+    import gc
+
+    return hasattr(gc, "mem_alloc")  # MicroPython: the one whose code drop() gives back
+
+
+def test_drop_forgets_a_module_and_its_package_attribute_and_it_loads_again():
+    import ingboard
+    from ingboard import host_commands
+
+    first = host_commands.cmd_list
+    gc_policy.drop("ingboard.host_commands")
+    if _heap_is_code():
+        assert "ingboard.host_commands" not in sys.modules
+        assert not hasattr(ingboard, "host_commands")
+    else:
+        assert sys.modules["ingboard.host_commands"] is host_commands
+    from ingboard import host_commands as again
+
+    assert again.cmd_list.__name__ == first.__name__ == "cmd_list"
+    gc_policy.drop("ingboard.no_such_module")  # never loaded: nothing to do
+
+
+def test_a_rare_command_is_answered_and_its_code_dropped():
+    class Store:
+        def finished(self):
+            return [{"name": "0001.sgf", "number": 1, "bytes": 10}]
+
+    class Board:
+        store = Store()
+
+    replies = Protocol(Board()).handle('{"cmd": "list"}')
+    assert replies == [{"type": "games", "files": Store().finished()}]
+    refused = Protocol(Board()).handle('{"cmd": "read", "name": "0001.sgf"}')
+    assert refused[0]["type"] == "error" and refused[0]["cmd"] == "read"
+    if _heap_is_code():
+        assert "ingboard.host_commands" not in sys.modules
+
+
+def test_a_resumed_app_keeps_none_of_the_code_it_used_once():
+    root = "/tmp/ingboard-test-code-loading"
+    clear_records(root)
+    vt = VirtualTime()
+    cfg, hw = hardware(vt, LOG)
+    app = App(hw, RecordsStore(root), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
+    vt.drive(app, 5000)
+    app.journal_file.flush()
+    vt2 = VirtualTime()
+    _cfg, hw2 = hardware(vt2, LOG)
+    again = App(hw2, RecordsStore(root), vt2.ticks_ms, vt2.ticks_diff, vt2.sleep_ms, cfg)
+    assert [p.point for p in again.tracker.game.plies] == [p.point for p in app.tracker.game.plies]
+    assert again.tracker.game.plies  # the journal had a game: resume.py ran
+    if _heap_is_code():
+        assert [name for name in ONCE if name in sys.modules] == []
