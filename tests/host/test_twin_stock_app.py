@@ -1,20 +1,15 @@
 """The app on MicroPython's stock RPI_PICO image (no ROMFS partition), as a user with the
 official download gets it (issue 17, item 2): `ingboard flash` puts the .mpy files onto
-littlefs, where MicroPython copies their code into the heap (~145 KB of the RP2040's 240 KB).
-The app must still start and play: main.py builds the drivers first and loads the code around
-a reserve (gc_policy.LOAD_RESERVE), the menus, faces, SGF writer and scoring load only when
-used, and the littlefs .mpy carry no line numbers (flash.LITTLEFS_OPT).
+littlefs, where MicroPython copies their code into the heap (~140 KB of the RP2040's 240 KB).
+The app must still start and play: main.py builds the drivers first, drops board_config, and
+loads the code around a reserve (gc_policy.LOAD_RESERVE); what runs once or rarely (the resume
+after a power cut, the journal's reader, the host's diagnostic commands, the relay link without
+network settings, the menus, faces, SGF writer and scoring) loads only when used and is dropped
+after (gc_policy.drop), and the littlefs .mpy carry no line numbers (flash.LITTLEFS_OPT).
 
 A few moves are played in the game the app starts at boot, through the board's hardware models
 (the Hall grid, the clock keys, the load cells; host_tools/twin/scenario.py), and the board must
-report the moves `track` finds in the same log.
-
-OPEN (issue 17, found at the end of this session): the code added for the end of a long game
-(the count in slices, chunked SGF writes, the journal recovered record by record) no longer
-fits this path: the app raises MemoryError building its tracker at boot (imports moved into
-main.py's reserve window make it start, then MemoryError during play). Marked a strict xfail:
-it fails the suite as soon as it passes again, so the marker must then go. The ROMFS image (the
-deploy for play) is not affected: tests/host/test_twin_game.py, test_twin_long_game.py."""
+report the moves `track` finds in the same log, then still have room to play on (`mem`)."""
 
 import json
 
@@ -27,6 +22,7 @@ require_images("stock")
 
 GAME = b"(;GM[1]FF[4]SZ[19]KM[7.5]RU[chinese];B[pd];W[dp];B[pp];W[dd])"
 MAX_GAP_MS = 300
+MIN_FREE = 16 * 1024  # bytes of heap free after the game, after a collection
 
 
 def _items():
@@ -69,6 +65,12 @@ def test_the_app_plays_from_mpy_on_littlefs_of_the_stock_image():
         sent = []
         player.play(items[1:], sent.append)
         player.run_until(items[-1][0] + 1000, sent.append)
+        player.send({"cmd": "mem"})
+        mem = player.wait_for(lambda m: m.get("type") == "mem", max_ms=5000)
+        print("stock image after the game: %d B free, largest block %d B" % (
+            mem["free"], mem["largest"]))  # fmt: skip
     assert not [m for m in sent if m.get("type") == "error"], sent
     assert not [n for n in player.noise if "MemoryError" in n], player.noise
     assert _moves(sent) == _moves(expected), json.dumps(sent)[-2000:]
+    # Room left to play on (measured on the twin: ~21 KB free after these moves).
+    assert mem["free"] >= MIN_FREE, mem
