@@ -146,6 +146,7 @@ class App:
         self.inputs = RingQueue(INPUTS)
         self.outputs = RingQueue(OUTPUTS)
         self.protocol = protocol.Protocol(self)
+        self._writer = protocol.LineWriter()  # the link's one line buffer (allocated once)
         self.failure = None
         self.errors = {}  # task name -> exceptions reported (report())
         self.compacted = 0  # bytes of the journal after its last compaction
@@ -835,15 +836,41 @@ class App:
             await self.sleep_ms(period)
 
     def _send(self, link, message):
+        # An event: one json.dumps (fast, in C); if the heap has no block for its line, the
+        # line goes out in pieces (_reply's way).
         if link is None:
             return
         try:
-            link.write(protocol.Protocol.line(message))
+            try:
+                data = protocol.Protocol.line(message)
+            except MemoryError:
+                data = None
+            if data is None:
+                self._writer.send(link.write, message)
+            else:
+                link.write(data)
         except Exception as exc:  # noqa: BLE001 (a message that cannot be written)
             if message.get("type") == "warning":  # no loop of warnings on warnings
                 self.errors["link"] = self.errors.get("link", 0) + 1
             else:
                 self.report("link", exc)
+
+    def _reply(self, link, reply, cmd):
+        # A reply to the host's command `cmd`: written in pieces through the link's fixed buffer
+        # (a `plies` reply is ~2 KB: no such block may be left at the end of a long game), and
+        # if even that fails, the host still gets an answer - an error reply naming the command
+        # - instead of waiting for one that never comes (issue 20).
+        if link is None:
+            return
+        try:
+            self._writer.send(link.write, reply)
+            return
+        except Exception as exc:  # noqa: BLE001 (the host must get an answer)
+            text = "reply lost: %s: %s" % (exc.__class__.__name__, exc)
+        try:
+            link.write(protocol.Protocol.line(protocol.error(text, cmd)))
+        except Exception as exc:  # noqa: BLE001 (a message that cannot be written)
+            self.report("link", exc)
 
     def _send_queued(self, link):
         message = self.outputs.get()
@@ -865,7 +892,7 @@ class App:
                             # never dropped when a flood of events (a full board's alerts) has
                             # filled the queue - the host is waiting for it.
                             self._send_queued(link)
-                            self._send(link, reply)
+                            self._reply(link, reply, self.protocol.cmd)
                     line = link.readline()
             self._send_queued(link)
             self._spent(_T_LINK, start)

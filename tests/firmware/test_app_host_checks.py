@@ -79,3 +79,46 @@ def test_a_reply_is_never_dropped_when_events_have_filled_the_queue():
     queued = [m for m in got if m.get("code") == "stone-extra"]
     assert [m["n"] for m in queued] == list(range(app_module.OUTPUTS))
     assert got.index(queued[-1]) < len(got) - 1
+
+
+class _StarvedLink:
+    """A host link on a board whose heap runs out while a reply is going out (once, at the
+    `fail_at`th write): what the host reads."""
+
+    def __init__(self, fail_at):
+        self.fail_at = fail_at
+        self.writes = 0
+        self.out = []
+
+    def write(self, data):
+        self.writes += 1
+        if self.writes == self.fail_at:
+            raise MemoryError("memory allocation failed, allocating 2137 bytes")
+        self.out.append(bytes(data))
+
+    def lines(self):
+        return b"".join(self.out).decode().split("\n")[:-1]
+
+
+def test_a_reply_that_runs_out_of_memory_answers_the_host_with_an_error():
+    # Issue 20: at the end of a 600-ply game on the twin the `plies` reply raised MemoryError
+    # and was lost (one warning); the host waited for it in vain.
+    import json
+
+    vt, app = _app()
+    vt.drive(app, 4000, stop=False)
+    reply = _reply(app, b'{"cmd": "plies"}')
+    assert app.protocol.cmd == "plies"
+    app._writer = protocol.LineWriter(16)  # a reply of several writes with this short game
+    for fail_at in (1, 2):  # before anything went out; in the middle of the line
+        link = _StarvedLink(fail_at)
+        app._reply(link, reply, app.protocol.cmd)
+        lines = link.lines()
+        assert len(lines) == fail_at  # a line cut short is ended: the error is a line of its own
+        error = json.loads(lines[-1])
+        assert error["type"] == "error" and error["cmd"] == "plies"
+        assert "MemoryError" in error["text"]
+    link = _StarvedLink(0)
+    app._reply(link, reply, "plies")  # no failure: the reply itself, in the buffer's pieces
+    assert [json.loads(x) for x in link.lines()] == [reply]
+    assert max(len(x) for x in link.out) <= len(app._writer.buf)

@@ -75,3 +75,60 @@ def test_refusals_of_the_app_become_error_replies():
         {"type": "error", "cmd": "enrol", "text": "bowls are enrolled only before the first move"}
     ]
     assert Protocol.line({"type": "pong"}) == b'{"type": "pong"}\n'
+
+
+# Issue 20: a reply goes out in pieces through one fixed buffer (the heap at the end of a long
+# game has no 2 KB block for a `plies` reply's line).
+MESSAGES = (
+    {},
+    [],
+    {"type": "pong", "version": 1},
+    {"type": "plies", "from": 0, "total": 3, "plies": [["B", "D4", 0], ["W", None, 1], []]},
+    {"type": "file", "data": 'a"b\\c\n\u00e9\u4e2d' * 100, "nested": {"x": [1.5, True, None]}},
+    {"type": "warning", "text": "x" * 1000, "empty": {}, "list": [{}]},
+)
+
+
+def test_the_pieces_of_a_message_are_its_json_text():
+    import json
+
+    from ingboard.protocol import PIECE, pieces
+
+    for message in MESSAGES:
+        got = list(pieces(message))
+        assert json.loads("".join(got)) == message
+        assert "".join(got) == json.dumps(message)
+        assert max(len(p) for p in got) <= 6 * PIECE + 2  # a string piece escaped at worst
+
+
+def test_the_line_writer_writes_the_line_through_its_small_buffer():
+    from ingboard.protocol import LineWriter
+
+    for size in (1, 7, 64, 256):
+        writer = LineWriter(size)
+        for message in MESSAGES:
+            out = []
+            writer.send(out.append, message)
+            assert b"".join(out) == Protocol.line(message)
+            assert max(len(x) for x in out) <= size
+
+
+def test_a_line_cut_short_by_an_error_is_ended_and_the_error_raised():
+    from expect import raises
+    from ingboard.protocol import LineWriter
+
+    out = []
+
+    def write(data):
+        if len(out) == 1:
+            out.append(None)  # once: the heap ran out while the line was going out
+            raise MemoryError("memory allocation failed")
+        out.append(data)
+
+    raises(MemoryError, LineWriter(16).send, write, MESSAGES[3])
+    assert out[0] == Protocol.line(MESSAGES[3])[:16] and out[-1] == b"\n"
+
+    def starved(data):
+        raise MemoryError("memory allocation failed")
+
+    raises(MemoryError, LineWriter(1024).send, starved, MESSAGES[3])  # nothing went out: no line

@@ -33,6 +33,7 @@ MARGIN = 16 * 1024
 MODULES = (
     "ingboard.core.board",
     "ingboard.core.chunked",
+    "ingboard.core.ply_store",
     "ingboard.core.rulesets",
     "ingboard.core.ko",
     "ingboard.core.game",

@@ -132,3 +132,82 @@ def _indices(s, n):
     elif stop < 0:
         stop = max(0, stop + n)
     return min(start, n), min(stop, n), step
+
+
+TEXT_CHUNK = const(512)  # bytes of a ChunkedText's text chunk
+_NO_TEXT = const(0)
+
+
+class ChunkedText:
+    """A list of short texts (or None) kept as bytes: the texts in bytearray chunks of
+    TEXT_CHUNK bytes, each item a small int (its chunk, offset and length) in a Chunked - no
+    str object per item lives on (issue 20: the SGF clock text of every ply, BL[..]OB[..], was
+    a str of ~48 bytes on the Pico per ply, kept to the end of the game). Reading an item makes
+    its str afresh. Assigning an item again writes its new text at the end of the chunks; the
+    old bytes are left (a retraction, rare). A text is at most TEXT_CHUNK bytes of UTF-8.
+
+    The interface: append, len, truth, index (negative too), assign, iterate, `del t[n:]`."""
+
+    def __init__(self, items=()):
+        self.slots = Chunked()
+        self.chunks = []
+        self.used = 0  # bytes used of the last chunk
+        for item in items:
+            self.append(item)
+
+    def _put(self, text):
+        if text is None:
+            return _NO_TEXT
+        data = text.encode()
+        size = len(data)
+        if size > TEXT_CHUNK:
+            raise ValueError("a text of more than %d bytes" % TEXT_CHUNK)
+        if not self.chunks or self.used + size > TEXT_CHUNK:
+            self.chunks.append(bytearray(TEXT_CHUNK))
+            self.used = 0
+        k = len(self.chunks) - 1
+        if k >= 512:
+            raise ValueError("more than %d bytes of texts" % (512 * TEXT_CHUNK))
+        at = self.used
+        self.chunks[k][at : at + size] = data
+        self.used = at + size
+        # chunk (up to 2**9) << 20 | offset << 10 | size, plus one (0 is None): a small int.
+        return ((k << 20) | (at << 10) | size) + 1
+
+    def _get(self, code):
+        if code == _NO_TEXT:
+            return None
+        code -= 1
+        at = (code >> 10) & 0x3FF
+        return bytes(self.chunks[code >> 20][at : at + (code & 0x3FF)]).decode()
+
+    def append(self, text):
+        self.slots.append(self._put(text))
+
+    def __len__(self):
+        return len(self.slots)
+
+    def __getitem__(self, i):
+        return self._get(self.slots[i])
+
+    def __setitem__(self, i, text):
+        self.slots[i] = self._put(text)
+
+    def __delitem__(self, i):
+        del self.slots[i]
+        if not len(self.slots):  # nothing refers to the chunks: they are written again
+            self.used = 0
+            del self.chunks[1:]
+
+    def truncate(self, n):
+        del self[n:]
+
+    def __iter__(self):
+        for code in self.slots:
+            yield self._get(code)
+
+    def __eq__(self, other):
+        return list(self) == list(other)
+
+    def __repr__(self):
+        return "ChunkedText(%r)" % (list(self),)

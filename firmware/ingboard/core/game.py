@@ -29,6 +29,7 @@ from ingboard.core.board import (
 )
 from ingboard.core.chunked import Chunked
 from ingboard.core.ko import PASS, KoRule, situation_key
+from ingboard.core.ply_store import PlyStore
 
 Ply = namedtuple("Ply", ("color", "point", "captured", "self_removed", "kind"))
 
@@ -107,8 +108,9 @@ class Game:
     def _reset(self):
         self.board = Board(self.size)
         self.setup = []  # (point, colour) placed before play: fixed/free handicap stones
-        # Per-ply records in fixed chunks (chunked.py): no block that grows with the game.
-        self.plies = Chunked()
+        # Per-ply records in fixed chunks: no block that grows with the game, and the plies as
+        # bytes (ply_store.py), no object per ply kept all game long.
+        self.plies = PlyStore(Ply, PASS)
         self.mandatory_passes = 0  # plies of kind MANDATORY_PASS so far
         self.to_play = BLACK
         self.phase = PLAY

@@ -54,7 +54,7 @@ from binascii import crc32
 
 from micropython import const
 
-from ingboard.core.chunked import Chunked
+from ingboard.core.chunked import Chunked, ChunkedText
 from ingboard.core.game import MANDATORY_PASS
 
 MAX_PAYLOAD = const(0xFFFF)
@@ -96,7 +96,7 @@ class JournalWriter:
         # (_ply_code): nothing allocated per ply, no block that grows with the game.
         self.plies = Chunked()
         self.pushed = 0
-        self.props = Chunked()
+        self.props = ChunkedText()
         self.flags = None
         self.clock = None
         self.bowls = None
@@ -202,7 +202,7 @@ class JournalWriter:
         for p in tracker.game.plies:
             self.plies.append(_ply_code(p.color, p.point, p.kind))
         self.pushed = tracker.clock_pushes
-        self.props = Chunked()
+        self.props = ChunkedText()
         for text in tracker.ply_props:
             self.props.append(text)
         self.clock = tracker.clock.snapshot()

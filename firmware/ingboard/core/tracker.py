@@ -41,7 +41,7 @@ from micropython import const
 from ingboard.core.board import BLACK, WHITE
 from ingboard.core.board_alerts import BoardAlerts
 from ingboard.core.bowls import Bowls
-from ingboard.core.chunked import Chunked
+from ingboard.core.chunked import ChunkedText
 from ingboard.core.clock import Clock
 from ingboard.core.displacement import Displacement
 from ingboard.core.game import ENDED, Game, IllegalMove
@@ -175,7 +175,7 @@ class Tracker(
         self.clock_logged_t = -1  # board time of the last `clock` event
         self.pause_announced = False  # the pause after two passes has been announced
         # SGF text of each ply's properties (BL/WL...), by game.plies; in fixed chunks.
-        self.ply_props = Chunked()
+        self.ply_props = ChunkedText()
         self.notes = Notes()  # SGF comments: alerts, retractions, accepted shifts
         # Called between the slices of long work (the count of a full board): the app's
         # App.scan_if_due, so that the end of a long game never holds up a scan (issue 20).
