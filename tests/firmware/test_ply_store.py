@@ -31,7 +31,7 @@ def test_the_ply_store_is_the_list_of_plies_through_a_long_game_with_retractions
     store = PlyStore(Ply, PASS)
     want = []
     assert not store and len(store) == 0 and list(store) == []
-    for step in range(900):
+    for _step in range(900):
         if want and rng.random() < 0.1:  # a retraction: the last few plies taken back
             keep = max(0, len(want) - rng.choice((1, 1, 2, 5)))
             del want[keep:]
@@ -78,7 +78,7 @@ def test_chunked_text_is_the_list_of_texts_it_holds():
     rng = random.Random(3)
     texts = ChunkedText()
     want = []
-    for step in range(1500):
+    for _step in range(1500):
         r = rng.random()
         if want and r < 0.05:
             keep = max(0, len(want) - rng.choice((1, 3)))
