@@ -419,6 +419,10 @@ def play_through(plies, config, work_dir, log=None, record_writes=False):
         during = list(board.messages)  # the game's own messages (not the next game's)
         cpu = board.command({"cmd": "cpu"})
         mem = board.command({"cmd": "mem"})
+        log(
+            "# twin long game: after the count: %s bytes free, largest block %s (alloc %s)"
+            % (mem.get("free"), mem.get("largest"), mem.get("alloc"))
+        )
         held = board.plies()
         # The stones are put away before the next game (a new game on a full board would
         # flood the link with stone-extra alerts, and the app drops what its output queue
