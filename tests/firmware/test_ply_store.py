@@ -3,13 +3,37 @@ as bytes (ply_store.PlyStore) and the SGF clock texts as bytes (chunked.ChunkedT
 the lists they replace, through a 600-ply game with captures and retractions, and keep no
 object per item (their chunks are the only blocks, of a fixed size, allocated once)."""
 
-import random
-
 from expect import raises
 from ingboard.core.chunked import TEXT_CHUNK, ChunkedText
 from ingboard.core.game import MANDATORY_PASS, MOVE, PASS_PLAY, Ply
 from ingboard.core.ko import PASS
 from ingboard.core.ply_store import CHUNK_BYTES, PlyStore
+
+
+class _Rng:
+    """A seeded xorshift32 (MicroPython's random has no Random class)."""
+
+    def __init__(self, seed):
+        self.x = seed or 1
+
+    def _next(self):
+        x = self.x
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+        self.x = x
+        return x
+
+    def randrange(self, a, b=None):
+        if b is None:
+            a, b = 0, a
+        return a + self._next() % (b - a)
+
+    def random(self):
+        return self._next() / 4294967296
+
+    def choice(self, items):
+        return items[self.randrange(len(items))]
 
 
 def _random_ply(rng):
@@ -27,7 +51,7 @@ def _blocks(store):
 
 
 def test_the_ply_store_is_the_list_of_plies_through_a_long_game_with_retractions():
-    rng = random.Random(20)
+    rng = _Rng(20)
     store = PlyStore(Ply, PASS)
     want = []
     assert not store and len(store) == 0 and list(store) == []
@@ -59,7 +83,7 @@ def test_the_ply_store_is_the_list_of_plies_through_a_long_game_with_retractions
 
 
 def test_a_cut_back_store_keeps_its_chunks_and_writes_them_again():
-    rng = random.Random(7)
+    rng = _Rng(7)
     store = PlyStore(Ply, PASS)
     plies = [_random_ply(rng) for _ in range(200)]
     for ply in plies:
@@ -75,7 +99,7 @@ def test_a_cut_back_store_keeps_its_chunks_and_writes_them_again():
 
 
 def test_chunked_text_is_the_list_of_texts_it_holds():
-    rng = random.Random(3)
+    rng = _Rng(3)
     texts = ChunkedText()
     want = []
     for _step in range(1500):
