@@ -54,11 +54,41 @@ from binascii import crc32
 
 from micropython import const
 
-from ingboard.core.chunked import Chunked, ChunkedText
+from ingboard.core.chunked import Chunked
 from ingboard.core.game import MANDATORY_PASS
 
 MAX_PAYLOAD = const(0xFFFF)
 MARK_MS = const(1000)
+
+
+_RECENT = const(8)
+
+
+class _Recent:
+    """The SGF clock texts the journal wrote for the last _RECENT plies, by ply index: all it
+    compares (sync looks at the last three plies; a retraction takes back one or two). Older
+    texts are not kept (issue 20: a copy of every ply's text was ~16 bytes a ply all game
+    long); a text it no longer holds is at worst journaled again, and replays the same."""
+
+    def __init__(self):
+        self.index = [-1] * _RECENT
+        self.texts = [None] * _RECENT
+
+    def get(self, i):
+        k = i % _RECENT
+        return self.texts[k] if self.index[k] == i else None
+
+    def put(self, i, text):
+        k = i % _RECENT
+        self.index[k] = i
+        self.texts[k] = text
+
+    def truncate(self, n):
+        """Forget the texts of plies n and after (a retraction)."""
+        for k in range(_RECENT):
+            if self.index[k] >= n:
+                self.index[k] = -1
+                self.texts[k] = None
 
 
 class JournalError(ValueError):
@@ -96,7 +126,7 @@ class JournalWriter:
         # (_ply_code): nothing allocated per ply, no block that grows with the game.
         self.plies = Chunked()
         self.pushed = 0
-        self.props = ChunkedText()
+        self.props = _Recent()
         self.flags = None
         self.clock = None
         self.bowls = None
@@ -153,7 +183,7 @@ class JournalWriter:
                 last = mine.pop() if mine else None
                 if last is not None and _ply_kind(last) == MANDATORY_PASS and mine:
                     mine.pop()
-                del self.props[len(mine) :]
+                self.props.truncate(len(mine))
             elif kind == "end":
                 ops.append(["end", ev["result"], ev["reason"]])
         if len(mine) != len(plies):
@@ -163,12 +193,10 @@ class JournalWriter:
         # bowl reading or a tick, the most frequent calls (issue 20: their cost).
         first = max(0, len(props) - 3) if new > 0 or events or button is not None else len(props)
         for i in range(first, len(props)):
-            have = self.props[i] if i < len(self.props) else None
-            if props[i] is not None and props[i] != have:
-                while len(self.props) <= i:
-                    self.props.append(None)
-                self.props[i] = props[i]
-                ops.append(["props", i, props[i]])
+            text = props[i]
+            if text is not None and text != self.props.get(i):
+                self.props.put(i, text)
+                ops.append(["props", i, text])
         if tracker.notes.total != self.notes:
             self._notes(tracker.notes, ops)
         self._state(tracker, ops, bool(events) or button is not None or bool(ops))
@@ -202,9 +230,10 @@ class JournalWriter:
         for p in tracker.game.plies:
             self.plies.append(_ply_code(p.color, p.point, p.kind))
         self.pushed = tracker.clock_pushes
-        self.props = ChunkedText()
-        for text in tracker.ply_props:
-            self.props.append(text)
+        self.props = _Recent()
+        props = tracker.ply_props
+        for i in range(max(0, len(props) - _RECENT), len(props)):
+            self.props.put(i, props[i])
         self.clock = tracker.clock.snapshot()
         self.bowls = tracker.bowls.snapshot()
         self.bowls_key = None
