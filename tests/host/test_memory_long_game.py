@@ -9,6 +9,11 @@ heap (240 - 70 KB). Measured with this test's game (60,192 log records, a 32-sto
   64 KB journal whole; after a collection 135 KB were free but the largest free block was 14 KB
   (long-lived objects scattered through the heap, no collection before it was full).
 - after: all 600 moves and the passes; at the pause 80 KB free, the largest free block 63 KB.
+- main 3ce036e: the game held 86.8 KB at the pause (~106 bytes a ply from ply 100 to 500: a
+  namedtuple and a tuple of captured stones per ply, its SGF clock text twice - tracker and
+  journal), largest free block 61.4 KB. With the plies and the clock texts kept as bytes
+  (core/ply_store.py, chunked.ChunkedText) and the journal's copy of the texts cut to the last
+  8 plies: 53.9 KB held (~48 bytes a ply), largest free block 92.5 KB.
 """
 
 import pytest
@@ -54,3 +59,7 @@ def test_a_600_ply_game_fits_the_pico_heap_without_memory_error(long_session, tm
     assert len(moves) == PLIES
     assert game["state"]["moves"] == PLIES and game["plies"] >= PLIES + 2
     assert game["phase"] == "paused"
+    # What the game holds at the pause (per-ply storage above all): no object per ply.
+    held = got["free_at_start"] - got["free"]
+    assert held <= 70 * 1024, "the game holds %d bytes" % held
+    assert got["largest_free"] >= 80 * 1024, got["largest_free"]
