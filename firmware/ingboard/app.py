@@ -344,6 +344,11 @@ class App:
     def step(self, item):
         """Apply one input (kind, t, a, b) to the tracker; journal, log and queue its events."""
         kind, t, a, b = item
+        if kind == _BOWL and self.tracker.bowl_quiet(t, a, b):
+            # A reading that changes nothing (the settled bowl holds it): not handed to the
+            # tracker, not logged, not journalled - replaying the log plays the same (issue 20:
+            # "Bowl readings between moves should cost a small fraction of a move").
+            return
         if kind != _KEY:
             self._due_before(t)
         tracker = self.tracker

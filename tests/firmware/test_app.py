@@ -217,3 +217,52 @@ def test_resume_reads_a_long_journal_record_by_record_and_compacts_it_beside():
     assert again.compacted == len(compacted)
     assert again.journal.written == len(compacted)
     assert again.journal.records == len(journal_replay.read(compacted)[0])
+
+
+def test_quiet_bowl_readings_are_not_logged_and_the_log_replays_the_same():
+    # issue 20 ("Bowl readings between moves should cost a small fraction of a move"): a
+    # reading the settled bowl holds (bowls.py quiet()) goes neither to the tracker nor to the
+    # session log nor to the journal. The board's own log replays to the events it sent, and
+    # they are the events of the same board handing on every reading: the before-game check
+    # (Ing 1991 Art. 9 "Counting" custom 1), the two moves, no alert for the stones taken.
+    from ingboard.core.session import read_text
+    from ingboard.core.tracker import track
+
+    bowls = '"bowls": {"B": {"w180_g": 280.0}, "W": {"w180_g": 276.0}}, "time"'
+    head, config, rest = LOG.replace('"time"', bowls).split("\n", 2)
+    lines = [ln for ln in rest.split("\n") if ln]
+    noise = (0.0, 0.1, -0.1, 0.2, 0.0, -0.2, 0.1)
+    readings = 0
+    for k, t in enumerate(range(100, 6000, 100)):
+        black = 280.0 if t < 900 else 273.0  # B's first stone leaves the bowl
+        white = 276.0 if t < 2900 else 269.1
+        lines.append("%d bowl B %.1f" % (t, black + noise[k % 7]))
+        lines.append("%d bowl W %.1f" % (t + 1, white - noise[k % 5]))
+        readings += 2
+    lines.sort(key=lambda ln: int(ln.split(" ", 1)[0]))
+    log = "\n".join([head, config] + lines) + "\n"
+    runs = []
+    for every in (False, True):
+        root = "/tmp/ingboard-test-app-quiet-bowls-%d" % every
+        clear_records(root)
+        vt = VirtualTime()
+        cfg, hw = hardware(vt, log)
+        app = App(hw, RecordsStore(root), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
+        if every:
+            app.tracker.bowl_quiet = lambda t, color, grams: False  # hand on every reading
+        vt.drive(app, 6000, stop=False)
+        sent = [m for m in hw["link"].messages() if m["type"] not in ("ok", "warning")]
+        app.log_file.flush()
+        with open(app.store.session_part(app.number)) as f:
+            own = f.read()
+        logged = [ln for ln in own.split("\n") if ln.split(" ")[1:2] == ["bowl"]]
+        replayed = []
+        track(read_text(own), replayed.append)
+        assert replayed == sent
+        runs.append((sent, len(logged)))
+    (sent, logged), (sent_every, logged_every) = runs
+    assert [m["type"] for m in sent if m["type"] in ("move", "pass")] == ["move", "move"]
+    assert [m["phase"] for m in sent if m["type"] == "bowls"] == ["before"]
+    assert [m for m in sent if m["type"] == "alert"] == []
+    assert sent == sent_every
+    assert logged_every == readings and 0 < logged < readings // 2

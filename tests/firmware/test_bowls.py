@@ -650,3 +650,77 @@ def test_snapshot_key_changes_whenever_the_snapshot_does():
     bowls.restore({"B": {"zero_g": 1.5, "spread_pct": 3, "temp_c": 21}, "W": {"pass_out": 1}})
     look()
     assert len(seen) >= 3  # the key did change along the way
+
+
+def _state(bowls):
+    # Everything a bowl keeps, to compare two Bowls fed differently.
+    out = []
+    for b in bowls.bowls:
+        row = []
+        for name in sorted(dir(b)):
+            v = getattr(b, name)
+            if not name.startswith("__") and not callable(v):
+                row.append((name, list(v) if isinstance(v, list) else v))
+        out.append(row)
+    return out
+
+
+def test_a_quiet_reading_changes_nothing_so_dropping_it_loses_nothing():
+    # issue 20: a reading within 1/4 stone of a settled plateau, less than _EVAL_MS (500 ms)
+    # after its evaluation, changes nothing - not even the window - so the app drops it. A game
+    # fed every reading and the same game fed only the readings that are not quiet give the
+    # same counts, checks and alerts at every step (Ing 1991 Art. 9 "Counting" customs 1-3:
+    # the 180 checks and the location of stones; a dropped stone still raises bowl-mismatch).
+    every, only = make(), make()
+    t = 0
+    dropped = kept = 0
+    codes_seen = []
+    steps = []  # (grams B, grams W, board B, board W, to_play) per reading pair
+    for move in range(12):
+        b_out = (move + 1) // 2 + (2 if move >= 7 else 0)  # two black stones dropped
+        w_out = move // 2
+        for k in range(15):
+            noise = NOISE[(move + k) % len(NOISE)]
+            grams_b = W180_B - b_out * STONE_B + (6.0 if k < 2 else noise)  # a hand at first
+            grams_w = W180_W - w_out * (W180_W / 180) - noise
+            steps.append((grams_b, grams_w, move))
+    for grams_b, grams_w, move in steps:
+        t += 100
+        for color, grams in ((1, grams_b), (2, grams_w)):
+            quiet = only.quiet(color, grams, t)
+            before = _state(every)
+            every.feed(color, grams, t)
+            if quiet:
+                dropped += 1
+                assert _state(every) == before  # the bowls ignored it
+            else:
+                kept += 1
+                only.feed(color, grams, t)
+            assert _state(only) == _state(every)
+        if t % 1500 == 0:
+            black, white = (move + 2) // 2, (move + 1) // 2
+            every.on_board(black, white, t, 2 if move % 2 == 0 else 1)
+            only.on_board(black, white, t, 2 if move % 2 == 0 else 1)
+        alerts = every.poll()
+        assert alerts == only.poll()
+        codes_seen += codes(alerts)
+        assert [every.count(c) for c in "BW"] == [only.count(c) for c in "BW"]
+    assert every.check("put-away", t) == only.check("put-away", t)
+    assert "bowl-mismatch" in codes_seen  # the dropped stone
+    assert dropped > kept // 2, (dropped, kept)  # many readings of a still bowl are quiet
+    assert every.count("W") is not None  # counted all along
+
+
+def test_quiet_only_while_the_plateau_holds_and_its_count_is_sure():
+    b = make()
+    t = steady(b, "B", W180_B - STONE_B, 0)
+    assert b.count("B") == 179
+    evaluated = b.bowls[0].last_eval
+    t = evaluated + 100
+    assert b.quiet("B", W180_B - STONE_B + 0.2, t)
+    assert not b.quiet("B", W180_B - 2 * STONE_B, t)  # a stone taken is never quiet
+    assert not b.quiet("B", W180_B - STONE_B, evaluated + 500)  # evaluated again
+    assert not b.quiet("B", float("nan"), t)  # refused readings are alerted by feed()
+    assert not b.quiet("W", W180_W, t)  # never settled
+    b.fault("B", t, "unplugged")
+    assert not b.quiet("B", W180_B - STONE_B, t)

@@ -16,6 +16,11 @@ Model (all weights are integer milligrams inside; `grams` only at the edges)
   at most 3/4 stone and the means of the two halves differ by at most 1/4 stone (to stay
   settled on the same plateau: a whole stone and 1/3 stone). The plateau is
   the window mean; its standard error is estimated from the range (range / (3 sqrt n)).
+  A settled plateau is evaluated again at most every _EVAL_MS: a reading within 1/4 stone of
+  it before then, its count confident (or the bowl not enrolled yet), is quiet - it changes
+  nothing, not even the window (quiet()) - so the app drops it before the tracker, the session
+  log and the journal (issue 20: "Bowl readings between moves should cost a small fraction of
+  a move"), and a log replayed with or without such readings gives the same counts.
 - Counting, two estimates per plateau, in stones:
   absolute  n = 180 - (W180 - P) / m. Its spread term is the unknown per-stone spread s (default
             3 %, config `spread_pct`) of the k = 180 - n stones that are out: the weight of k
@@ -46,7 +51,8 @@ allowance and the zero-wander alert. A resting hand or a tilted bowl that stays 
 like a settled reading; the persistence rule keeps that from raising alerts. Lids with their
 own cells are not used yet (prisoners are allowed for from the board's counts instead).
 
-API (the tracker): Bowls(config_bowls, size); feed(color, grams, now_ms) per reading;
+API (the tracker): Bowls(config_bowls, size); feed(color, grams, now_ms) per reading
+(quiet(color, grams, now_ms): True when feed would change nothing);
 fault(color, now_ms, why) when a driver reports no reading; on_board(black, white, now_ms,
 to_play) after each accepted move or removal; check(phase, now_ms, black=None, white=None)
 -> the `bowls` event; poll() -> alert events; count(color) -> (n or None); snapshot()/restore().
@@ -148,6 +154,20 @@ def _centi(num, den):
     return q * 100 + (r * 100) // den
 
 
+def _quiet(bowl, v, now_ms):
+    # A reading v (mg, net of the zero) that feed() ignores: the settled plateau holds it.
+    # Not while an enrolled bowl's count is uncertain: each reading may narrow the window's
+    # range until the count is confident.
+    if not bowl.settled or bowl.faulty or bowl.last_eval is None:
+        return False
+    if bowl.count < 0 and bowl.w180:
+        return False
+    if now_ms - bowl.last_eval >= _EVAL_MS or now_ms < bowl.last_eval:
+        return False
+    band = bowl.stone_mg() // 4
+    return -band <= v - bowl.plateau <= band
+
+
 class _Bowl:
     """One colour's bowl: readings window, enrolment, zero, count and board bookkeeping."""
 
@@ -156,7 +176,6 @@ class _Bowl:
         self.window = window
         self.total = total  # stones in the full set: 180 on 19x19, 40 on 9x9
         self.vals = [0] * window
-        self.times = [0] * window
         self.head = 0
         self.filled = 0
         self.w180 = 0  # mg; 0 = not enrolled
@@ -288,10 +307,11 @@ class Bowls:
             return
         bowl.refused = False
         v = _to_mg(grams, "bowl reading") - bowl.zero
+        if _quiet(bowl, v, now_ms):
+            return
         bowl.faulty = False
         h = bowl.head
         bowl.vals[h] = v
-        bowl.times[h] = now_ms
         n = bowl.window
         bowl.head = (h + 1) % n
         if bowl.filled < n:
@@ -343,6 +363,16 @@ class Bowls:
         bowl.plateau_se = min(_MAX_SE_MG, (hi - lo) // (3 * _isqrt(n * 100) // 10) + 1)
         bowl.last_eval = now_ms
         self._evaluate(bowl, now_ms)
+
+    def quiet(self, color, grams, now_ms):
+        """True when feed(color, grams, now_ms) would change nothing: the bowl is settled, its
+        plateau was evaluated less than _EVAL_MS ago and the reading is within 1/4 stone of it
+        (see the module docstring). Pure and cheap: what the app asks before it hands a reading
+        on (issue 20)."""
+        bowl = self.bowls[_index(color)]
+        if bowl.refused or not plausible(grams):
+            return False
+        return _quiet(bowl, _to_mg(grams, "bowl reading") - bowl.zero, now_ms)
 
     def fault(self, color, now_ms, why=""):
         """The driver has no reading for this bowl (chip missing, timeout): counts uncertain."""

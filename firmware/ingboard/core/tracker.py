@@ -295,6 +295,20 @@ class Tracker(
     def bowl(self, t, color, grams):
         return self._done(self._bowl(t, color, grams))
 
+    def bowl_quiet(self, t, color, grams):
+        """True when bowl(t, color, grams) would change nothing and give no event: the bowls
+        ignore the reading (Bowls.quiet), nothing falls due at t and the stones are not being
+        put away. The app then drops the reading before the tracker, the session log and the
+        journal (issue 20: a reading's cost), so `ingboard track` on the log plays the same."""
+        return (
+            self.started
+            and self.last_t <= t < self.due
+            and self.game.phase != ENDED
+            and not self.clock_behind
+            and not self.press_pending
+            and self.bowls.quiet(color, grams, t)
+        )
+
     def _bowl(self, t, color, grams):
         events = self._start(t)
         if t >= self.due:
