@@ -370,3 +370,36 @@ def test_a_late_press_is_not_owed_once_the_opponent_has_pressed():
     table.t += 3000
     table.press(BLACK)  # now Black's press is a pass, not a late press for C7
     assert table.of("pass") and table.of("pass")[-1]["color"] == "B"
+
+
+def test_a_press_calls_the_checkpoint_between_its_parts_and_means_the_same():
+    # issue 20: a press (a move confirmed, a pass, the last pass that ends play and counts)
+    # is made in slices, the app's scan checkpoint called between them - a scan is never held
+    # up by a whole press at the end of a long game. The game is the same with the checkpoint
+    # (Ing 1991 terms 18-19 and Art. 4: two passes pause, two more end play; the count).
+    def game(checkpoint):
+        table = Table("ing1991", size=5, komi=0)
+        table.tracker.checkpoint = checkpoint
+        for name, ch in (("C1", "B"), ("D1", "W"), ("C2", "B"), ("D2", "W"), ("C3", "B")):
+            table.play(name, ch)
+        table.play("D3", "W")
+        calls = []
+        for color in (BLACK, WHITE, BLACK, WHITE):
+            before = marks[0]
+            table.press(color)
+            calls.append(marks[0] - before)
+        return table, calls
+
+    marks = [0]
+
+    def mark():
+        marks[0] += 1
+
+    plain, _none = game(None)
+    sliced, calls = game(mark)
+    assert plain.events == sliced.events
+    assert sliced.of("count") and sliced.tracker.game.phase == "ended"
+    # Each pass press: after the clock caught up, after the board is read, before it is
+    # judged, after the pass is played, before the clock switches (the count adds its own
+    # slices to the last).
+    assert min(calls) >= 5 and calls[-1] > calls[0]

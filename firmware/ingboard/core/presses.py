@@ -36,7 +36,11 @@ class Presses:
     """What a press of a clock key means (a Tracker mixin)."""
 
     def _press(self, t, color):
-        events = self._start(t) + self._evaluate(t)
+        # The scan may run between the parts of a press (tracker._slice).
+        events = self._start(t)
+        self._slice()
+        events += self._evaluate(t)
+        self._slice()
         return events + self._key(t, color)
 
     def _key(self, t, color, at=-1):
@@ -90,6 +94,7 @@ class Presses:
             if self._unknown_points() or self._changing(t):
                 return events
             color = self.press_pending
+            self._slice()
             if color != self.game.to_play:
                 self.press_pending = 0
                 events += self._out_of_turn(t, color)
@@ -159,6 +164,7 @@ class Presses:
             game.pass_move(color)
         except IllegalMove as exc:
             return [self._alert_event(t, "not-your-turn", [], str(exc))]
+        self._slice()
         events = self._passed(t, color)
         if dead >= 0 and first_pass and game.phase != ENDED:
             # The board cannot see that point: ask (never guess). The pass stands unless the
@@ -213,6 +219,7 @@ class Presses:
         game = self.game
         events = [self._pass_event(t, color)]
         self._played(t, color)
+        self._slice()
         events += self._clock_moved(t, color)
         if game.phase == PAUSED and not self.pause_announced:
             # Play pauses (once: the passes made during the pause do not pause it again).

@@ -177,8 +177,8 @@ class Tracker(
         # SGF text of each ply's properties (BL/WL...), by game.plies; in fixed chunks.
         self.ply_props = ChunkedText()
         self.notes = Notes()  # SGF comments: alerts, retractions, accepted shifts
-        # Called between the slices of long work (the count of a full board): the app's
-        # App.scan_if_due, so that the end of a long game never holds up a scan (issue 20).
+        # Called between the slices of long work (a press, the count of a full board): the
+        # app's App.scan_if_due, so that the end of a long game never holds up a scan (issue 20).
         self.checkpoint = None
         self.counted = None
         self.due = 0  # board time before which nothing happens without new input
@@ -294,6 +294,13 @@ class Tracker(
 
     def bowl(self, t, color, grams):
         return self._done(self._bowl(t, color, grams))
+
+    def _slice(self):
+        # A checkpoint between the parts of one long input (a press at the end of a long game
+        # took ~80 ms of the RP2040's time in one piece, issue 20): the app's scan runs if it
+        # is due. It only queues inputs, so the tracker is never entered again meanwhile.
+        if self.checkpoint is not None:
+            self.checkpoint()
 
     def bowl_quiet(self, t, color, grams):
         """True when bowl(t, color, grams) would change nothing and give no event: the bowls
