@@ -17,7 +17,7 @@ log on flash always explains the game the journal gives back.
 
 Hardware (`hw`, a dict; board_config.build() plus displays and the link): "grid" (scan() ->
 readings), "classifier" (core/classifier.Classifier), "hx711" {"B", "W"} (poll(now_ms) ->
-grams or None, SensorFault), "keys" (poll(now_ms), take(i): 0 B, 1 W, 2 pause), "buzzer"
+grams or None, SensorFault), "keys" (poll(now_ms), taken(): 0 B, 1 W, 2 pause), "buzzer"
 (play(pattern, now_ms), update(now_ms)), "displays" {"B", "W"} (framebuf-like, show() if
 present), "link" (readline() -> bytes or None without blocking, write(bytes)). Any may be
 missing (None) except grid and classifier.

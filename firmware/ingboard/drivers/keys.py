@@ -79,7 +79,7 @@ class Keys:
                 self._missed[i] = 1
 
     def poll(self, now_ms):
-        """Sample every key; return the number of keys newly pressed (see `take`)."""
+        """Sample every key; return the number of keys newly pressed (see `taken`)."""
         count = 0
         active = self._active
         for i in range(len(self._pins)):
@@ -115,13 +115,6 @@ class Keys:
             else:
                 self._since[i] = now_ms
         return count
-
-    def take(self, index):
-        """True once for each debounced press of key `index` (0 B, 1 W, 2 pause, 3 menu)."""
-        if self._pressed[index]:
-            self._pressed[index] = 0
-            return True
-        return False
 
     def taken(self):
         """The keys pressed since the last call (indices, each press once), in the order the
