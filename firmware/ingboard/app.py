@@ -66,6 +66,8 @@ _T_SCAN, _T_BOWLS, _T_KEYS, _T_GAME, _T_BACK, _T_RELAY, _T_DISPLAY, _T_LINK = (
     6,
     7,
 )
+_T_INLINE = const(8)  # cpu_stats' scan_late_task: a checkpoint's own scan came late
+_LATE_NAMES = CPU_TASKS + ("inline", None)  # index -1: no late scan yet
 _T_WALL = const(8)  # the elapsed time's counter, after the tasks'
 _CPU_BLOCK = const(1 << 20)
 
@@ -137,6 +139,12 @@ class App:
         self._scan_late = 0  # worst lateness of a scheduled scan, in cpu units
         self._scan_late_at = 0  # board time of the last input or tick before it
         self._scans = 0
+        # The longest task slice since the last scan (cpu units, task): what held up the
+        # worst late scan (cpu_stats "scan_late_task"; "inline": a checkpoint's scan, late
+        # in the piece of work that made it).
+        self._slice_max = 0
+        self._slice_task = -1
+        self._scan_late_task = -1
         self._scan_at = None  # when the next scan is due (cpu units), once the scan task runs
         self._inline = 0  # cpu units of scans made inside another task's slice (scan_if_due)
         self._seen = None  # the classes of the last scan line (bytearray)
@@ -520,8 +528,12 @@ class App:
         # made meanwhile (scan_if_due: counted to the scan); small ints only. Returns the
         # cpu_ticks() it ended at.
         end = self.cpu_ticks()
-        self._add(task, self.ticks_diff(end, start) - self._inline)
+        d = self.ticks_diff(end, start) - self._inline
+        self._add(task, d)
         self._inline = 0
+        if d > self._slice_max:
+            self._slice_max = d
+            self._slice_task = task
         return end
 
     def _add(self, task, d):
@@ -536,11 +548,13 @@ class App:
 
     def cpu_stats(self):
         """The CPU each task took since the start (or cpu_reset()), in us: {"elapsed_us",
-        "tasks": {name: us}, "load_pct", "scans", "scan_late_max_us"} - load is the share of
-        the elapsed time the tasks ran; a scan's lateness is how long after its scheduled time
-        (the previous wake-up plus the period) it ran ("scan_late_at_ms": about when the worst
-        was, in board time). The resolution is that of the clock the
-        app was given (`unit_us`)."""
+        "tasks": {name: us}, "load_pct", "scans", "scan_late_max_us", "scan_late_at_ms",
+        "scan_late_task"} - load is the share of the elapsed time the tasks ran; a scan's
+        lateness is how long after its scheduled time (the previous wake-up plus the period) it
+        ran ("scan_late_at_ms": about when the worst was, in board time; "scan_late_task": the
+        task whose slice held it up, "inline" when a checkpoint's scan came late within the
+        piece of work that made it). The resolution is that of the clock the app was given
+        (`unit_us`)."""
         unit = self.cpu_unit_us
         tasks = {}
         busy = 0
@@ -559,6 +573,7 @@ class App:
             "scans": self._scans,
             "scan_late_max_us": self._scan_late * unit,
             "scan_late_at_ms": self._scan_late_at,
+            "scan_late_task": _LATE_NAMES[self._scan_late_task],
         }
 
     def cpu_reset(self):
@@ -567,6 +582,7 @@ class App:
         self._cpu_mark = self.cpu_ticks()
         self._scan_late = 0
         self._scan_late_at = 0
+        self._scan_late_task = -1
         self._scans = 0
 
     def cmd_cpu(self, cmd):
@@ -652,6 +668,9 @@ class App:
         if late > self._scan_late:
             self._scan_late = late
             self._scan_late_at = self._last  # board time (ms) of the worst, to find its cause
+            self._scan_late_task = self._slice_task if self._slice_max > late else _T_INLINE
+        self._slice_max = 0
+        self._slice_task = -1
         self._scans += 1
         self._add(_T_WALL, self.ticks_diff(start, self._cpu_mark))
         self._cpu_mark = start

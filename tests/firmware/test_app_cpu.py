@@ -52,6 +52,7 @@ def test_tasks_that_take_no_time_count_none_and_no_scan_is_late():
     assert sorted(stats["tasks"]) == sorted(CPU_TASKS)
     assert all(us == 0 for us in stats["tasks"].values())
     assert stats["load_pct"] == 0 and stats["scan_late_max_us"] == 0
+    assert stats["scan_late_task"] is None
     assert stats["elapsed_us"] == 4000 * 1000
     assert stats["scans"] == 4000 // 40 + 1
 
@@ -65,6 +66,7 @@ def test_a_slow_display_is_counted_to_the_display_task_and_delays_the_scan():
     assert all(us == 0 for name, us in stats["tasks"].items() if name != "display")
     # One face sent at a time, the scan let in between: a scan waits at most one face's 70 ms.
     assert 0 < stats["scan_late_max_us"] <= 70 * 1000
+    assert stats["scan_late_task"] == "display"  # the slice that held the scan up
     busy = stats["tasks"]["display"]
     assert stats["load_pct"] == round(100 * busy / stats["elapsed_us"], 1)
     app.cpu_reset()
@@ -154,6 +156,7 @@ def test_a_burst_of_slow_inputs_lets_the_scan_in_on_time():
     stats = app.cpu_stats()
     assert stats["tasks"]["game"] == 20 * 15 * 1000
     assert stats["scan_late_max_us"] <= 15 * 1000  # at most one input's time
+    assert stats["scan_late_task"] == "inline"  # a checkpoint's scan, late within an input
     assert stats["scans"] >= 400 // 40
 
 
