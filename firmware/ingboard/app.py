@@ -54,7 +54,7 @@ _COMPACT_SLICE = const(512)
 _COPY = const(512)
 # CPU accounting (issue 20, "A CPU budget"): one counter per task, in the units of the clock the
 # app was given (ticks_us on the board; ticks_ms where only that exists). A counter spills every
-# _CPU_BLOCK units into a second one, so both stay small ints for any length of game.
+# CPU_BLOCK units into a second one, so both stay small ints for any length of game.
 CPU_TASKS = ("scan", "bowls", "keys", "game", "background", "relay", "display", "link")
 _T_SCAN, _T_BOWLS, _T_KEYS, _T_GAME, _T_BACK, _T_RELAY, _T_DISPLAY, _T_LINK = (
     0,
@@ -67,9 +67,18 @@ _T_SCAN, _T_BOWLS, _T_KEYS, _T_GAME, _T_BACK, _T_RELAY, _T_DISPLAY, _T_LINK = (
     7,
 )
 _T_INLINE = const(8)  # cpu_stats' scan_late_task: a checkpoint's own scan came late
-_LATE_NAMES = CPU_TASKS + ("inline", None)  # index -1: no late scan yet
 _T_WALL = const(8)  # the elapsed time's counter, after the tasks'
-_CPU_BLOCK = const(1 << 20)
+CPU_BLOCK = const(1 << 20)
+
+
+def _host_command(name, *args):
+    # host_commands.py's function `name`, loaded for this call and dropped after (issue 17).
+    from ingboard import host_commands
+
+    try:
+        return getattr(host_commands, name)(*args)
+    finally:
+        gc_policy.drop("ingboard.host_commands")
 
 
 class RingQueue:
@@ -300,6 +309,7 @@ class App:
         finally:
             gc_policy.drop("ingboard.resume")
             gc_policy.drop("ingboard.core.journal_replay")
+            gc_policy.drop("ingboard.core.session_read")  # when the log rebuilt the game
 
     def _finish(self):
         if not self.saved:
@@ -541,56 +551,17 @@ class App:
             cpu = self._cpu
             i = 2 * task
             d += cpu[i]
-            while d >= _CPU_BLOCK:
-                d -= _CPU_BLOCK
+            while d >= CPU_BLOCK:
+                d -= CPU_BLOCK
                 cpu[i + 1] += 1
             cpu[i] = d
 
     def cpu_stats(self):
-        """The CPU each task took since the start (or cpu_reset()), in us: {"elapsed_us",
-        "tasks": {name: us}, "load_pct", "scans", "scan_late_max_us", "scan_late_at_ms",
-        "scan_late_task"} - load is the share of the elapsed time the tasks ran; a scan's
-        lateness is how long after its scheduled time (the previous wake-up plus the period) it
-        ran ("scan_late_at_ms": about when the worst was, in board time; "scan_late_task": the
-        task whose slice held it up, "inline" when a checkpoint's scan came late within the
-        piece of work that made it). The resolution is that of the clock the app was given
-        (`unit_us`)."""
-        unit = self.cpu_unit_us
-        tasks = {}
-        busy = 0
-        for i in range(len(CPU_TASKS)):
-            units = self._cpu[2 * i + 1] * _CPU_BLOCK + self._cpu[2 * i]
-            tasks[CPU_TASKS[i]] = units * unit
-            busy += units * unit
-        n = len(CPU_TASKS)
-        wall = self._cpu[2 * n + 1] * _CPU_BLOCK + self._cpu[2 * n]
-        elapsed = (wall + self.ticks_diff(self.cpu_ticks(), self._cpu_mark)) * unit
-        return {
-            "unit_us": unit,
-            "elapsed_us": elapsed,
-            "tasks": tasks,
-            "load_pct": round(100 * busy / elapsed, 1) if elapsed > 0 else None,
-            "scans": self._scans,
-            "scan_late_max_us": self._scan_late * unit,
-            "scan_late_at_ms": self._scan_late_at,
-            "scan_late_task": _LATE_NAMES[self._scan_late_task],
-        }
+        """The CPU each task took since the start (or cpu_reset()): host_commands.cpu_stats."""
+        return _host_command("cpu_stats", self)
 
     def cpu_reset(self):
-        for i in range(len(self._cpu)):
-            self._cpu[i] = 0
-        self._cpu_mark = self.cpu_ticks()
-        self._scan_late = 0
-        self._scan_late_at = 0
-        self._scan_late_task = -1
-        self._scans = 0
-
-    def cmd_cpu(self, cmd):
-        reply = self.cpu_stats()
-        reply["type"] = "cpu"
-        if cmd.get("reset"):
-            self.cpu_reset()
-        return [reply]
+        _host_command("cpu_reset", self)
 
     def cmd_mem(self, cmd):
         reply = gc_policy.heap_figures()

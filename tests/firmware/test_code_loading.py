@@ -13,6 +13,8 @@ from ingboard.protocol import Protocol
 from ingboard.records_store import RecordsStore
 from test_app import LOG
 
+# (core/session_read.py too, where a session log rebuilt the game; the tests' fakes read logs
+# with it, so it is not checked here.)
 ONCE = ("ingboard.resume", "ingboard.core.journal_replay", "ingboard.host_commands")
 
 

@@ -239,7 +239,8 @@ def rebuild(lines, out, mark_ms=MARK_MS):
     the fallback when the journal is corrupted. A torn or malformed last line ends the log.
     info = {"records": records replayed, "t": time of the last one}; (None, info) when the log
     has no config."""
-    from ingboard.core.session import SessionLogError, SessionReader
+    from ingboard.core.session import SessionLogError
+    from ingboard.core.session_read import SessionReader
 
     reader = SessionReader()
     tracker = None

@@ -10,7 +10,9 @@ A session log is every sensor and button event of a game, one line each, with ti
 
 The reader is streaming: `SessionReader.feed(line)` takes one line at a time and returns a
 `Record` (or None for blank, comment and header lines), so the board can replay a log from flash
-without holding it in memory; `records(lines)` wraps it as a generator. Every format error is a
+without holding it in memory; `records(lines)` wraps it as a generator. It is in
+core/session_read.py (the board reads a log only to rebuild a game after a power cut: loaded
+then, issue 17), its names also found here. Every format error is a
 `SessionLogError` naming the 1-based line. The writer emits the header, the config once, then
 records, and by default leaves out a scan identical to the previous one (the format lets a
 scan hold until the next).
@@ -37,7 +39,6 @@ from ingboard.core.rulesets import (
 )
 
 HEADER = "ingboard-session 1"
-_HEADER_WORD = "ingboard-session"
 
 CONFIG = "config"
 SCAN = "scan"
@@ -79,7 +80,6 @@ SCAN_CHARS = ".BW?"
 # at most MAX_NUMBER (a year of milliseconds is 3.2e10); names are at most MAX_NAME characters.
 MAX_NUMBER = 10**12
 MAX_NAME = 64
-_DIGITS = "0123456789"
 
 
 class SessionLogError(Exception):
@@ -240,38 +240,12 @@ def check_rows(rows, size):
                 )
 
 
-def parse_colour(text):
-    if text == "B":
-        return BLACK
-    if text == "W":
-        return WHITE
-    raise ValueError("colour must be B or W, not %r" % (text,))
-
-
 def colour_text(color):
     if color == BLACK:
         return "B"
     if color == WHITE:
         return "W"
     raise ValueError("colour must be BLACK or WHITE, not %r" % (color,))
-
-
-def parse_grams(text):
-    """A decimal number of grams ("1188.4", "-0.3", "12"); ValueError for anything else."""
-    digits = 0
-    dots = 0
-    for i in range(len(text)):
-        ch = text[i]
-        if ch in _DIGITS:
-            digits += 1
-        elif ch == "." and dots == 0:
-            dots = 1
-        elif not (ch == "-" and i == 0):
-            digits = 0
-            break
-    if not digits:
-        raise ValueError("grams must be a decimal number, not %r" % (text,))
-    return float(text)
 
 
 def grams_text(grams):
@@ -299,125 +273,18 @@ def payload_text(kind, payload):
     raise ValueError("unknown record kind %r" % (kind,))
 
 
-def _parse_time(text):
-    if not text:
-        raise ValueError("missing time")
-    for ch in text:
-        if ch not in _DIGITS:
-            raise ValueError("time must be a whole number of milliseconds, not %r" % (text,))
-    return int(text)
+# -- reader: session_read.py (loaded when used; the names below come from it) --------------
+
+_READER = ("SessionReader", "records", "read_text", "parse_colour", "parse_grams")
 
 
-# -- reader ----------------------------------------------------------------------------------
+def __getattr__(name):
+    # The reader's names, as before it had a module of its own (PEP 562; MicroPython too).
+    if name in _READER:
+        from ingboard.core import session_read
 
-
-class SessionReader:
-    """Streaming reader: feed() one line at a time; finish() at the end of the log."""
-
-    def __init__(self):
-        self.line = 0  # number of the last line fed
-        self.config = None
-        self.size = 0
-        self.t_ms = 0  # time of the last record
-        self._header = False
-
-    def feed(self, text):
-        """Parse one line; return its Record, or None for blank, comment and header lines."""
-        self.line += 1
-        n = self.line
-        if text.endswith("\n"):
-            text = text[:-1]
-        if text.endswith("\r"):
-            text = text[:-1]
-        if not text or text[0] == "#" or not text.strip():
-            return None
-        if not self._header:
-            words = text.split()
-            if len(words) == 2 and words[0] == _HEADER_WORD and words[1] != "1":
-                raise SessionLogError(n, "unsupported session log version %s" % words[1])
-            if text != HEADER:
-                raise SessionLogError(n, "bad header %r: expected %r" % (text[:40], HEADER))
-            self._header = True
-            return None
-        parts = text.split(" ", 2)
-        if len(parts) < 2:
-            raise SessionLogError(n, "expected '<t_ms> <kind> <payload>'")
-        try:
-            t_ms = _parse_time(parts[0])
-        except ValueError as exc:
-            raise SessionLogError(n, str(exc))
-        kind = parts[1]
-        if kind not in KINDS:
-            raise SessionLogError(n, "unknown record kind %r" % (kind,))
-        if t_ms < self.t_ms:
-            raise SessionLogError(
-                n, "time %d is before the previous record's time %d" % (t_ms, self.t_ms)
-            )
-        payload = parts[2] if len(parts) == 3 else ""
-        if not payload:
-            raise SessionLogError(n, "%s record has no payload" % kind)
-        if kind == CONFIG:
-            if self.config is not None:
-                raise SessionLogError(n, "config repeated (it must appear exactly once)")
-            try:
-                config = json.loads(payload)
-            except ValueError:
-                raise SessionLogError(n, "config is not valid JSON")
-            try:
-                check_config(config)
-            except ValueError as exc:
-                raise SessionLogError(n, str(exc))
-            self.config = config
-            self.size = config["size"]
-            value = config
-        elif self.config is None:
-            raise SessionLogError(n, "%s record before the config (config must come first)" % kind)
-        else:
-            try:
-                value = self._payload(kind, payload)
-            except ValueError as exc:
-                raise SessionLogError(n, str(exc))
-        self.t_ms = t_ms
-        return Record(t_ms, kind, value, n)
-
-    def _payload(self, kind, payload):
-        if kind == SCAN:
-            rows = payload.split("/")
-            check_rows(rows, self.size)
-            return rows
-        if kind == PRESS:
-            return parse_colour(payload)
-        if kind == BUTTON:
-            if payload not in BUTTONS:
-                raise ValueError("unknown button %r (one of %s)" % (payload, ", ".join(BUTTONS)))
-            return payload
-        # bowl, lid
-        words = payload.split(" ")
-        if len(words) != 2:
-            raise ValueError("%s record must be '<B|W> <grams>', not %r" % (kind, payload))
-        return (parse_colour(words[0]), parse_grams(words[1]))
-
-    def finish(self):
-        """Check the end of the log: the header and the config must have been seen."""
-        if not self._header:
-            raise SessionLogError(max(self.line, 1), "empty log: no %r header" % HEADER)
-        if self.config is None:
-            raise SessionLogError(max(self.line, 1), "log ends without a config record")
-
-
-def records(lines):
-    """Yield the Records of an iterable of lines (a file, a list); SessionLogError on error."""
-    reader = SessionReader()
-    for text in lines:
-        record = reader.feed(text)
-        if record is not None:
-            yield record
-    reader.finish()
-
-
-def read_text(text):
-    """All Records of a whole log given as one string."""
-    return list(records(text.split("\n")))
+        return getattr(session_read, name)
+    raise AttributeError(name)
 
 
 # -- writer ----------------------------------------------------------------------------------
