@@ -6,6 +6,10 @@ touches the tracker: takes inputs from the bounded input queue in order, ticks t
 its deadlines, writes the session log and the journal, queues the events), `display` (both clock
 faces), `link` (host commands in, events out through the bounded output queue). A task that
 dies stops the program loudly (the global exception handler records it and stops the loop).
+Periods (ms, the constructor's defaults): scan 40 (25 Hz), bowls 100 (10 readings a second
+per load cell), keys and link 10, game 40 - one pass per scan: an input waits at most a scan
+period, and its idle pass (the clock kept current, the journal's mark) costs the RP2040 half
+what it did at 20 ms (issue 20, "A CPU budget") - display 500.
 
 Time: `ticks_ms`/`ticks_diff` (injected; time.ticks_ms on the board) are turned into the
 session's board time in ONE place, `now()`: ms since the game started, never decreasing, with
@@ -127,7 +131,7 @@ class App:
         scan_ms=40,
         bowl_ms=100,
         key_ms=10,
-        game_ms=20,
+        game_ms=40,
         display_ms=500,
         mark_ms=1000,
         journal_limit=JOURNAL_LIMIT,

@@ -52,14 +52,20 @@ def dead_markup(game, checkpoint=None):
     for region, touches in empty_regions(board, checkpoint):
         if touches in (BLACK, WHITE):
             terr[touches].extend(region)
-    if checkpoint is not None:
-        checkpoint()
-    dead = [p for p, _color in game.dead]
-    return [
-        ("TB", sorted(board.sgf(p) for p in terr[BLACK])),
-        ("TW", sorted(board.sgf(p) for p in terr[WHITE])),
-        ("DS", sorted(board.sgf(p) for p in dead)),
-    ]
+    cp = checkpoint or _no_checkpoint
+    cp()
+    out = []
+    # A territory's names sorted is a slice of its own (a long game's ~150 points took ~30 ms
+    # of the RP2040; the two together held up a scan by 60 ms, issue 20).
+    for prop, points in (("TB", terr[BLACK]), ("TW", terr[WHITE])):
+        out.append((prop, sorted(board.sgf(p) for p in points)))
+        cp()
+    out.append(("DS", sorted(board.sgf(p) for p, _color in game.dead)))
+    return out
+
+
+def _no_checkpoint():
+    pass
 
 
 def record_sgf(game, clock, config, ply_props=(), notes=None, write=None, checkpoint=None):
