@@ -290,9 +290,8 @@ def test_a_set_enrolled_with_the_button_is_journaled_and_replayed_alike():
     recs.append(Record(t + 900, "press", BLACK))
     tracker, data, events = play(recs)
     enrolled = [e for e in events if e["type"] == "enrolled"]
-    # The settled plateau as last evaluated (the readings after it are quiet: bowls.py): the
-    # mean of a window of readings 260.00-260.02 g.
-    assert enrolled and 260.0 < enrolled[0]["B"] < 260.02 and enrolled[0]["W"] == 262.0
+    # The settled plateau as last evaluated (the readings after it are quiet: bowls.py).
+    assert enrolled and enrolled[0]["B"] == 260.01 and enrolled[0]["W"] == 262.0
     assert [b.verified for b in tracker.bowls.bowls] == [True, True]
     resumed, _info = journal_replay.recover(data)
     assert resumed.bowls.snapshot() == tracker.bowls.snapshot()

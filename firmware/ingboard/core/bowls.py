@@ -66,12 +66,7 @@ from ingboard.core.alerts import alert_text
 _ACCEPT_CS = const(30)  # fractional part within +-0.30 stone (centi-stones)
 _MAX_U_CS = const(14)  # uncertainty at most 0.14 stone: a wrong integer needs a 5 sigma error
 _NOMINAL_STONE_MG = const(6500)  # 1991 Art. 12: standard stone 6.5 g (before enrolment)
-# Re-evaluate a settled plateau at most this often. A still bowl's readings in between are
-# quiet and cost the device almost nothing; each evaluation is a reading through the tracker,
-# the session log and the journal (~11 ms of the RP2040's time, issue 20): at 500 ms the two
-# still bowls of an idle board took ~4 % of its CPU, at 2 s 1 %. A stone taken or put back,
-# a hand on the bowl, is never quiet (beyond 1/4 stone): those are evaluated at once.
-_EVAL_MS = const(2000)
+_EVAL_MS = const(500)  # re-evaluate a settled plateau at most this often
 _MAX_ALERTS = const(16)
 _MAX_SE_MG = const(15000)  # keeps se*se + ref_se*ref_se below 2**30
 # Net of the empty bowl; beyond it a reading is refused. Stones poured back in at the put-away
