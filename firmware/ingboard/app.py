@@ -104,6 +104,13 @@ class RingQueue:
         self.count += 1
         return True
 
+    def clear(self):
+        """Forget every queued item (not counted as dropped)."""
+        for i in range(len(self.slots)):
+            self.slots[i] = None
+        self.head = 0
+        self.count = 0
+
     def get(self):
         if not self.count:
             return None
@@ -274,6 +281,12 @@ class App:
         self.last_scan = None
         self.number = self.store.next_number()
         self._restart_time(0)
+        # What the tasks queued before now is stamped in the old game's board time: handed to
+        # the new tracker it would be later than the new game's first inputs ("time went
+        # backwards", the twin's long game when the host's new-game came between a bowl
+        # reading and the game task). The sensors say it again: the next scan gives the board
+        # (last_scan above), the load cells read ten times a second.
+        self.inputs.clear()
         self.compacted = 0
         self.log_file = self.store.open_session(self.number)
         self.log = SessionWriter(self.log_file)

@@ -198,6 +198,8 @@ class RecordsStore:
                 out = ChunkedWrite(f.write, checkpoint)
                 sgf(out.write)
                 out.flush()
+                if checkpoint is not None:
+                    checkpoint()  # the last write, then the file closed: two slices
         if checkpoint is not None:
             checkpoint()  # each file-system step below takes tens of ms on the Pico
         warnings = self._make_room(_size(part) + _size(self.session_part(n)), n)

@@ -128,6 +128,24 @@ def test_a_new_game_reads_the_board_as_it_is_before_the_first_move():
     assert scans[0] == "/".join(["........."] * 9) and "B" in scans[1]
 
 
+def test_a_new_game_drops_the_inputs_queued_in_the_old_games_time():
+    # The host's new-game restarts board time at 0; a bowl reading the bowl task had queued
+    # just before it (stamped ~500 ms) must not reach the new tracker before the new game's
+    # first inputs (stamped from 0): "time went backwards" (the twin's long game, issue 20).
+    root = "/tmp/ingboard-test-app-new-game-queued"
+    clear_records(root)
+    vt = VirtualTime()
+    new_game = b'{"cmd": "new-game", "config": {"size": 9, "rules": "ing1991"}}\n'
+    log = _with_bowls(LOG, 100, 5000, [("B", 260.0), ("W", 260.0)])
+    cfg, hw = hardware(vt, log, host_lines=[(500, new_game)])
+    app = App(hw, RecordsStore(root), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
+    vt.drive(app, 5000)
+    sent = hw["link"].messages()
+    assert [m for m in sent if m["type"] == "warning"] == []
+    assert [m["game"] for m in sent if m.get("cmd") == "new-game"] == [app.number]
+    assert len(app.tracker.game.plies) == 2  # E5, D5 after the new game
+
+
 def _with_bowls(log, every_ms, until, grams):
     # The log with bowl readings every every_ms (records in time order).
     head, config, rest = log.split("\n", 2)

@@ -34,6 +34,9 @@ MIN_SIZE = const(5)
 MAX_SIZE = const(19)
 
 COLUMNS = "ABCDEFGHJKLMNOPQRST"  # no I, as on a real board
+_LINES = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10")
+_LINES += ("11", "12", "13", "14", "15", "16", "17", "18", "19")
+_SGF_LETTERS = "abcdefghijklmnopqrs"
 
 
 def opponent(color):
@@ -127,8 +130,10 @@ class Board:
 
     def name(self, p):
         """The seeds' notation: column letter (no I) and line number from the bottom: Q16."""
-        col, row = self.col_row(p)
-        return COLUMNS[col] + str(row + 1)
+        # One allocation (the result): the line numbers are constants (in ROM on the board),
+        # no (col, row) tuple - a count names every point of a full board (issue 20).
+        s = self.stride
+        return COLUMNS[p % s - 1] + _LINES[p // s - 1]
 
     def parse(self, text):
         """Point from the seeds' notation ("Q16", "a1"); ValueError when off this board."""
@@ -146,8 +151,8 @@ class Board:
 
     def sgf(self, p):
         """SGF coordinates: column then row, 'a' = left / top."""
-        col, row = self.col_row(p)
-        return "abcdefghijklmnopqrs"[col] + "abcdefghijklmnopqrs"[self.size - 1 - row]
+        s = self.stride
+        return _SGF_LETTERS[p % s - 1] + _SGF_LETTERS[self.size - p // s]
 
     def from_sgf(self, text):
         if len(text) != 2:

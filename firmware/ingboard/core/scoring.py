@@ -133,7 +133,10 @@ def without_dead(board, dead):
     return b, removed[BLACK], removed[WHITE]
 
 
-_POINTS_A_SLICE = const(96)  # points looked at between two calls of empty_regions' pause
+# Points looked at between two calls of a pause (the app's scan checkpoint: a look at the
+# clock, ~40 us on the RP2040): 32 points are a few ms even late in a long game, when each
+# allocation searches a fuller heap (issue 20: no piece of the count may hold up a scan).
+_POINTS_A_SLICE = const(32)
 
 
 def empty_regions(board, pause=None):
@@ -604,6 +607,7 @@ def _lay_out(b, own, plan, winner, winning_spaces, placed, comp_by, pen_by, into
 
     full = plan["stones"]
     plan["bowls_after"] = {"B": full - final.count[BLACK], "W": full - final.count[WHITE]}
+    pause()
     plan["points"] = {
         "winning_space": [names(p) for p in win_points],
         "losing": [names(p) for p in losing_points],
@@ -612,6 +616,7 @@ def _lay_out(b, own, plan, winner, winning_spaces, placed, comp_by, pen_by, into
         "penalty": [names(p) for p in pen_points],
         "shared_empty": [names(p) for p in shared_empty],
     }
+    pause()
     plan["final"] = final.rows()
     pause()
     plan["regions"] = _region_counts(b, final, pause)
