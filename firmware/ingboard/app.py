@@ -270,31 +270,38 @@ class App:
                 bowls[c] = entry
             config = dict(config, bowls=bowls)
         check_config(config)
+        # A new game is several slices, the scan checkpoint between them (issue 20: the
+        # host's new-game held up a scan by 218 ms on the twin): the tracker, the old game's
+        # records closed, the new game's opened.
         tracker = Tracker(config)
+        self.scan_if_due()
         self._abort_compaction()
         if self.tracker is not None:
             self._finish()
         self.tracker = tracker
         tracker.checkpoint = self.scan_if_due  # the count of a full board in slices (issue 20)
-        # The new tracker is given the board as the sensors see it at the next scan (not only
-        # once it changes), or a stone placed first would be one already there (stone-extra).
-        self.last_scan = None
         self.number = self.store.next_number()
         self._restart_time(0)
         # What the tasks queued before now is stamped in the old game's board time: handed to
         # the new tracker it would be later than the new game's first inputs ("time went
         # backwards", the twin's long game when the host's new-game came between a bowl
-        # reading and the game task). The sensors say it again: the next scan gives the board
-        # (last_scan above), the load cells read ten times a second.
+        # reading and the game task). The sensors say it again: the next scan gives the board,
+        # the load cells read ten times a second.
         self.inputs.clear()
+        # The new tracker is given the board as the sensors see it at the next scan (not only
+        # once it changes), or a stone placed first would be one already there (stone-extra).
+        self.last_scan = None
         self.compacted = 0
         self.log_file = self.store.open_session(self.number)
         self.log = SessionWriter(self.log_file)
         self.log.config(0, config)
+        self.scan_if_due()
         self.journal_file = self.store.open_journal(b"")
         self.journal = journal.JournalWriter(self.journal_file, self.mark_ms)
         self.journal.start(tracker, 0)
+        self.scan_if_due()
         self.journal_file.flush()
+        self.scan_if_due()
         self.saved = False
         if self.relay is not None:
             try:
@@ -336,11 +343,15 @@ class App:
         if self.log_file is not None:
             self.log_file.close()
             self.log_file = None
+            self.scan_if_due()  # each file-system step takes tens of ms on the Pico
             self.store.close_session(self.number)
+            self.scan_if_due()
         if self.journal_file is not None:
             self.journal_file.close()
             self.journal_file = None
+            self.scan_if_due()
         self.store.clear_journal()
+        self.scan_if_due()
 
     def report(self, task, exc):
         """A task met an exception it cannot handle: one warning, counted, and the task goes on
