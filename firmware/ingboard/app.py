@@ -56,6 +56,7 @@ JOURNAL_LIMIT = const(64 * 1024)
 # garbage (a merged record of 2 KB decodes into several KB of lists).
 _COMPACT_SLICE = const(512)
 _COPY = const(512)
+_LINK_SLICE = const(512)  # bytes of an event line written between two scan checkpoints
 # CPU accounting (issue 20, "A CPU budget"): one counter per task, in the units of the clock the
 # app was given (ticks_us on the board; ticks_ms where only that exists). A counter spills every
 # CPU_BLOCK units into a second one, so both stay small ints for any length of game.
@@ -870,8 +871,15 @@ class App:
                 data = None
             if data is None:
                 self._writer.send(link.write, message)
-            else:
+            elif len(data) <= _LINK_SLICE:
                 link.write(data)
+            else:
+                # A long line (the count's plan, ~3 KB) a slice at a time, the scan checkpoint
+                # between: the USB host drains the serial buffer at its own pace, and the whole
+                # line in one write held up a scan by 71 ms at the end of a long game (twin).
+                for i in range(0, len(data), _LINK_SLICE):
+                    link.write(data[i : i + _LINK_SLICE])
+                    self.scan_if_due()
         except Exception as exc:  # noqa: BLE001 (a message that cannot be written)
             if message.get("type") == "warning":  # no loop of warnings on warnings
                 self.errors["link"] = self.errors.get("link", 0) + 1
@@ -899,6 +907,7 @@ class App:
         message = self.outputs.get()
         while message is not None:
             self._send(link, message)
+            self.scan_if_due()  # a burst of events (the count's) is many writes
             message = self.outputs.get()
 
     async def link_task(self):
