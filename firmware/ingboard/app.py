@@ -593,7 +593,7 @@ class App:
         _host_command("cpu_reset", self)
 
     def cmd_mem(self, cmd):
-        reply = gc_policy.heap_figures()
+        reply = gc_policy.heap_figures(self.scan_if_due)
         reply["type"] = "mem"
         return [reply]
 

@@ -18,7 +18,10 @@ from ingboard import storage_paths as paths
 LIMIT = 512 * 1024
 JOURNAL_NAME = "game.jnl"
 _CHUNK = 512
-_PIECES = 4  # pieces of a record between two checkpoints (a few hundred us on the Pico)
+# Pieces of a record between two checkpoints: each piece (a ply's node, its clock text) is
+# a ms or two of the RP2040, four together with a collection held up scans by 20-50 ms while
+# a 600-ply game's SGF was written (twin, issue 20); a checkpoint is ~40 us.
+_PIECES = 1
 
 
 def _exists(path):
@@ -64,7 +67,7 @@ def _mkdir(path):
 class ChunkedWrite:
     """write(str) in pieces, passed on to `sink` in writes of about _CHUNK characters (fewer
     file-system calls, and never one block the size of the record), calling `checkpoint()`
-    every _PIECES pieces; flush() writes the rest. The text written is the same."""
+    every _PIECES pieces (each); flush() writes the rest. The text written is the same."""
 
     def __init__(self, sink, checkpoint=None):
         self.sink = sink

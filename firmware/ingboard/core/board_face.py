@@ -89,7 +89,7 @@ def _geometry(size):
     return pitch, r
 
 
-_ROWS_A_STEP = 4  # board rows drawn between two yields of the *_steps generators
+_ROWS_A_STEP = 2  # board rows drawn between two yields of the *_steps generators
 
 
 def mini_board(fb, rows, marked=(), x0=0, y0=0):
