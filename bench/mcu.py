@@ -41,6 +41,10 @@ firmware (RPI_PICO v1.28) on the emulated RP2040 at 125 MHz, with the board's ha
   than people play, so this is the busy end of play (each ply: several scan lines, a press,
   the bowls, the journal, both faces); the log names when the worst scan delay was (board
   time) - on the twin, the count at the end.
+- mcu_cpu_load_play_pct, mcu_scan_jitter_play_ms (issue 20, "while a game is played", at the
+  pace people play): the same counters over a PACE_PLIES-ply game (the long game's first
+  plies, then the passes and the count) whose players think THINK_MS before each ply - a fast
+  game between people (an hour each over 250 plies is ~29 s a ply); the same goals.
 - mcu_game_plies_ok, mcu_largest_free_kb, mcu_game_free_kb (issue 20): a 600-ply 19x19 game
   with captures, then four passes and the count, through the whole app on the twin (brisk
   players on the hardware models, host_tools/twin/long_game.py; no harness gc.collect()): the
@@ -91,6 +95,8 @@ GOAL_JITTER_MS = 40  # one scan period at 25 Hz
 GOAL_LARGEST_KB = 32
 GOAL_PLIES = 600
 GAME_PLIES = 600  # the long game's plies before its four passes
+PACE_PLIES = 60  # the game at a people's pace: its plies before the passes
+THINK_MS = 2500  # each player's thinking before a ply in it (a fast game between people)
 COUNT_PLIES = 600  # the game whose end mcu_count_* measure
 GOAL_COUNT_LATE_MS = 40  # one scan period at 25 Hz
 GOAL_COUNT_PEAK_KB = GOAL_LARGEST_KB  # the end fits in the room a long game must leave
@@ -487,6 +493,51 @@ def _long_game(log):
     ]
 
 
+def _pace_game(log):
+    """mcu_cpu_load_play_pct, mcu_scan_jitter_play_ms: the first PACE_PLIES plies of the long
+    game, each player thinking THINK_MS before a ply, then the passes and the count, through
+    the whole app on the twin; the app's `cpu` counters over it (see the module docstring)."""
+    import sys
+
+    from host_tools import ROOT
+    from host_tools.twin import long_game as lg
+
+    sys.path.insert(0, os.path.join(ROOT, "tests"))
+    from long_game import long_game
+
+    moves, _largest = long_game(PACE_PLIES)
+    plies, config = lg.brisk(moves)
+    work = tempfile.mkdtemp(prefix="ingboard-bench-pace-")
+    res = lg.play_through(plies, config, work, log=log, think_ms=THINK_MS)
+    got = [(e["color"], e.get("point")) for e in res["events"]]
+    if got != [(p.colour, p.name) for p in plies] or res["warnings"]:
+        raise BenchError("the game at a people's pace went wrong: %s" % res["warnings"])
+    cpu = res["cpu"]
+    load = cpu.get("load_pct")
+    log(
+        "# mcu: %d plies %d ms apart, %.0f s emulated; us per task %s, worst scan delay %.1f ms"
+        % (
+            len(plies),
+            THINK_MS,
+            res["emulated_s"],
+            cpu.get("tasks"),
+            cpu.get("scan_late_max_us", 0) / 1000,
+        )
+    )
+    return [
+        Figure("mcu_cpu_load_play_pct", load, "%", ("<=", GOAL_LOAD_PCT)),
+        Figure(
+            "mcu_cpu_load_play_pct_fc", round(load * FLASH_CACHE, 1), "%", ("<=", GOAL_LOAD_PCT)
+        ),
+        Figure(
+            "mcu_scan_jitter_play_ms",
+            round(cpu["scan_late_max_us"] / 1000, 1),
+            "ms",
+            ("<=", GOAL_JITTER_MS),
+        ),
+    ]
+
+
 COUNT_PEAK = """
 import gc, json, time, asyncio
 import main_build
@@ -700,6 +751,7 @@ def measure(corpus=None, log=print):
     out.append(Figure("mcu_scan_jitter_ms", round(jitter, 1), "ms", ("<=", GOAL_JITTER_MS)))
     out.append(Figure("mcu_largest_free_idle_kb", round(largest / KB, 1), "KB"))
     out += _count(log)
+    out += _pace_game(log)
     out += _long_game(log)
     # The game's data heap over the 300-move 19x19 game of heap_data_peak (ROMFS deploy).
     moves, desc = games.heap_game(corpus)

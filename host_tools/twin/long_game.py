@@ -326,11 +326,14 @@ class Board:
             self.taken = nxt.n
             self.taken_next = None
 
-    def play(self, plies, on_ply=None):
+    def play(self, plies, on_ply=None, think_ms=0):
         """Every ply in turn; `on_ply(ply, event)` after each. Each player takes their stone
         from the bowl while the opponent plays (so the load cell has long settled on it when
-        it is on the board: 8 readings at 10 SPS, bowls.py)."""
+        it is on the board: 8 readings at 10 SPS, bowls.py). `think_ms`: emulated ms each
+        player thinks before their ply (0: brisk players, a ply as fast as the app takes it)."""
         for i, ply in enumerate(plies):
+            if think_ms and i:
+                self.twin.run_ms(think_ms)
             self.seen_us[ply.n] = None
             if i == 0 and ply.take is not None:
                 self.apply("bowl", ply.take)
@@ -382,11 +385,12 @@ _REPLY_TYPES = {
 }
 
 
-def play_through(plies, config, work_dir, log=None, record_writes=False):
-    """The whole game on a fresh board: new game, every ply, the end (the count), the heap
-    figures, the game the board holds, then the records (a new game closes the session log)
-    read back. A dict of what happened (see the keys below); `board` stays open (closed by the
-    caller, `result["board"].__exit__()`) when record_writes (its writes are then logged)."""
+def play_through(plies, config, work_dir, log=None, record_writes=False, think_ms=0):
+    """The whole game on a fresh board: new game, every ply (`think_ms`: Board.play), the end
+    (the count), the heap figures, the game the board holds, then the records (a new game
+    closes the session log) read back. A dict of what happened (see the keys below); `board`
+    stays open (closed by the caller, `result["board"].__exit__()`) when record_writes (its
+    writes are then logged)."""
     import time
 
     log = log or (lambda text: None)
@@ -411,7 +415,7 @@ def play_through(plies, config, work_dir, log=None, record_writes=False):
                     % (ply.n, emulated, time.time() - start_wall)
                 )
 
-        board.play(plies, progress)
+        board.play(plies, progress, think_ms)
         end = board.run_until(lambda m: m.get("type") == "end")
         end_us = board.found_us
         emulated_s = (board.twin.status()["us"] - start_us) / 1e6
