@@ -859,27 +859,39 @@ class App:
             self._spent(_T_DISPLAY, start)
             await self.sleep_ms(period)
 
+    def _write(self, link, message):
+        # One json.dumps (fast, in C), written a slice at a time with the scan checkpoint
+        # between (a long line - the count's plan, a `plies` reply - in one write held up a
+        # scan by 71 ms at the end of a long game on the twin); if the heap has no block for
+        # the line, it goes out in pieces through the link's fixed buffer (issue 20: at the end
+        # of a long game no 2 KB block may be left). The pieces are made in Python: a reply
+        # made that way took 70-480 ms of the RP2040 there, so they are only the fallback.
+        try:
+            data = protocol.Protocol.line(message)
+        except MemoryError:
+            data = None
+        if data is None:
+            self._writer.send(link.write, message)
+        elif len(data) <= _LINK_SLICE:
+            link.write(data)
+        else:
+            sent = 0
+            try:
+                for i in range(0, len(data), _LINK_SLICE):
+                    link.write(data[i : i + _LINK_SLICE])
+                    sent += 1
+                    self.scan_if_due()
+            except Exception:
+                if sent:
+                    link.write(b"\n")  # a line cut short is ended: never glued to the next
+                raise
+
     def _send(self, link, message):
-        # An event: one json.dumps (fast, in C); if the heap has no block for its line, the
-        # line goes out in pieces (_reply's way).
+        # An event (its errors reported, never raised).
         if link is None:
             return
         try:
-            try:
-                data = protocol.Protocol.line(message)
-            except MemoryError:
-                data = None
-            if data is None:
-                self._writer.send(link.write, message)
-            elif len(data) <= _LINK_SLICE:
-                link.write(data)
-            else:
-                # A long line (the count's plan, ~3 KB) a slice at a time, the scan checkpoint
-                # between: the USB host drains the serial buffer at its own pace, and the whole
-                # line in one write held up a scan by 71 ms at the end of a long game (twin).
-                for i in range(0, len(data), _LINK_SLICE):
-                    link.write(data[i : i + _LINK_SLICE])
-                    self.scan_if_due()
+            self._write(link, message)
         except Exception as exc:  # noqa: BLE001 (a message that cannot be written)
             if message.get("type") == "warning":  # no loop of warnings on warnings
                 self.errors["link"] = self.errors.get("link", 0) + 1
@@ -887,14 +899,13 @@ class App:
                 self.report("link", exc)
 
     def _reply(self, link, reply, cmd):
-        # A reply to the host's command `cmd`: written in pieces through the link's fixed buffer
-        # (a `plies` reply is ~2 KB: no such block may be left at the end of a long game), and
-        # if even that fails, the host still gets an answer - an error reply naming the command
-        # - instead of waiting for one that never comes (issue 20).
+        # A reply to the host's command `cmd`; if it cannot be written, the host still gets an
+        # answer - an error reply naming the command - instead of waiting for one that never
+        # comes (issue 20).
         if link is None:
             return
         try:
-            self._writer.send(link.write, reply)
+            self._write(link, reply)
             return
         except Exception as exc:  # noqa: BLE001 (the host must get an answer)
             text = "reply lost: %s: %s" % (exc.__class__.__name__, exc)

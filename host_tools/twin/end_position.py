@@ -156,6 +156,7 @@ def count_on_twin(end, work_dir, log=None):
         resumed = {"phase": state.get("phase"), "plies": len(held)}
         board.twin.run_ms(1000)  # the resumed app settles (its first scans and faces)
         mem_before = board.command({"cmd": "mem"})
+        board.twin.run_ms(500)  # the `mem` command's collections are not the end's
         board.command({"cmd": "cpu", "reset": True})
         board.looked = len(board.messages)
         start = len(board.messages)

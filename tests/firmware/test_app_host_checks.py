@@ -103,13 +103,30 @@ class _StarvedLink:
 def test_a_reply_that_runs_out_of_memory_answers_the_host_with_an_error():
     # Issue 20: at the end of a 600-ply game on the twin the `plies` reply raised MemoryError
     # and was lost (one warning); the host waited for it in vain.
-    import json
-
     vt, app = _app()
     vt.drive(app, 4000, stop=False)
     reply = _reply(app, b'{"cmd": "plies"}')
     assert app.protocol.cmd == "plies"
-    app._writer = protocol.LineWriter(16)  # a reply of several writes with this short game
+    # The heap has no block for the whole line (json.dumps fails): the reply goes out in
+    # pieces through the link's fixed buffer, here a reply of several writes.
+    line = protocol.Protocol.line
+
+    def no_block(message):
+        if message.get("type") == "plies":
+            raise MemoryError("memory allocation failed, allocating 2137 bytes")
+        return line(message)  # a short line (the error reply) still fits
+
+    protocol.Protocol.line = staticmethod(no_block)
+    try:
+        _starved_replies(app, reply)
+    finally:
+        protocol.Protocol.line = line
+
+
+def _starved_replies(app, reply):
+    import json
+
+    app._writer = protocol.LineWriter(16)
     for fail_at in (1, 2):  # before anything went out; in the middle of the line
         link = _StarvedLink(fail_at)
         app._reply(link, reply, app.protocol.cmd)
@@ -122,3 +139,30 @@ def test_a_reply_that_runs_out_of_memory_answers_the_host_with_an_error():
     app._reply(link, reply, "plies")  # no failure: the reply itself, in the buffer's pieces
     assert [json.loads(x) for x in link.lines()] == [reply]
     assert max(len(x) for x in link.out) <= len(app._writer.buf)
+
+
+def test_a_long_line_goes_out_in_slices_and_a_cut_one_is_ended():
+    # Issue 20: a long event or reply (the count's plan, a `plies` reply) is one json.dumps
+    # written 512 bytes at a time, the scan checkpoint between; a write that fails in the
+    # middle ends the line, so the host reads one bad line, then the error reply.
+    import json
+
+    vt, app = _app()
+    vt.drive(app, 1000, stop=False)
+    checkpoints = [0]
+
+    def checkpoint():
+        checkpoints[0] += 1
+
+    app.scan_if_due = checkpoint
+    long_reply = {"type": "plies", "from": 0, "total": 300, "text": "x" * 1300}
+    link = _StarvedLink(0)
+    app._reply(link, long_reply, "plies")
+    assert [json.loads(x) for x in link.lines()] == [long_reply]
+    assert [len(x) for x in link.out] == [512, 512, len(link.out[2])] and checkpoints[0] == 3
+    link = _StarvedLink(2)
+    app._reply(link, long_reply, "plies")
+    lines = link.lines()
+    assert len(lines) == 2 and len(lines[0]) == 512  # the first slice, ended
+    error = json.loads(lines[1])
+    assert error["type"] == "error" and error["cmd"] == "plies" and "MemoryError" in error["text"]
