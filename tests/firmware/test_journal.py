@@ -158,6 +158,29 @@ def test_recovered_tracker_continues_the_game():
     assert WHITE == 2
 
 
+def test_a_move_made_with_the_lift_while_the_board_was_off_is_the_move():
+    # The twin's soak (issue 20): White captured E5 and pressed; the power went before the
+    # board saw the prisoner lifted. While it was off, E5 was lifted and Black played A6. The
+    # first scan after the resume sees both at once: their order is unknown, so A6 is no
+    # prisoner slipping from the lifting fingers (stone-extra, plays._slipped) - Black's move.
+    moves = ["E5", "D5", "A9", "E4", "A8", "F5", "A7", "E6"]
+    recs = game_records(moves)
+    presses = [i for i, r in enumerate(recs) if r.kind == "press"]
+    cut = presses[-1] + 1  # the last press journaled, its lift scan not seen
+    _t, data, _s = journal_states(recs[:cut])
+    resumed, _info = journal_replay.recover(data)
+    assert resumed.leaving  # E5 is still to be lifted
+    stones = {"D5": "W", "A9": "B", "E4": "W", "A8": "B", "F5": "W", "A7": "B", "E6": "W"}
+    stones["A6"] = "B"
+    t = recs[cut - 1].t_ms + 5000
+    events = resumed.scan(t, scan_rows(stones))
+    for dt in (100, 200, 400, 800, 1600):
+        events += resumed.tick(t + dt)
+    assert [e["point"] for e in events if e["type"] == "move"] == ["A6"]
+    assert [e for e in events if e["type"] == "alert"] == []
+    assert not resumed.leaving and len(resumed.game.plies) == 9
+
+
 def test_recover_empty_and_foreign():
     tracker, info = journal_replay.recover(b"")
     assert tracker is None and info["records"] == 0

@@ -115,6 +115,12 @@ class Plays:
         color = self.seen[p]
         if self.before[p] != EMPTY:
             return False
+        if self.since[p] == self.unordered_t:
+            # Down when the board came back from a power cut, and the prisoners lifted in the
+            # same first scan: which came first nobody saw. The usual case is the move made
+            # after the lift, the power gone before the board took it (the twin's soak): a
+            # stone of the player to move is judged as their move, not as a slipped prisoner.
+            return False
         lifted = self.lift_t[color]
         if lifted >= 0 and 0 <= lifted - self.since[p] <= SLIP_MS:
             return True  # it appeared, then the lift was seen: dropped as it was lifted

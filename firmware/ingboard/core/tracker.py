@@ -61,6 +61,7 @@ _NO_EVENTS = ()
 SETTLE_MS = const(100)
 ALERT_MS = const(400)
 _FAR = const(0x3FFFFFFF)
+_RESUMED = const(-2)  # unordered_t until the first scan after a resume
 
 
 # One concept per module; the Tracker is their sum (the mixins share the attributes set in
@@ -136,6 +137,9 @@ class Tracker(
         # Stones on the board before the first move (not in the game): point -> True
         self.extra = {}
         self.scanned = False  # the first scan has been read
+        # Board time of the first scan after a resume (restore_state: _RESUMED until then):
+        # what it shows changed while the board was off, in an order nobody saw (_slipped).
+        self.unordered_t = -1
         self.lift_t = [-1, -1, -1]  # when each colour's prisoners were last lifted
         self.shifted = {}  # accepted shifts, both ways: stone's point <-> its game point
         self.resign_offer = 0  # colour whose two stones + press offer resignation (Ing 1991)
@@ -210,6 +214,8 @@ class Tracker(
     def _scanned(self, t, changed):
         if not self.scanned:
             self._first_scan()
+        if self.unordered_t == _RESUMED:
+            self.unordered_t = t
         if not changed and self._quiet(t):
             return _NO_EVENTS  # nothing new and nothing due: the steady state
         return self._done(self._start(t) + self._evaluate(t))

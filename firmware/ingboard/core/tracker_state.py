@@ -107,6 +107,7 @@ class TrackerState:
             self.clock.restore(self.clock.snapshot(), self.press_time)
         self.active = {}
         self.scanned = True  # stones seen from now on are judged as in play, not as "extra"
+        self.unordered_t = -2  # tracker._RESUMED: the next scan shows what changed meanwhile
         self.last_t = t
         self.due = 0
         game = self.game
