@@ -274,14 +274,15 @@ class App:
         # A new game is several slices, the scan checkpoint between them (issue 20: the
         # host's new-game held up a scan by 218 ms on the twin): the tracker, the old game's
         # records closed, the new game's opened.
-        tracker = Tracker(config)
+        # (The tracker's checkpoint: the count of a full board in slices too, issue 20.)
+        tracker = Tracker(config, checkpoint=self.scan_if_due)
         self.scan_if_due()
         self._abort_compaction()
         if self.tracker is not None:
             self._finish()
         self.tracker = tracker
-        tracker.checkpoint = self.scan_if_due  # the count of a full board in slices (issue 20)
         self.number = self.store.next_number()
+        self.scan_if_due()
         self._restart_time(0)
         # What the tasks queued before now is stamped in the old game's board time: handed to
         # the new tracker it would be later than the new game's first inputs ("time went
@@ -648,10 +649,8 @@ class App:
         ]
 
     def cmd_new_game(self, cmd):
-        config = cmd["config"]
-        check_config(config)
-        Tracker(config)  # refuses what the tracker cannot play, before anything changes
-        return [{"type": "ok", "cmd": "new-game", "game": self.new_game(config)}]
+        # new_game() refuses what the tracker cannot play before anything changes.
+        return [{"type": "ok", "cmd": "new-game", "game": self.new_game(cmd["config"])}]
 
     def cmd_button(self, cmd):
         self._input(_BUTTON, cmd["name"])

@@ -64,6 +64,10 @@ _FAR = const(0x3FFFFFFF)
 _RESUMED = const(-2)  # unordered_t until the first scan after a resume
 
 
+def _no_checkpoint():
+    pass
+
+
 # One concept per module; the Tracker is their sum (the mixins share the attributes set in
 # __init__ and hold no state of their own).
 class Tracker(
@@ -80,7 +84,10 @@ class Tracker(
 ):
     """Tracks one game from its session-log config (see session-log.md `config`)."""
 
-    def __init__(self, config, settle_ms=SETTLE_MS, alert_ms=ALERT_MS):
+    def __init__(self, config, settle_ms=SETTLE_MS, alert_ms=ALERT_MS, checkpoint=None):
+        # `checkpoint`: see self.checkpoint below; also called between the parts of this
+        # construction (~64 ms of the RP2040 for 19x19 in one piece held up a scan, issue 20).
+        cp = checkpoint or _no_checkpoint
         self.config = config
         size = config["size"]
         self.game = Game(
@@ -99,6 +106,7 @@ class Tracker(
             and "late_forfeit" not in time
         ):
             time = dict(time, late_forfeit=True)  # the ruleset's default (Ing 1996 Rule 10)
+        cp()
         self.clock = Clock(time)
         # Lateness (Ing 1991 Art. 8, Ing 1996 Rule 10): with `round_start_ms` in the config,
         # each player presses their own key on arrival (or their first stone is their arrival);
@@ -114,6 +122,7 @@ class Tracker(
             config.get("prisoners", rules.prisoners) == "bowl",
             config.get("pass_stones", "prisoner" if rules.pass_stones else "none"),
         )
+        cp()
         self.settle_ms = settle_ms
         self.alert_ms = alert_ms
         board = self.game.board
@@ -154,6 +163,7 @@ class Tracker(
         self.leaving = {}
         # Scan position -> padded board index, top line first (2 bytes a point: a list took
         # twice the heap of the Pico for as long as the game lasts).
+        cp()
         order = array("H", range(size * size))
         k = 0
         for i in range(size):
@@ -162,6 +172,7 @@ class Tracker(
                 order[k] = board.index(col, row)
                 k += 1
         self.order = order
+        cp()
         self.started = False
         self.awaiting_press = 0  # colour whose committed move has not been pressed yet
         # A colour whose move the tracker confirmed itself (the opponent played before the
@@ -183,7 +194,7 @@ class Tracker(
         self.notes = Notes()  # SGF comments: alerts, retractions, accepted shifts
         # Called between the slices of long work (a press, the count of a full board): the
         # app's App.scan_if_due, so that the end of a long game never holds up a scan (issue 20).
-        self.checkpoint = None
+        self.checkpoint = checkpoint
         self.counted = None
         self.due = 0  # board time before which nothing happens without new input
         self.plan = None  # the fill-in plan of the count (Ing rules)
