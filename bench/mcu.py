@@ -515,13 +515,16 @@ def _pace_game(log):
     cpu = res["cpu"]
     load = cpu.get("load_pct")
     log(
-        "# mcu: %d plies %d ms apart, %.0f s emulated; us per task %s, worst scan delay %.1f ms"
+        "# mcu: %d plies %d ms apart, %.0f s emulated; us per task %s, worst scan delay %.1f ms "
+        "(board time %s ms, %s)"
         % (
             len(plies),
             THINK_MS,
             res["emulated_s"],
             cpu.get("tasks"),
             cpu.get("scan_late_max_us", 0) / 1000,
+            cpu.get("scan_late_at_ms"),
+            cpu.get("scan_late_task"),
         )
     )
     return [
