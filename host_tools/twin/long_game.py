@@ -512,10 +512,7 @@ def resume_after_cut(image, plies, config, position, grams, work_dir, go_on=True
         # With no ply committed there is no game to go on with: the board started one of its
         # own (a stone already down is then `stone-extra`, as for any new game).
         if go_on and reply.get("phase") == "play" and 0 < k < len(plies):
-            if k > 0 and plies[k - 1].lift is not None:
-                board.apply("grid", plies[k - 1].lift)  # the lifting goes on
-                board.apply("bowl", plies[k - 1].give)
-            went_on = board.play_ply(plies[k])
+            went_on = go_on_after_resume(board, plies, k)
         board._lines()
         return {
             "held": held,
@@ -524,6 +521,21 @@ def resume_after_cut(image, plies, config, position, grams, work_dir, go_on=True
             "warnings": [m["text"] for m in board.messages if m.get("type") == "warning"],
             "noise": [n for n in board.noise if n != "MPY: soft reboot"],
         }
+
+
+def go_on_after_resume(board, plies, k):
+    """The players go on where the cut left them, the board holding k plies: the last ply's
+    prisoners lifted (if it captured) and seen lifted by the board before the next stone
+    comes down, as in play (LIFT_SCANS: a stone put down with the lift is a prisoner slipping
+    from the fingers, plays._slipped - the soak once put both down at one instant), then the
+    next ply. Returns its move or pass event."""
+    last = plies[k - 1]
+    if last.lift is not None:
+        scans = board.command({"cmd": "cpu"})["scans"]
+        board.apply("grid", last.lift)  # the lifting goes on
+        board.apply("bowl", last.give)
+        board.wait_scans(scans + LIFT_SCANS)
+    return board.play_ply(plies[k])
 
 
 def firmware_romfs(work_dir):
