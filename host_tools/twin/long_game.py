@@ -435,6 +435,7 @@ def play_through(plies, config, work_dir, log=None, record_writes=False, think_m
         for c in ("B", "W"):
             board.apply("bowl", (c, config["bowls"][c]["w180_g"]))
         board.twin.run_ms(SETTLE_MS)
+        new_game_us = board.twin.status()["us"]  # the writes from here on are the next game's
         board.command({"cmd": "new-game", "config": config})
         writes = board.twin.status() if record_writes else None
         sgf = board.read_file("%04d.sgf" % number)
@@ -467,6 +468,7 @@ def play_through(plies, config, work_dir, log=None, record_writes=False, think_m
         "board": board,
         "writes": writes,
         "end_us": end_us,
+        "new_game_us": new_game_us,
     }
     log(
         "# twin long game: %d plies in %.0f s emulated, %.0f s wall (%.0f s in all); heap after "
