@@ -138,7 +138,7 @@ class App:
         config=None,
         scan_ms=40,
         bowl_ms=100,
-        key_ms=10,
+        key_ms=20,
         game_ms=40,
         display_ms=500,
         mark_ms=1000,
@@ -436,9 +436,11 @@ class App:
         # clock period), exactly as `ingboard track` replays the session log: the game task may
         # take an input only after its time has passed those deadlines.
         tracker = self.tracker
+        if tracker.due >= t:
+            return  # the usual case: the tracker's own next deadline is not before t
         due = tracker.next_deadline()
         if due is None or due >= t:
-            return  # the usual case: nothing allocated
+            return
         last = None
         events = []
         while due is not None and due < t:
@@ -450,6 +452,14 @@ class App:
 
     def tick(self, t):
         tracker = self.tracker
+        if (
+            self.relay is None
+            and tracker.nothing_due(t)
+            and (self.journal is None or not self.journal.mark_due(tracker, t))
+        ):
+            # Nothing can happen and nothing is to be journaled: not even the clock is
+            # advanced (issue 20: the quiet tick was ~1 % of an idle board's CPU).
+            return
         if tracker.quiet_tick(t):
             # Nothing could happen (the game task's most frequent call, issue 20): no event
             # and nothing the journal keeps changed, so it is synced only for its mark.
@@ -554,12 +564,10 @@ class App:
 
     def background(self):
         """What can wait for a quiet moment - the game task calls it once a period, after its
-        queue: a slice of the journal's compaction while one runs, else a collection when one
-        is due (gc_policy)."""
+        queue: a slice of the journal's compaction while one runs. (The heap is collected
+        right after a scan: scan_task, gc_policy.)"""
         if self.compaction is not None and self.journal is not None:
             self._compaction_step()
-        else:
-            self.collector.idle(self._last)
 
     # -- CPU accounting --------------------------------------------------------------------------
 
@@ -724,7 +732,9 @@ class App:
             now = clock()
             wait = self.ticks_diff(self._scan_at, now)
             if wait <= 0:
-                self._scan(now)
+                end = self._scan(now)
+                if self.collector.after_scan(self._last):  # gc_policy: the most room there is
+                    self._spent(_T_BACK, end)
                 continue
             await self.sleep_ms((wait * unit + 999) // 1000)
 
@@ -856,7 +866,8 @@ class App:
                 except Exception as exc:  # noqa: BLE001 (a display fault is reported)
                     self.report("display", exc)
             self._spent(_T_DISPLAY, start)
-            await self.sleep_ms(period)
+            # To the next whole second of a running clock's time shown, at most a period.
+            await self.sleep_ms(self.standalone.wait_ms(self.now(), period))
 
     def _write(self, link, message):
         # One json.dumps (fast, in C), written a slice at a time with the scan checkpoint

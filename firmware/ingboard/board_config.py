@@ -224,8 +224,14 @@ def build(name=None):
         machine.I2C(b["id"], sda=machine.Pin(b["sda"]), scl=machine.Pin(b["scl"]), freq=b["freq"])
         for b in cfg["i2c"]
     ]
+    rp2040 = cfg.get("mcu") == "RP2040"
     hw["hx711"] = {
-        c: HX711(machine.Pin(v["sck"], out_pin, value=0), machine.Pin(v["dout"], in_pin))
+        c: HX711(
+            machine.Pin(v["sck"], out_pin, value=0),
+            machine.Pin(v["dout"], in_pin),
+            # The RP2040's register-level shift (drivers/hx711_native.py): the pins by number.
+            gpios=(v["sck"], v["dout"]) if rp2040 else None,
+        )
         for c, v in cfg["bowls"].items()
     }
     # The SSD1306 displays are built by the display module from hw["i2c"] and cfg["displays"].

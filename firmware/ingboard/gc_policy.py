@@ -11,15 +11,15 @@ The policy, in two parts:
 - `THRESHOLD`: the heap is collected after every THRESHOLD bytes allocated (gc.threshold), so
   garbage never fills it. Freed blocks are reused lowest first, so long-lived objects pack at
   the bottom and the top of the heap stays one free region: large blocks stay available.
-- `idle()`: the game task calls it when its input queue is empty (between scans); it collects
-  once IDLE bytes were allocated since the last collection, so collections happen there,
-  between two scans, rather than in the middle of a scan or a burst (the threshold remains
-  the backstop within a burst). A collection of the app's live heap takes ~22 ms on the
-  RP2040 (twin, 147 KB in use), less than a scan period. Looking costs too: gc.mem_alloc()
-  walks the whole heap's allocation table, ~8 ms on the RP2040 - at every game-task period
-  (50 Hz) that alone was 40 % of the CPU (issue 20, "A CPU budget"), so idle() looks at most
-  once every CHECK_MS of board time: once a second, 0.8 % of the CPU (every 250 ms it was
-  3.2 % of an idle board's; the threshold still collects within a burst).
+- `after_scan()`: the scan task calls it right after a scan - the most room any moment has
+  before the next one is due: a period less the scan, ~30 ms - and it collects once every
+  CHECK_MS of board time, so collections happen there rather than in the middle of a scan,
+  a burst or a face (the threshold remains the backstop within a burst). A collection of the
+  app's live heap takes ~22 ms on the RP2040 (twin, 147 KB in use): a scan period holds it.
+  It collects without looking first: gc.mem_alloc() walks the whole heap's allocation table,
+  ~8 ms on the RP2040, and an idle board makes ~8 KB of garbage a second anyway (its
+  threshold collections, wherever they fell, held up scans by 20-50 ms on the twin; issue 20,
+  "A CPU budget": 2.2 % of the CPU a second, as much as the looks and collections cost before).
 
 Loading the code (main.py): MicroPython copies the bytecode of .mpy files on littlefs into
 the heap (from a ROMFS image it runs in place), and loading ~45 modules leaves the free heap
@@ -43,19 +43,17 @@ import gc
 from micropython import const
 
 THRESHOLD = const(12 * 1024)
-IDLE = const(4 * 1024)
 CHECK_MS = const(1000)
 LOAD_RESERVE = const(28 * 1024)
 
 
 class Collector:
-    """Applies the policy (see the module docstring); `collections` counts idle collections."""
+    """Applies the policy (see the module docstring); `collections` counts its collections."""
 
     def __init__(self):
         self.enabled = hasattr(gc, "threshold") and hasattr(gc, "mem_alloc")
-        self.mark = 0
         self.collections = 0
-        self.checked = None  # board time of the last look (idle(t))
+        self.checked = None  # board time of the last collection (after_scan(t))
 
     def start(self):
         """Set the threshold and start from a clean heap (the app calls this once)."""
@@ -63,24 +61,16 @@ class Collector:
             return
         gc.collect()
         gc.threshold(THRESHOLD)
-        self.mark = gc.mem_alloc()
 
-    def idle(self, t=None):
-        """Nothing is waiting: collect if IDLE bytes were allocated since the last one. With
-        the board time t, looks only if CHECK_MS passed since the last look."""
+    def after_scan(self, t):
+        """A scan has just been made at board time t: collect if CHECK_MS passed since the
+        last collection here (see the module docstring). True if it collected."""
         if not self.enabled:
             return False
-        if t is not None:
-            if self.checked is not None and 0 <= t - self.checked < CHECK_MS:
-                return False
-            self.checked = t
-        used = gc.mem_alloc()
-        if used < self.mark:
-            self.mark = used  # the threshold collected meanwhile
-        if used - self.mark < IDLE:
+        if self.checked is not None and 0 <= t - self.checked < CHECK_MS:
             return False
+        self.checked = t
         gc.collect()
-        self.mark = gc.mem_alloc()
         self.collections += 1
         return True
 

@@ -132,9 +132,10 @@ def cmd_raw_bowl(app, cmd):
 
 def cpu_stats(app):
     """The CPU each task took since the start (or cpu_reset()), in us: {"elapsed_us",
-    "tasks": {name: us}, "load_pct", "scans", "scan_late_max_us", "scan_late_at_ms",
-    "scan_late_task"} - load is the share of the elapsed time the tasks ran; a scan's lateness
-    is how long after its scheduled time (the previous wake-up plus the period) it ran
+    "tasks": {name: us}, "load_pct", "scans", "scan_wait_us", "scan_late_max_us",
+    "scan_late_at_ms", "scan_late_task"} - load is the share of the elapsed time the tasks
+    ran (scan_wait_us: how much of the scan's was the sensors' power-on waits); a scan's
+    lateness is how long after its scheduled time (the previous wake-up plus the period) it ran
     ("scan_late_at_ms": about when the worst was, in board time; "scan_late_task": the task
     whose slice held it up, "inline" when a checkpoint's scan came late within the piece of
     work that made it). The resolution is that of the clock the app was given (`unit_us`)."""
@@ -154,6 +155,8 @@ def cpu_stats(app):
         "tasks": tasks,
         "load_pct": round(100 * busy / elapsed, 1) if elapsed > 0 else None,
         "scans": app._scans,
+        # Of the scan's time, the sensors' power-on waits (GridScanner.wait_us a scan).
+        "scan_wait_us": app._scans * getattr(app.hw.get("grid"), "wait_us", 0),
         "scan_late_max_us": app._scan_late * unit,
         "scan_late_at_ms": app._scan_late_at,
         "scan_late_task": (CPU_TASKS + ("inline", None))[app._scan_late_task],  # -1: none yet

@@ -37,6 +37,7 @@ KEY_NAMES = ("B", "W", "pause", "menu")
 HEALTH_MS = const(30000)
 ALERT_MS = const(10000)  # alerts the tracker does not withdraw itself (bowls, sensors)
 _SHOWN = const(4)  # alerts kept for the faces
+_LOOK_MS = const(2000)  # a clock face not running is looked at again at least this often
 # Alerts with no board condition the tracker withdraws: shown for ALERT_MS (the bowls and
 # sensors; a button the rules refuse at this moment, e.g. AGREE before the pause).
 _TIMED = ("bowl-mismatch", "sensor-fault", "not-your-turn")
@@ -52,6 +53,13 @@ class Standalone:
         self.health_until = -1
         self.shown = None  # the face drawn last: menu, health, alert, result or clock
         self._painted = {}  # color -> (fb, kind, what it shows) of the last whole paint()
+        # The clock face is looked at again (its parts made) only when its time shown can
+        # have changed (_until: its next whole second while it runs), something happened
+        # (_noted: events and keys) or the clock changed state (_looks) - making the parts
+        # was ~4 ms of the RP2040's time per face, twice a second (issue 20).
+        self._noted = 0
+        self._until = {}
+        self._looks = {}
 
     # -- settings on flash ---------------------------------------------------------------------
 
@@ -98,6 +106,7 @@ class Standalone:
 
     def key(self, t, index):
         """One debounced key press at board time t."""
+        self._noted += 1
         app = self.app
         name = KEY_NAMES[index]
         self.health_until = -1
@@ -151,6 +160,7 @@ class Standalone:
             self._close_menu()
 
     def note(self, event, t):
+        self._noted += 1
         if event["type"] == "alert":
             self.alerts.append((t, event))
             if len(self.alerts) > _SHOWN:
@@ -249,6 +259,15 @@ class Standalone:
         else:
             yield from board_face.result_steps(fb, what[0], what[1], what[2])
 
+    def wait_ms(self, t, period):
+        """How long the display task may sleep from board time t: its period, or less when a
+        running clock's time shown changes sooner (each second on time)."""
+        wait = period
+        for until in self._until.values():
+            if 0 < until - t < wait:
+                wait = until - t
+        return wait
+
     def draw(self, fb, color, t):
         """Paint color's face (BLACK or WHITE) at board time t, whole."""
         kind, what = self._face(t)
@@ -279,7 +298,13 @@ class Standalone:
             self._painted[color] = (fb, kind, what)
             yield 0, clock_face.HEIGHT
             return
-        shown = clock_face.parts(self.app.tracker.clock, color, t)
+        clock = self.app.tracker.clock
+        look = (clock, self._noted, clock.turn, clock.started, clock.paused, clock.held)
+        if same and t < self._until.get(color, 0) and look == self._looks.get(color):
+            return  # nothing shown can have changed
+        shown, stays = clock_face.parts_until(clock, color, t)
+        self._until[color] = t + (_LOOK_MS if stays is None else stays)
+        self._looks[color] = look
         old = last[2] if same else None
         if old is None:
             # A whole face: the parts' text (~24 ms of the RP2040's time the first time) is a

@@ -55,6 +55,10 @@ def test_tasks_that_take_no_time_count_none_and_no_scan_is_late():
     assert stats["scan_late_task"] is None
     assert stats["elapsed_us"] == 4000 * 1000
     assert stats["scans"] == 4000 // 40 + 1
+    # The sensors' power-on waits of those scans (issue 20: timer time, not code).
+    assert stats["scan_wait_us"] == 0  # the fake grid has no waits (no GridScanner.wait_us)
+    app.hw["grid"].wait_us = 6400  # a 19x19 GridScanner's: 16 waits of 400 us
+    assert app.cpu_stats()["scan_wait_us"] == stats["scans"] * 6400
 
 
 def test_a_slow_display_is_counted_to_the_display_task_and_delays_the_scan():
@@ -95,6 +99,52 @@ def test_an_unchanged_face_is_neither_drawn_nor_sent_again():
     assert app.tracker.clock.running() and app.tracker.clock.turn == 1
     assert displays["W"].shown == 1
     assert 2 <= displays["B"].shown <= 4
+
+
+def test_a_running_clock_face_shows_each_second_on_time_and_is_looked_at_only_then():
+    # Issue 20: the clock faces' parts (~4 ms of the RP2040's time each) are made when what
+    # they show can have changed - the running side's time at its next whole second, anything
+    # after an event or a key - not at every round of the display task; and the running time
+    # is painted within a scan period of the second it shows (it was up to 500 ms late).
+    from ingboard.core import clock_face
+
+    empty = "".join(LOG.splitlines(True)[:3])
+    vt, app = _app(log=empty)
+    painted = []  # (board time, text) of Black's time part
+    looks = []
+    real_draw = clock_face.draw_part
+    real_parts = clock_face.parts_until
+
+    def draw_part(fb, i, value, color, clear=True):
+        if i == 1 and color == 1:
+            t = app.now()
+            painted.append((t, value, app.tracker.clock.player(1, t)[0]))
+        return real_draw(fb, i, value, color, clear)
+
+    def parts_until(clock, color, now_ms):
+        looks.append((now_ms, color))
+        return real_parts(clock, color, now_ms)
+
+    clock_face.draw_part = draw_part
+    clock_face.parts_until = parts_until
+    try:
+        vt.drive(app, 6000)
+    finally:
+        clock_face.draw_part = real_draw
+        clock_face.parts_until = real_parts
+    clock = app.tracker.clock
+    assert clock.running() and clock.turn == 1
+    # Every second's text came, each painted within 50 ms of the instant it became true.
+    texts = [text for _, text, _ in painted]
+    assert len(texts) >= 5 and len(set(texts)) == len(texts), texts
+    for t, text, ms in painted[1:]:
+        assert text == clock_face.clock_text(ms), (t, text)
+        since = (ms - 1) % 1000 + 1  # ms until the next change: 1000 right after one
+        assert 1000 - since <= 50, (t, text, since)
+    # Looked at about once a second (Black) and every two seconds (White), not 2 x 12 times.
+    black = sum(1 for _, c in looks if c == 1)
+    white = sum(1 for _, c in looks if c == 2)
+    assert black <= 8 and white <= 5, (black, white)
 
 
 def test_a_cpu_command_answers_with_the_counters():

@@ -724,3 +724,64 @@ def test_quiet_only_while_the_plateau_holds_and_its_count_is_sure():
     assert not b.quiet("W", W180_W, t)  # never settled
     b.fault("B", t, "unplugged")
     assert not b.quiet("B", W180_B - STONE_B, t)
+
+
+def _evaluations(b, color, grams, t, ms):
+    # Readings every 100 ms for `ms` around grams; the board times of the evaluations (feed
+    # re-evaluates where quiet() says it would not ignore the reading).
+    at = []
+    end = t + ms
+    i = 0
+    while t < end:
+        g = grams + 0.3 * NOISE[i % len(NOISE)]
+        if not b.quiet(color, g, t):
+            at.append(t)
+        b.feed(color, g, t)
+        t += 100
+        i += 1
+    return at, t
+
+
+def test_a_bowl_nobody_touches_in_play_is_evaluated_every_two_seconds_until_the_board_moves():
+    # Issue 20: a re-evaluation of a still plateau is a reading the app logs and journals; in
+    # play, once four in a row gave the same count, one every _STEADY_MS (2 s) - a stone taken
+    # (Ing 1991 Art. 9 "location of stones") is never such a reading, and a new position
+    # brings back the 500 ms rhythm for the reconciliation.
+    b = make()
+    t = steady(b, "B", W180_B, 0)
+    t = steady(b, "W", W180_W, t)
+    b.on_board(1, 0, t, "W")  # play: Black has one stone on the board
+    at, t = _evaluations(b, "B", W180_B - STONE_B, t, 12000)
+    assert b.count("B") == 179 and b.poll() == []
+    late = [x for x in at if x >= at[0] + 4000]
+    gaps = [y - x for x, y in zip(late, late[1:])]
+    assert gaps and all(g == 2000 for g in gaps), at
+    settled = [x for x in at if x >= at[0] + 1500]  # the window filled with the new weight
+    assert len(settled) <= 8, at  # ~20 at one every 500 ms
+    # A stone taken is never quiet, and the count follows at once.
+    weight = W180_B - 2 * STONE_B
+    assert not b.quiet("B", weight, t)
+    t = steady(b, "B", weight, t)
+    assert b.count("B") == 178
+    # The board moved: evaluated every 500 ms again.
+    b.on_board(2, 0, t, "W")
+    at, t = _evaluations(b, "B", weight, t, 2000)
+    assert [y - x for x, y in zip(at, at[1:])][:2] == [500, 500], at
+
+
+def test_the_180_checks_keep_evaluating_every_half_second():
+    # Ing 1991 Art. 9 customs 1 and 3: the before-game and put-away checks count on the latest
+    # readings (creep settling after the stones are poured), never on a plateau two seconds
+    # old; between the checks a still bowl is looked at every two seconds.
+    b = make()
+    at, t = _evaluations(b, "B", W180_B, 0, 8000)  # the stones poured in, before the check
+    gaps = [y - x for x, y in zip(at, at[1:])]
+    assert gaps and max(gaps[2:]) <= 500, at
+    assert b.check("before", t)["B"] == 180
+    at, t = _evaluations(b, "B", W180_B, t, 6000)  # checked: waiting for the first move
+    assert len(at) <= 6 and at[-1] - at[-2] == 2000, at  # 4 at 500 ms, then every 2 s
+    b.on_board(0, 0, t, "B")
+    b.check("after-count", t, 0, 0)  # the game counted: the stones go back in
+    at, t = _evaluations(b, "B", W180_B, t, 4000)
+    gaps = [y - x for x, y in zip(at, at[1:])]
+    assert gaps and max(gaps) <= 500, at

@@ -668,3 +668,36 @@ def test_warning_cues_have_words():
     assert cues.text(cues.FORFEIT_NEXT, 60) == "1 minute left before the time is up"
     for cue in (cues.BASIC_ENDING, cues.POINTS_NEXT, cues.FORFEIT_NEXT):
         assert cues.beeps(cue)[0] > 0
+
+
+def test_a_look_at_the_running_clock_is_what_advancing_would_charge_and_changes_nothing():
+    # What a face shows (player(color, now)) for every time system across its limits, the
+    # forfeit included (Ing 1991 Art. 7, Art. 8 "Forfeiture (4)"), equals the numbers of a
+    # copy of the clock advanced to that instant; the clock itself is left as it was.
+    from mishaps import Rng  # the same draws under MicroPython
+
+    rng = Rng(20)
+    for cfg in (
+        {"system": "ing-pp", "basic_s": 60},
+        {"system": "byoyomi", "basic_s": 30, "periods": 3, "period_s": 10},
+        {"system": "canadian", "basic_s": 5, "stones": 2, "period_s": 10},
+        {"system": "fischer", "basic_s": 3, "increment_s": 1},
+        {"system": "absolute", "basic_s": 20},
+        {"system": "ing-pp", "basic_s": 6, "exceeded": "at"},
+    ):
+        c = Clock(cfg)
+        c.start(0, BLACK)
+        t = 0
+        for _ in range(60):
+            t += rng.choice((1, 999, 1000, 1001, 4000, 9000))
+            if rng.below(5) == 0 and not c.loser:
+                c.moved(t, c.turn)
+            c.advance(t)  # the clock as of t: a copy restored at t is the same clock
+            for color in (BLACK, WHITE):
+                before = c.snapshot()
+                look = c.player(color, t + 7000)
+                assert c.snapshot() == before and c.loser == before[3], cfg
+                copy = Clock(cfg)
+                copy.restore(before, t)
+                copy.advance(t + 7000)
+                assert look == copy.player(color), (cfg, t, color)

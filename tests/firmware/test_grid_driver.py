@@ -99,6 +99,9 @@ def test_one_select_write_per_sensor_and_one_power_up_per_group_address():
     assert writes == 23 * (4 + 15)  # full code at each group start, then Gray steps
     assert rig.delays == [400] * 16
     assert rig.most == 2 and rig.errors == []
+    assert sc.wait_us == sum(rig.delays)  # what the app's `cpu` reports as scan_wait_us
+    small = Rig().scanner(size=9)  # 81 sensors: 6 groups, one bank, 6 waits
+    assert small.wait_us == 6 * 400
 
 
 def test_sensors_are_powered_down_after_a_scan_and_at_start():

@@ -127,6 +127,7 @@ def step():
         APP.step((KINDS[record.kind], t, payload, None))
     _drain(APP)
     APP.background()  # as the game task does once its queue is empty
+    APP.collector.after_scan(t)  # as the scan task does after a scan (gc_policy)
     return True
 """
 

@@ -23,6 +23,7 @@ DRIVERS = [
     "ingboard/drivers/grid.py",
     "ingboard/drivers/grid_native.py",
     "ingboard/drivers/hx711.py",
+    "ingboard/drivers/hx711_native.py",
     "ingboard/drivers/keys.py",
     "ingboard/drivers/buzzer.py",
     "ingboard/core/__init__.py",
@@ -154,6 +155,33 @@ def test_hx711_gives_the_grams_on_the_bowl(twin):
     assert abs(b - 1171.9) < 0.05 and abs(w - 6.6) < 0.05
     state = twin.model("bowl", colour="B")
     assert state["reads"] >= 1 and state["bad_reads"] == 0 and not state["powered_down"]
+
+
+def test_the_hx711_register_shift_reads_what_the_pin_loop_reads(twin):
+    # Issue 20: the RP2040's register-level shift (hx711_native.shift_rp2040) gives the same
+    # grams as the loop through machine.Pin, each read whole (25 pulses, none cut short by a
+    # power-down).
+    cells = hardware.CELLS
+    twin.model("bowl", colour="B", grams=1171.9)
+    twin.run_ms(150)
+    before = twin.model("bowl", colour="B")
+    out = twin.exec(
+        "v = %s['B']\nhx = hw['hx711']['B']; hx.offset = v['offset']; hx.scale = v['scale']\n"
+        "native = hx.native\n"
+        "def one():\n"
+        " t0 = time.ticks_ms()\n"
+        " while not hx.ready() and time.ticks_diff(time.ticks_ms(), t0) < 1000:\n"
+        "  time.sleep_ms(2)\n"
+        " return (hx.read_code() - hx.offset) / hx.scale\n"
+        "a = one()\nhx.native = None\nb = one()\nhx.native = native\nc = one()\n"
+        "print(native is not None, a, b, c)" % json.dumps(cells)
+    ).split()
+    after = twin.model("bowl", colour="B")
+    assert out[0] == "True"
+    got = [float(v) for v in out[1:]]
+    assert all(abs(g - 1171.9) < 0.05 for g in got), got
+    assert after["reads"] - before["reads"] == 3
+    assert after["bad_reads"] == before["bad_reads"] and not after["powered_down"]
 
 
 def test_an_unplugged_hx711_is_a_sensor_fault(twin):

@@ -16,7 +16,13 @@ Model (all weights are integer milligrams inside; `grams` only at the edges)
   at most 3/4 stone and the means of the two halves differ by at most 1/4 stone (to stay
   settled on the same plateau: a whole stone and 1/3 stone). The plateau is
   the window mean; its standard error is estimated from the range (range / (3 sqrt n)).
-  A settled plateau is evaluated again at most every _EVAL_MS: a reading within 1/4 stone of
+  A settled plateau is evaluated again at most every _EVAL_MS - from the before-game check
+  (or the first move) to the after-count check, every _STEADY_MS once _STEADY_EVALS
+  evaluations in a row gave the same confident count with nothing unexplained: a bowl nobody
+  touches (issue 20: a re-evaluation is a reading the app logs and journals, ~13 ms of the
+  RP2040's time, four a second with two still bowls; the checks themselves count on plateaus
+  evaluated every _EVAL_MS, creep settling after the stones are poured): a reading within 1/4
+  stone of
   it before then, its count confident (or the bowl not enrolled yet), is quiet - it changes
   nothing, not even the window (quiet()) - so the app drops it before the tracker, the session
   log and the journal (issue 20: "Bowl readings between moves should cost a small fraction of
@@ -67,6 +73,8 @@ _ACCEPT_CS = const(30)  # fractional part within +-0.30 stone (centi-stones)
 _MAX_U_CS = const(14)  # uncertainty at most 0.14 stone: a wrong integer needs a 5 sigma error
 _NOMINAL_STONE_MG = const(6500)  # 1991 Art. 12: standard stone 6.5 g (before enrolment)
 _EVAL_MS = const(500)  # re-evaluate a settled plateau at most this often
+_STEADY_EVALS = const(4)  # ... unless this many evaluations in a row gave the same count
+_STEADY_MS = const(2000)  # then at most this often (until the count or the board changes)
 _MAX_ALERTS = const(16)
 _MAX_SE_MG = const(15000)  # keeps se*se + ref_se*ref_se below 2**30
 # Net of the empty bowl; beyond it a reading is refused. Stones poured back in at the put-away
@@ -162,10 +170,16 @@ def _quiet(bowl, v, now_ms):
         return False
     if bowl.count < 0 and bowl.w180:
         return False
-    if now_ms - bowl.last_eval >= _EVAL_MS or now_ms < bowl.last_eval:
+    if now_ms - bowl.last_eval >= bowl.eval_ms or now_ms < bowl.last_eval:
         return False
     band = bowl.stone_mg() // 4
     return -band <= v - bowl.plateau <= band
+
+
+def _unsteady(bowl):
+    # Evaluated every _EVAL_MS again: its count changed, or something may have (see feed).
+    bowl.steady = 0
+    bowl.eval_ms = _EVAL_MS
 
 
 class _Bowl:
@@ -193,6 +207,8 @@ class _Bowl:
         self.plateau = 0
         self.plateau_se = 0
         self.last_eval = None
+        self.eval_ms = _EVAL_MS  # how long a settled plateau stands before it is evaluated
+        self.steady = 0  # evaluations in a row that gave the same confident count
         self.ref_p = 0
         self.ref_se = 0
         self.ref_n = -1  # -1: no confident reference yet
@@ -257,6 +273,9 @@ class Bowls:
             self._configure(self.bowls[i], cfg.get(_NAMES[i], {}))
         self.alerts = []
         self.playing = False
+        # Between the before-game check (or the first move) and the after-count check: a still
+        # bowl's count needs no evaluation every _EVAL_MS (see feed, _STEADY_MS).
+        self.between_checks = False
         self.version = 0  # board position counter (one per on_board call that changes it)
         self.to_play = -1
 
@@ -349,12 +368,13 @@ class Bowls:
             slope = stone // 3
         if hi - lo > limit or trend > slope or trend < -slope:
             bowl.settled = False
+            _unsteady(bowl)
             return
         if (
             bowl.settled
             and bowl.count >= 0
             and bowl.last_eval is not None
-            and now_ms - bowl.last_eval < _EVAL_MS
+            and now_ms - bowl.last_eval < bowl.eval_ms
             and -(stone // 4) <= p - bowl.plateau <= stone // 4
         ):
             return
@@ -362,7 +382,20 @@ class Bowls:
         bowl.plateau = p
         bowl.plateau_se = min(_MAX_SE_MG, (hi - lo) // (3 * _isqrt(n * 100) // 10) + 1)
         bowl.last_eval = now_ms
+        before = bowl.count
         self._evaluate(bowl, now_ms)
+        if (
+            self.between_checks
+            and bowl.w180
+            and bowl.count >= 0
+            and bowl.count == before
+            and not bowl.mis
+        ):
+            bowl.steady += 1
+            if bowl.steady >= _STEADY_EVALS:
+                bowl.eval_ms = _STEADY_MS
+        else:
+            _unsteady(bowl)
 
     def quiet(self, color, grams, now_ms):
         """True when feed(color, grams, now_ms) would change nothing: the bowl is settled, its
@@ -382,6 +415,7 @@ class Bowls:
             self._alert("sensor-fault", text, bowl.name, now_ms)
         bowl.faulty = True
         bowl.settled = False
+        _unsteady(bowl)
         bowl.filled = 0
         bowl.count = -1
 
@@ -487,6 +521,8 @@ class Bowls:
         for c in counts:
             if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= self.total:
                 raise ValueError("stones on the board must be 0..%d, not %r" % (self.total, c))
+        for bowl in self.bowls:
+            _unsteady(bowl)  # reconciled with the new position at the next evaluation
         self.to_play = -1 if to_play is None else _index(to_play)
         for i in (0, 1):
             bowl = self.bowls[i]
@@ -509,6 +545,7 @@ class Bowls:
             bowl.on_board = counts[i]
         self.version += 1
         self.playing = True
+        self.between_checks = True
         for bowl in self.bowls:
             if bowl.count >= 0 and bowl.settled and not bowl.faulty:
                 self._reconcile(bowl, now_ms)
@@ -680,8 +717,13 @@ class Bowls:
         event["confident"] = confident
         event["expected"] = expect
         event["verified"] = {"B": self.bowls[0].verified, "W": self.bowls[1].verified}
+        if phase == "before":
+            self.between_checks = True  # made: until the first move nothing needs counting
         if phase == "after-count":
             self.playing = False  # putting away follows: no reconciliation with the board
+            self.between_checks = False
+            for bowl in self.bowls:
+                _unsteady(bowl)  # the put-away check counts on the latest readings
             for bowl in self.bowls:
                 bowl.in_lid = 0  # the count filled every prisoner in
                 bowl.pass_out = 0  # and every pass stone

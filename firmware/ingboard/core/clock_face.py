@@ -125,24 +125,24 @@ def _row(fb, x, y, bits, width, scale, c):
 
 # Glyphs as small framebufs, made on first use by the same _row calls, then drawn with one
 # blit each where the target has blit() (framebuf's): a face costs a few ms on the RP2040
-# instead of ~100 (issue 20, "A CPU budget"), with the same pixels. Key (font, char) -> fb.
-_GLYPHS = {}
+# instead of ~100 (issue 20, "A CPU budget"), with the same pixels. Per font (small, big,
+# stone) char -> fb, looked up before anything is made (a glyph's rows, made at every
+# character, were ~0.5 ms of the RP2040's time each: a status line took 13 ms).
+_GLYPHS = ({}, {}, {})
 _INK0 = []  # a 2x1 palette mapping 1 -> 0 (and 0 -> 1, the key): glyphs drawn in colour 0
 
 
 def _glyph(font, ch, w, h, rows, scale):
-    key = (font, ch)
-    g = _GLYPHS.get(key)
-    if g is None:
-        import framebuf
+    # Makes font's glyph for ch (first use) and keeps it in _GLYPHS.
+    import framebuf
 
-        # MicroPython pads MONO_VLSB's stride for its size check: room for 8-column multiples.
-        buf = bytearray(((h + 7) // 8) * ((w + 7) & ~7))
-        g = framebuf.FrameBuffer(buf, w, h, framebuf.MONO_VLSB)
-        for r in range(len(rows)):
-            if rows[r]:
-                _row(g, 0, r * scale, rows[r], w // scale, scale, 1)
-        _GLYPHS[key] = g
+    # MicroPython pads MONO_VLSB's stride for its size check: room for 8-column multiples.
+    buf = bytearray(((h + 7) // 8) * ((w + 7) & ~7))
+    g = framebuf.FrameBuffer(buf, w, h, framebuf.MONO_VLSB)
+    for r in range(len(rows)):
+        if rows[r]:
+            _row(g, 0, r * scale, rows[r], w // scale, scale, 1)
+    _GLYPHS[font][ch] = g
     return g
 
 
@@ -172,13 +172,17 @@ def text(fb, x, y, s, c=1):
     """Draw s in the 3x5 font with its top-left corner at (x, y); ValueError on a glyph it
     does not have."""
     blit = hasattr(fb, "blit")
+    made = _GLYPHS[0]
     for ch in s:
         g = _SMALL.get(ch)
         if g is None:
             raise ValueError("no glyph for %r" % (ch,))
         if blit:
             if g:
-                _blit(fb, _glyph(0, ch, 3, 5, _small_rows(g), 1), x, y, c)
+                glyph = made.get(ch)
+                if glyph is None:
+                    glyph = _glyph(0, ch, 3, 5, _small_rows(g), 1)
+                _blit(fb, glyph, x, y, c)
             x += 4
             continue
         for r in range(5):
@@ -211,7 +215,9 @@ def big(fb, x, y, s, c=1):
         else:
             raise ValueError("no big glyph for %r" % (ch,))
         if blit:
-            g = _glyph(1, ch, 5 * _BIG, 7 * _BIG, _DIGITS[i * 7 : i * 7 + 7], _BIG)
+            g = _GLYPHS[1].get(ch)
+            if g is None:
+                g = _glyph(1, ch, 5 * _BIG, 7 * _BIG, _DIGITS[i * 7 : i * 7 + 7], _BIG)
             _blit(fb, g, x, y, c)
             x += 6 * _BIG
             continue
@@ -225,7 +231,10 @@ def big(fb, x, y, s, c=1):
 def _stone(fb, color, c):
     stone = _STONE_B if color == 1 else _STONE_W
     if hasattr(fb, "blit"):
-        _blit(fb, _glyph(2, color, 7, 7, stone, 1), 2, 1, c)
+        g = _GLYPHS[2].get(color)
+        if g is None:
+            g = _glyph(2, color, 7, 7, stone, 1)
+        _blit(fb, g, 2, 1, c)
         return
     for r in range(7):
         _row(fb, 2, 1 + r, stone[r], 7, 1, c)
@@ -251,14 +260,21 @@ def _short(ms):
 
 def lines(clock, color, now_ms):
     """(header label, big time, status, penalty line, moves line) of color's face."""
+    return _lines(clock, color, now_ms)[0]
+
+
+def _lines(clock, color, now_ms):
+    # lines(), and the ms of the time shown (None: no time shown).
     opp = 3 - color
     main, period, left, stones, points, forfeit = clock.player(color, now_ms)
     opp_points = clock.player(opp, now_ms)[4]
     system = clock.system
     if system == "none":
         time = "-:--"
+        ms = None
     else:
-        time = clock_text(left if period else main)
+        ms = left if period else main
+        time = clock_text(ms)
     if forfeit:
         status = "LOST ON TIME"
     elif clock.loser:
@@ -292,7 +308,7 @@ def lines(clock, color, now_ms):
         net_text = "NET 0" if b == w else "NET %s%d" % ("B" if b > w else "W", abs(b - w))
         penalty = "PENALTY B%d W%d  %s" % (b, w, net_text)
     moves = "MOVES %d" % clock.moves(color)
-    return _LABELS[system], time, status, penalty, moves
+    return (_LABELS[system], time, status, penalty, moves), ms
 
 
 # The face's parts, each in a band of rows no other part draws in: (first row, rows).
@@ -303,9 +319,17 @@ PARTS = const(5)
 def parts(clock, color, now_ms):
     """What each part of color's face shows at now_ms: a tuple of PARTS values, equal when
     the part looks the same (the header's: whether this side's clock runs, and the label)."""
-    label, time, status, penalty, moves = lines(clock, color, now_ms)
+    return parts_until(clock, color, now_ms)[0]
+
+
+def parts_until(clock, color, now_ms):
+    """(parts(), ms): for how long from now_ms the time shown stays the same while color's
+    clock runs (to its next whole second: the face shows whole seconds rounded up), None when
+    it does not run - the rest changes only with the clock's events and the moves."""
+    (label, time, status, penalty, moves), ms = _lines(clock, color, now_ms)
     on = clock.running() and clock.turn == color
-    return ((on, label), time, status, penalty, moves)
+    stays = (ms - 1) % 1000 + 1 if on and ms is not None and ms > 0 else None
+    return ((on, label), time, status, penalty, moves), stays
 
 
 def band(i):

@@ -253,6 +253,13 @@ class Tracker(
         nothing done otherwise (call tick(t)). The device app's idle path (issue 20)."""
         return self._quiet(t)
 
+    def nothing_due(self, t):
+        """True when tick(t) could only bring the clock up to t: the game started, t before
+        the next deadline, no press kept. Looks only (the app's game task skips such a tick
+        unless the journal's mark is due; every look at the clock - a face, the SGF - gives
+        its own time)."""
+        return self.started and self.last_t <= t < self.due and not self.press_pending
+
     def _quiet(self, t):
         # Nothing can happen before self.due: keep the clock current and allocate nothing.
         if not self.started or t >= self.due or self.press_pending:

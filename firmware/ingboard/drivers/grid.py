@@ -104,6 +104,10 @@ class GridScanner:
         self._en = list(bank_enable)
         self._adcs = list(adcs)
         self._power_on_us = power_on_us
+        # What a scan spends waiting on the timer for the sensors to power up (one wait per
+        # group address): time, not code - no flash-cache miss makes it longer on a board
+        # (the app's `cpu` command reports it beside the load, issue 20).
+        self.wait_us = (groups if groups < _GROUPS_PER_BANK else _GROUPS_PER_BANK) * power_on_us
         self._delay_us = delay_us if delay_us is not None else _default_delay_us()
         # (group, channel) slot -> scan index; identity unless a build is wired differently.
         slots = groups * _CHANNELS

@@ -22,6 +22,8 @@ Pins: `clock(v)` sets the PD_SCK output, `data()` reads DOUT (machine.Pin object
 up as output / input by board_config.py). Nothing happens at import time.
 """
 
+import sys
+
 from micropython import const
 
 _GAIN_PULSES = {128: 1, 32: 2, 64: 3}
@@ -33,6 +35,21 @@ class SensorFault(Exception):
     pass
 
 
+def _register_shift(gpios):
+    # (hx711_native.shift_rp2040, its masks) on an RP2040 with the native emitter, else None.
+    if "RP2040" not in getattr(sys.implementation, "_machine", ""):
+        return None
+    try:
+        from ingboard.drivers import hx711_native
+    except (ImportError, SyntaxError, ValueError):
+        return None  # no native emitter, or an .mpy for another architecture
+    if not hx711_native.NATIVE:
+        return None
+    from array import array
+
+    return hx711_native.shift_rp2040, array("I", [1 << gpios[0], 1 << gpios[1]])
+
+
 def _no_irq_switch():
     return None
 
@@ -42,11 +59,15 @@ def _irq_on(state):
 
 
 class HX711:
-    def __init__(self, clock, data, gain=128, scale=1.0, offset=0, timeout_ms=500, irq=None):
+    def __init__(
+        self, clock, data, gain=128, scale=1.0, offset=0, timeout_ms=500, irq=None, gpios=None
+    ):
         """clock/data: pins; scale: raw counts per gram; offset: raw code of the empty bowl.
 
         irq: (disable, enable) callables; default machine.disable_irq/enable_irq when that
         module exists (on the device), else no switching (CPython, WebAssembly).
+        gpios: (PD_SCK, DOUT) GPIO numbers on an RP2040: the shift on its registers
+        (hx711_native.py, `native`), the same pulses and reads as the pins' loop.
         """
         if gain not in _GAIN_PULSES:
             raise ValueError("HX711 gain must be 128, 64 or 32, not %r" % (gain,))
@@ -71,6 +92,7 @@ class HX711:
         self.last_code = None
         self.same = 0
         self.last_ok_ms = None
+        self.native = _register_shift(gpios) if gpios is not None else None
         clock(0)  # a high clock would power the chip down
 
     def ready(self):
@@ -85,13 +107,23 @@ class HX711:
 
     def read_code(self):
         """Shift one conversion out (call only when ready()): the signed 24-bit code."""
-        data = self.data
-        value = 0
-        for _ in range(24):
-            self._pulse()
-            value = (value << 1) | (1 if data() else 0)
-        for _ in range(self.pulses):
-            self._pulse()
+        native = self.native
+        if native is not None:
+            # The whole read on the registers in ~60 us, the interrupts off around it (no
+            # high phase can then be stretched past the chip's 60 us power-down).
+            state = self.irq_off()
+            try:
+                value = native[0](native[1], self.pulses)
+            finally:
+                self.irq_on(state)
+        else:
+            data = self.data
+            value = 0
+            for _ in range(24):
+                self._pulse()
+                value = (value << 1) | (1 if data() else 0)
+            for _ in range(self.pulses):
+                self._pulse()
         if value & 0x800000:
             value -= 0x1000000
         return value
