@@ -284,3 +284,70 @@ def test_quiet_bowl_readings_are_not_logged_and_the_log_replays_the_same():
     assert [m for m in sent if m["type"] == "alert"] == []
     assert sent == sent_every
     assert logged_every == readings and 0 < logged < readings // 2
+
+
+def _counted(real, calls):
+    def counted(*args):
+        calls[0] += 1
+        return real(*args)
+
+    return counted
+
+
+def _long_path(tracker):
+    # Tracker.bowl as it was before its short path (Tracker._reading).
+    def bowl(t, color, grams):
+        return tracker._done(tracker._bowl(t, color, grams))
+
+    return bowl
+
+
+def test_bowl_readings_in_play_take_the_short_path_with_the_same_events_and_journal():
+    # Issue 20: a reading in play with nothing due (Tracker._reading) neither steps the clock
+    # nor makes the tracker's state again for the journal; the board sends the same events -
+    # the before-game check, the moves, with a stone dropped from Black's bowl on the way
+    # (Ing 1996 Rule 2, location of stones) - and resumes from its journal to the same game
+    # as the long path.
+    from ingboard.core.tracker import Tracker
+
+    bowls = '"bowls": {"B": {"w180_g": 280.0}, "W": {"w180_g": 276.0}}, "time"'
+    head, config, rest = LOG.replace('"time"', bowls).split("\n", 2)
+    lines = [ln for ln in rest.split("\n") if ln]
+    rows = ["........."] * 4 + ["...WB...."] + ["........."] * 2 + ["..B......"] + ["........."]
+    lines += ["6000 scan " + "/".join(rows), "6500 press B"]
+    noise = (0.0, 0.1, -0.1, 0.2, 0.0, -0.2, 0.1)
+    for k, t in enumerate(range(100, 9000, 100)):
+        # B's stones leave the bowl for the moves at 1 s and 6 s; one is dropped at 5 s.
+        black = 280.0 if t < 900 else 273.0 if t < 5000 else 266.0 if t < 5900 else 259.0
+        white = 276.0 if t < 2900 else 269.1
+        lines.append("%d bowl B %.1f" % (t, black + noise[k % 7]))
+        lines.append("%d bowl W %.1f" % (t + 1, white - noise[k % 5]))
+    lines.sort(key=lambda ln: int(ln.split(" ", 1)[0]))
+    log = "\n".join([head, config] + lines) + "\n"
+    runs = []
+    for short in (True, False):
+        root = "/tmp/ingboard-test-app-bowl-path-%d" % short
+        clear_records(root)
+        vt = VirtualTime()
+        cfg, hw = hardware(vt, log)
+        app = App(hw, RecordsStore(root), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
+        tracker = app.tracker
+        taken = [0]
+        if short:
+            tracker._reading = _counted(tracker._reading, taken)
+        else:
+            tracker.bowl = _long_path(tracker)
+        vt.drive(app, 9000, stop=False)
+        sent = [m for m in hw["link"].messages() if m["type"] not in ("ok", "warning")]
+        state = tracker.state()
+        app.stop()
+        again = App(hw, RecordsStore(root), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
+        assert isinstance(again.tracker, Tracker)
+        runs.append((sent, state, again.tracker.state(), again.tracker.game.plies, taken[0]))
+    (sent, state, resumed, plies, taken), long_path = runs
+    sent_long, state_long, resumed_long, plies_long, _ = long_path
+    assert taken > 20  # most readings in play took the short path
+    assert [m["type"] for m in sent if m["type"] in ("move", "pass")] == ["move"] * 3
+    assert [m["phase"] for m in sent if m["type"] == "bowls"] == ["before"]
+    assert sent == sent_long and state == state_long
+    assert resumed == resumed_long and len(plies) == len(plies_long) == 3

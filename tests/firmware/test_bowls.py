@@ -742,11 +742,10 @@ def _evaluations(b, color, grams, t, ms):
     return at, t
 
 
-def test_a_bowl_nobody_touches_in_play_is_evaluated_every_two_seconds_until_the_board_moves():
+def test_a_bowl_nobody_touches_in_play_is_evaluated_every_two_seconds_until_its_count_moves():
     # Issue 20: a re-evaluation of a still plateau is a reading the app logs and journals; in
     # play, once four in a row gave the same count, one every _STEADY_MS (2 s) - a stone taken
-    # (Ing 1991 Art. 9 "location of stones") is never such a reading, and a new position
-    # brings back the 500 ms rhythm for the reconciliation.
+    # (Ing 1991 Art. 9 "location of stones") is never such a reading.
     b = make()
     t = steady(b, "B", W180_B, 0)
     t = steady(b, "W", W180_W, t)
@@ -758,15 +757,16 @@ def test_a_bowl_nobody_touches_in_play_is_evaluated_every_two_seconds_until_the_
     assert gaps and all(g == 2000 for g in gaps), at
     settled = [x for x in at if x >= at[0] + 1500]  # the window filled with the new weight
     assert len(settled) <= 8, at  # ~20 at one every 500 ms
-    # A stone taken is never quiet, and the count follows at once.
+    # A stone taken is never quiet, the count follows at once and is evaluated every 500 ms
+    # again; the position is reconciled with it when the board tells (on_board).
     weight = W180_B - 2 * STONE_B
     assert not b.quiet("B", weight, t)
     t = steady(b, "B", weight, t)
     assert b.count("B") == 178
-    # The board moved: evaluated every 500 ms again.
     b.on_board(2, 0, t, "W")
     at, t = _evaluations(b, "B", weight, t, 2000)
     assert [y - x for x, y in zip(at, at[1:])][:2] == [500, 500], at
+    assert b.poll() == []
 
 
 def test_the_180_checks_keep_evaluating_every_half_second():

@@ -521,8 +521,6 @@ class Bowls:
         for c in counts:
             if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= self.total:
                 raise ValueError("stones on the board must be 0..%d, not %r" % (self.total, c))
-        for bowl in self.bowls:
-            _unsteady(bowl)  # reconciled with the new position at the next evaluation
         self.to_play = -1 if to_play is None else _index(to_play)
         for i in (0, 1):
             bowl = self.bowls[i]

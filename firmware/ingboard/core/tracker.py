@@ -197,6 +197,7 @@ class Tracker(
         self.checkpoint = checkpoint
         self.counted = None
         self.due = 0  # board time before which nothing happens without new input
+        self.reading_only = False  # the last input was a bowl reading that changed no state()
         self.plan = None  # the fill-in plan of the count (Ing rules)
         self.fill_target = None  # stones per colour on the board once filled in
         self.filled = False
@@ -271,6 +272,7 @@ class Tracker(
         return True
 
     def _done(self, events):
+        self.reading_only = False
         if self.clock_behind:
             # A kept press switched the clock as of the press (timekeeper.py): the opponent's
             # time from then up to this input, its events at their own instants.
@@ -317,7 +319,27 @@ class Tracker(
         return events  # new-game: handled by the app, which starts a new Tracker
 
     def bowl(self, t, color, grams):
+        if self.started and self.last_t <= t < self.due and self.game.phase != ENDED:
+            if not self.clock_behind:
+                return self._reading(t, color, grams)
         return self._done(self._bowl(t, color, grams))
+
+    def _reading(self, t, color, grams):
+        # A reading in the game with nothing due before it: the most frequent input the
+        # tracker gets (a stone taken, a still bowl evaluated again). Only the bowls can
+        # change: no clock event or forfeit falls before self.due, and no deadline depends on
+        # the bowls, so the clock is not stepped and self.due stands (issue 20: ~4 ms of the
+        # RP2040's time a reading). `reading_only` tells the journal nothing of state() changed.
+        self.last_t = t
+        self.bowls.feed(color, grams, t)
+        events = []
+        if not self.checked_before and not self.game.plies and self.bowls.settled():
+            # Ing 1991 Art. 9 custom 1: verify 180 each before the first move.
+            self.checked_before = True
+            events.append(self._bowls_event(t, "before"))
+        events += self._bowl_alerts(t)
+        self.reading_only = not events
+        return events
 
     def _slice(self):
         # A checkpoint between the parts of one long input (a press at the end of a long game
