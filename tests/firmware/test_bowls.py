@@ -767,6 +767,13 @@ def test_a_bowl_nobody_touches_in_play_is_evaluated_every_two_seconds_until_its_
     at, t = _evaluations(b, "B", weight, t, 2000)
     assert [y - x for x, y in zip(at, at[1:])][:2] == [500, 500], at
     assert b.poll() == []
+    # Steady again; then the game ends (the tracker's word, Bowls.between): every 500 ms for
+    # the after-count and put-away checks.
+    at, t = _evaluations(b, "B", weight, t, 6000)
+    assert at[-1] - at[-2] == 2000, at
+    b.between(False)
+    at, t = _evaluations(b, "B", weight, t, 1600)
+    assert [y - x for x, y in zip(at, at[1:])] == [500, 500, 500], at
 
 
 def test_the_180_checks_keep_evaluating_every_half_second():

@@ -307,6 +307,16 @@ class Bowls:
         bowl.count = -1
 
     # ---------------------------------------------------------------- readings
+    def between(self, flag):
+        """The tracker's word before each reading: True from the before-game check (or the
+        first move) until the game ends (the count: the after-count and put-away checks count
+        on plateaus evaluated every _EVAL_MS). Set here too by check() and on_board() for a
+        Bowls used alone."""
+        if self.between_checks and not flag:
+            for bowl in self.bowls:
+                _unsteady(bowl)
+        self.between_checks = flag
+
     def feed(self, color, grams, now_ms):
         """One reading of a bowl, in grams net of the empty bowl (may be noisy or unsettled).
 

@@ -331,6 +331,7 @@ class Tracker(
         # the bowls, so the clock is not stepped and self.due stands (issue 20: ~4 ms of the
         # RP2040's time a reading). `reading_only` tells the journal nothing of state() changed.
         self.last_t = t
+        self.bowls.between(self.checked_before or bool(self.game.plies))  # not ENDED here
         self.bowls.feed(color, grams, t)
         events = []
         if not self.checked_before and not self.game.plies and self.bowls.settled():
@@ -366,8 +367,10 @@ class Tracker(
         events = self._start(t)
         if t >= self.due:
             events += self._evaluate(t)  # a stone may have become stable at this very instant
-        if self.game.phase == ENDED:
+        game = self.game
+        if game.phase == ENDED:
             events += self._put_away(t)
+        self.bowls.between(game.phase != ENDED and (self.checked_before or bool(game.plies)))
         self.bowls.feed(color, grams, t)
         if not self.checked_before and not self.game.plies and self.bowls.settled():
             # Ing 1991 Art. 9 custom 1: verify 180 each before the first move.
