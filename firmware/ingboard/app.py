@@ -417,10 +417,13 @@ class App:
             self.standalone.key(t, a)  # a clock press, pause, or the menus (standalone.py)
             return
         elif kind == _FAULT:
+            # The tracker brought to t first (its clock as of t for the journal: the game
+            # task's idle ticks do not keep it current).
+            events = list(tracker.tick(t))
             tracker.bowls.fault(a, t, b)
-            events = tracker.bowls.poll()
-            for event in events:
+            for event in tracker.bowls.poll():
                 event["t"] = t
+                events.append(event)
         else:
             return
         # Checkpoints between the parts of one input (issue 20): the first scan of a board
