@@ -42,8 +42,14 @@ def _register_shift(gpios):
     if "RP2040" not in getattr(sys.implementation, "_machine", ""):
         return None
     here = globals().get("__file__", "")
-    if here.startswith("/") and not here.startswith("/rom"):
-        return None
+    if not here.startswith("/rom"):
+        import os
+
+        try:
+            os.stat(here)
+            return None  # a file on littlefs: loaded into the heap
+        except OSError:
+            pass  # frozen into the firmware: in place
     try:
         from ingboard.drivers import hx711_native
     except (ImportError, SyntaxError, ValueError):
