@@ -125,9 +125,16 @@ def play_on_twin(tmp):
                 pass  # no end: the tests below say where the board went another way
         writer.poll(twin)
         tones = twin.model("tones")
-        # The next game closes this one's session log (no longer .part: pull copies it).
+        # The next game closes this one's session log (no longer .part: pull copies it). What
+        # the board sent before its reply is still this game's: the checks after the count
+        # (the stones put away) may come after the end event.
+        before = len(player.messages)
         player.send({"cmd": "new-game", "config": {"size": 19, "rules": "chinese"}})
-        player.wait_for(lambda m: m.get("cmd") == "new-game")
+        reply = player.wait_for(lambda m: m.get("cmd") == "new-game")
+        tail = player.messages[before:]
+        for msg in tail[: next(i for i, m in enumerate(tail) if m is reply)]:
+            if msg.get("type") not in NOT_EVENTS:
+                sent.append(msg)
         noise = list(player.noise)
         with deploy.Serving(twin) as port:
             pulled = ingboard("pull", "--port", port, "--dest", tmp, timeout=600)
