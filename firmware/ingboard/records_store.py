@@ -324,6 +324,11 @@ class RecordsStore:
         _replace(self.journal_path, self.journal_path + ".new")
         return open(self.journal_path, "ab")
 
+    def drop_new_journal(self):
+        """The new journal beside the current one is not wanted (a rebuild not taken)."""
+        if _exists(self.journal_path + ".new"):
+            os.remove(self.journal_path + ".new")
+
     def clear_journal(self):
         for path in (self.journal_path, self.journal_path + ".new"):
             if _exists(path):

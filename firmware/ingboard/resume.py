@@ -17,7 +17,6 @@ def resume(app, reader):
     the session log none either."""
     numbers = app.store.numbers()
     number = numbers[-1] if numbers else app.store.next_number()
-    data = None  # the journal on flash, read record by record (issue 20)
     try:
         try:
             tracker, info = journal_replay.recover(reader)
@@ -38,7 +37,7 @@ def resume(app, reader):
         if rebuilt is None and tracker is None:
             return False
         if rebuilt is not None:
-            tracker, info, data = rebuilt
+            tracker, info = rebuilt
     app.number = number
     app.tracker = tracker
     tracker.checkpoint = app.scan_if_due
@@ -56,24 +55,18 @@ def resume(app, reader):
         info["records"]))  # fmt: skip
     app.log = None  # continued with Record lines (the header and config are written)
     writer = JournalWriter(None, app.mark_ms)
-    if data is None:
-        # Compacted from the file into the new one beside it, then switched (as open_journal
-        # does with bytes): one record at a time in memory.
-        reader = app.store.journal_reader()
-        out = app.store.new_journal()
-        try:
-            records, size, last_t = journal_replay.compact(reader, out)
-        finally:
-            reader.close()
-            out.close()
-        app.compacted = size
-        app.journal_file = app.store.commit_journal()
-        writer.resume_at(tracker, records, size, last_t)
-    else:
-        compact = journal_replay.compact(data)
-        app.compacted = len(compact)
-        app.journal_file = app.store.open_journal(compact)
-        writer.resume(tracker, compact)
+    # Compacted from the file into the new one beside it, then switched (as open_journal
+    # does with bytes): one record at a time in memory (issue 20).
+    reader = app.store.journal_reader()
+    out = app.store.new_journal()
+    try:
+        records, size, last_t = journal_replay.compact(reader, out)
+    finally:
+        reader.close()
+        out.close()
+    app.compacted = size
+    app.journal_file = app.store.commit_journal()
+    writer.resume_at(tracker, records, size, last_t)
     writer.out = app.journal_file
     app.journal = writer
     app.saved = False
@@ -86,19 +79,28 @@ def resume(app, reader):
 
 
 def _from_session_log(app, number, tracker):
-    """(tracker, info, journal bytes) of game `number` rebuilt from its session log when
-    that holds more than `tracker` (the journal's game, or None), else None."""
-    import io
-
-    out = io.BytesIO()
+    """(tracker, info) of game `number` rebuilt from its session log when that holds more
+    than `tracker` (the journal's game, or None), else None. The rebuilt journal is written to
+    flash beside the corrupted one and replaces it (a long game's is ~90 KB: in memory it
+    raised MemoryError at boot on the twin, and the board could not start); a cut before the
+    switch leaves the old one, and the next boot rebuilds again."""
+    out = app.store.new_journal()
     try:
-        rebuilt, info = journal_replay.rebuild(app.store.session_lines(number), out, app.mark_ms)
+        try:
+            rebuilt, info = journal_replay.rebuild(
+                app.store.session_lines(number), out, app.mark_ms
+            )
+        finally:
+            out.close()
     except (OSError, ValueError, TypeError, KeyError, IndexError) as exc:
         app.warn("session log of game %04d unreadable: %s" % (number, exc))
+        app.store.drop_new_journal()
         return None
-    if rebuilt is None:
+    if rebuilt is None or (
+        tracker is not None and len(rebuilt.game.plies) < len(tracker.game.plies)
+    ):
+        app.store.drop_new_journal()
         return None
-    if tracker is not None and len(rebuilt.game.plies) < len(tracker.game.plies):
-        return None
+    app.store.commit_journal().close()
     app.warn("game %04d rebuilt from its session log (%d records)" % (number, info["records"]))
-    return rebuilt, info, out.getvalue()
+    return rebuilt, info
