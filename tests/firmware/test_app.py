@@ -237,6 +237,33 @@ def test_resume_reads_a_long_journal_record_by_record_and_compacts_it_beside():
     assert again.journal.records == len(journal_replay.read(compacted)[0])
 
 
+_NOISE = (0.0, 0.1, -0.1, 0.2, 0.0, -0.2, 0.1)
+
+
+def _log_with_bowls(more, until, black, white):
+    """LOG with both bowls enrolled (more: its extra lines) and read every 100 ms up to
+    `until` - black(t), white(t) grams, a little noise: (log text, readings)."""
+    bowls = '"bowls": {"B": {"w180_g": 280.0}, "W": {"w180_g": 276.0}}, "time"'
+    head, config, rest = LOG.replace('"time"', bowls).split("\n", 2)
+    lines = [ln for ln in rest.split("\n") if ln] + more
+    readings = 0
+    for k, t in enumerate(range(100, until, 100)):
+        lines.append("%d bowl B %.1f" % (t, black(t) + _NOISE[k % 7]))
+        lines.append("%d bowl W %.1f" % (t + 1, white(t) - _NOISE[k % 5]))
+        readings += 2
+    lines.sort(key=lambda ln: int(ln.split(" ", 1)[0]))
+    return "\n".join([head, config] + lines) + "\n", readings
+
+
+def _board(root, log):
+    """(virtual time, config, hardware, app) of a board replaying `log`, its records under
+    root."""
+    clear_records(root)
+    vt = VirtualTime()
+    cfg, hw = hardware(vt, log)
+    return vt, cfg, hw, App(hw, RecordsStore(root), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
+
+
 def test_quiet_bowl_readings_are_not_logged_and_the_log_replays_the_same():
     # issue 20 ("Bowl readings between moves should cost a small fraction of a move"): a
     # reading the settled bowl holds (bowls.py quiet()) goes neither to the tracker nor to the
@@ -246,26 +273,15 @@ def test_quiet_bowl_readings_are_not_logged_and_the_log_replays_the_same():
     from ingboard.core.session import read_text
     from ingboard.core.tracker import track
 
-    bowls = '"bowls": {"B": {"w180_g": 280.0}, "W": {"w180_g": 276.0}}, "time"'
-    head, config, rest = LOG.replace('"time"', bowls).split("\n", 2)
-    lines = [ln for ln in rest.split("\n") if ln]
-    noise = (0.0, 0.1, -0.1, 0.2, 0.0, -0.2, 0.1)
-    readings = 0
-    for k, t in enumerate(range(100, 6000, 100)):
-        black = 280.0 if t < 900 else 273.0  # B's first stone leaves the bowl
-        white = 276.0 if t < 2900 else 269.1
-        lines.append("%d bowl B %.1f" % (t, black + noise[k % 7]))
-        lines.append("%d bowl W %.1f" % (t + 1, white - noise[k % 5]))
-        readings += 2
-    lines.sort(key=lambda ln: int(ln.split(" ", 1)[0]))
-    log = "\n".join([head, config] + lines) + "\n"
+    log, readings = _log_with_bowls(
+        [],
+        6000,
+        lambda t: 280.0 if t < 900 else 273.0,  # B's first stone leaves the bowl
+        lambda t: 276.0 if t < 2900 else 269.1,
+    )
     runs = []
     for every in (False, True):
-        root = "/tmp/ingboard-test-app-quiet-bowls-%d" % every
-        clear_records(root)
-        vt = VirtualTime()
-        cfg, hw = hardware(vt, log)
-        app = App(hw, RecordsStore(root), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
+        vt, _cfg, hw, app = _board("/tmp/ingboard-test-app-quiet-bowls-%d" % every, log)
         if every:
             app.tracker.bowl_quiet = lambda t, color, grams: False  # hand on every reading
         vt.drive(app, 6000, stop=False)
@@ -310,27 +326,18 @@ def test_bowl_readings_in_play_take_the_short_path_with_the_same_events_and_jour
     # as the long path.
     from ingboard.core.tracker import Tracker
 
-    bowls = '"bowls": {"B": {"w180_g": 280.0}, "W": {"w180_g": 276.0}}, "time"'
-    head, config, rest = LOG.replace('"time"', bowls).split("\n", 2)
-    lines = [ln for ln in rest.split("\n") if ln]
     rows = ["........."] * 4 + ["...WB...."] + ["........."] * 2 + ["..B......"] + ["........."]
-    lines += ["6000 scan " + "/".join(rows), "6500 press B"]
-    noise = (0.0, 0.1, -0.1, 0.2, 0.0, -0.2, 0.1)
-    for k, t in enumerate(range(100, 9000, 100)):
+    log, _readings = _log_with_bowls(
+        ["6000 scan " + "/".join(rows), "6500 press B"],
+        9000,
         # B's stones leave the bowl for the moves at 1 s and 6 s; one is dropped at 5 s.
-        black = 280.0 if t < 900 else 273.0 if t < 5000 else 266.0 if t < 5900 else 259.0
-        white = 276.0 if t < 2900 else 269.1
-        lines.append("%d bowl B %.1f" % (t, black + noise[k % 7]))
-        lines.append("%d bowl W %.1f" % (t + 1, white - noise[k % 5]))
-    lines.sort(key=lambda ln: int(ln.split(" ", 1)[0]))
-    log = "\n".join([head, config] + lines) + "\n"
+        lambda t: 280.0 if t < 900 else 273.0 if t < 5000 else 266.0 if t < 5900 else 259.0,
+        lambda t: 276.0 if t < 2900 else 269.1,
+    )
     runs = []
     for short in (True, False):
         root = "/tmp/ingboard-test-app-bowl-path-%d" % short
-        clear_records(root)
-        vt = VirtualTime()
-        cfg, hw = hardware(vt, log)
-        app = App(hw, RecordsStore(root), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
+        vt, cfg, hw, app = _board(root, log)
         tracker = app.tracker
         taken = [0]
         if short:
