@@ -35,6 +35,21 @@ def _pwfile(tmp_path, password="relay-pw"):
     return path
 
 
+def _subscribed(relay, timeout=20.0):
+    """Wait until the relay says it is connected to the broker (it subscribes then): its
+    page is up before that, and a message published meanwhile has no subscriber to reach."""
+    import select
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([relay.stderr], [], [], 0.2)
+        if ready:
+            line = relay.stderr.readline()
+            if "connected to the broker" in line:
+                return
+    raise AssertionError("the relay did not connect to the broker in %.0f s" % timeout)
+
+
 def _stop(proc):
     if proc.poll() is None:
         proc.terminate()
@@ -137,6 +152,7 @@ def test_a_malformed_message_is_not_redelivered_after_a_relay_kill(tmp_path):
     db = str(tmp_path / "relay.sqlite")
     pw = _pwfile(tmp_path)
     relay, _url = start_relay(broker.port, db, pw, "club")
+    _subscribed(relay)  # its first start: no session on the broker holds messages for it yet
     bad = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="b001")
     bad.username_pw_set("b001", "pw-b001")
     bad.connect("127.0.0.1", broker.port)
