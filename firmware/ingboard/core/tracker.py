@@ -319,10 +319,19 @@ class Tracker(
         return events  # new-game: handled by the app, which starts a new Tracker
 
     def bowl(self, t, color, grams):
-        if self.started and self.last_t <= t < self.due and self.game.phase != ENDED:
-            if not self.clock_behind:
-                return self._reading(t, color, grams)
+        if self._before_due(t):
+            return self._reading(t, color, grams)
         return self._done(self._bowl(t, color, grams))
+
+    def _before_due(self, t):
+        # In the game, t before anything falls due: no clock event, deadline or kept press's
+        # catch-up to make first (bowl(), bowl_quiet()).
+        return (
+            self.started
+            and self.last_t <= t < self.due
+            and self.game.phase != ENDED
+            and not self.clock_behind
+        )
 
     def _reading(self, t, color, grams):
         # A reading in the game with nothing due before it: the most frequent input the
@@ -333,16 +342,21 @@ class Tracker(
         # reading). `reading_only` tells the journal nothing of state() changed.
         self.last_t = t
         self.clock.advance(t)  # nothing to report before self.due
-        self.bowls.between(self.checked_before or bool(self.game.plies))  # not ENDED here
-        self.bowls.feed(color, grams, t)
-        events = []
-        if not self.checked_before and not self.game.plies and self.bowls.settled():
-            # Ing 1991 Art. 9 custom 1: verify 180 each before the first move.
-            self.checked_before = True
-            events.append(self._bowls_event(t, "before"))
-        events += self._bowl_alerts(t)
+        events = self._feed(t, color, grams) + self._bowl_alerts(t)
         self.reading_only = not events
         return events
+
+    def _feed(self, t, color, grams):
+        # The reading to the bowls, told first whether the game is between its checks
+        # (Bowls.between); the before-game check once both bowls have settled.
+        game = self.game
+        self.bowls.between(game.phase != ENDED and (self.checked_before or bool(game.plies)))
+        self.bowls.feed(color, grams, t)
+        if not self.checked_before and not game.plies and self.bowls.settled():
+            # Ing 1991 Art. 9 custom 1: verify 180 each before the first move.
+            self.checked_before = True
+            return [self._bowls_event(t, "before")]
+        return []
 
     def _slice(self):
         # A checkpoint between the parts of one long input (a press at the end of a long game
@@ -356,29 +370,15 @@ class Tracker(
         ignore the reading (Bowls.quiet), nothing falls due at t and the stones are not being
         put away. The app then drops the reading before the tracker, the session log and the
         journal (issue 20: a reading's cost), so `ingboard track` on the log plays the same."""
-        return (
-            self.started
-            and self.last_t <= t < self.due
-            and self.game.phase != ENDED
-            and not self.clock_behind
-            and not self.press_pending
-            and self.bowls.quiet(color, grams, t)
-        )
+        return self._before_due(t) and not self.press_pending and self.bowls.quiet(color, grams, t)
 
     def _bowl(self, t, color, grams):
         events = self._start(t)
         if t >= self.due:
             events += self._evaluate(t)  # a stone may have become stable at this very instant
-        game = self.game
-        if game.phase == ENDED:
+        if self.game.phase == ENDED:
             events += self._put_away(t)
-        self.bowls.between(game.phase != ENDED and (self.checked_before or bool(game.plies)))
-        self.bowls.feed(color, grams, t)
-        if not self.checked_before and not self.game.plies and self.bowls.settled():
-            # Ing 1991 Art. 9 custom 1: verify 180 each before the first move.
-            self.checked_before = True
-            events.append(self._bowls_event(t, "before"))
-        return events + self._bowl_alerts(t)
+        return events + self._feed(t, color, grams) + self._bowl_alerts(t)
 
     def take(self, record):
         """One session-log record other than `config` (session.Record) at its own time; the
