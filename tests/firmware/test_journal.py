@@ -333,3 +333,66 @@ def test_a_set_enrolled_with_the_button_is_journaled_and_replayed_alike():
             lines.append("%d button %s\n" % (rec.t_ms, rec.payload))
     rebuilt, _info = journal_replay.rebuild(lines, Sink())
     assert rebuilt.bowls.snapshot() == tracker.bowls.snapshot()
+
+
+def _rows19(stones):
+    cols = "ABCDEFGHJKLMNOPQRST"
+    return ["".join(stones.get(c + str(line), ".") for c in cols) for line in range(19, 0, -1)]
+
+
+def test_a_board_swept_clear_is_journaled_in_pieces_not_one_block():
+    # Issue 20 (found by the twin soak): resumed late in a long game with the stones off the
+    # grid, the first scan raised a stone-missing alert for every stone, and the one journal
+    # record of their ~200 SGF comments (10.5 KB) was a block the RP2040's heap did not have.
+    # Such a record is now written an op at a time, byte for byte what encode() makes.
+    config = {
+        "size": 19,
+        "rules": "ing1991",
+        "komi": 8,
+        "time": {"system": "ing-pp", "basic_s": 600},
+    }
+    cols = "ABCDEFGHJKLMNOPQRST"
+    black = [cols[x] + str(y + 1) for x in range(0, 19, 4) for y in range(0, 19, 4)]
+    white = [cols[x] + str(y + 1) for x in range(2, 19, 4) for y in range(2, 19, 4)]
+    recs = [Record(0, "config", config), Record(0, "scan", _rows19({}))]
+    stones = {}
+    t = 1000
+    for i in range(len(white)):
+        for name, colour in ((black[i], "B"), (white[i], "W")):
+            stones[name] = colour
+            recs.append(Record(t, "scan", _rows19(stones)))
+            recs.append(Record(t + 500, "press", BLACK if colour == "B" else WHITE))
+            t += 3000
+    recs.append(Record(t, "scan", _rows19({})))  # every stone off the board
+    recs.append(Record(t + 5000, "scan", _rows19({})))
+    sink_sizes = []
+
+    tracker, data, events = play(recs)
+    missing = [e for e in events if e["type"] == "alert" and e["code"] == "stone-missing"]
+    assert len(missing) == 2 * len(white) == len(tracker.game.plies)
+    records, end, dropped = journal_replay.read(data)
+    assert end == len(data) and dropped == 0
+    notes = [r for r in records if sum(1 for op in r[1:] if op[0] == "note") >= len(missing)]
+    assert len(notes) == 1  # the flood's comments: one record, as one tracker call made them
+    whole = journal.encode(notes[0][0], notes[0][1:])
+    assert len(whole) > 1500 and whole in data
+
+    class Pieces:
+        def write(self, piece):
+            sink_sizes.append(len(piece))
+
+    assert journal.write_record(Pieces(), notes[0][0], notes[0][1:]) == len(whole)
+    assert max(sink_sizes) < len(whole) // 8  # no piece near the record's length
+    got, info = journal_replay.recover(data)
+    assert info["records"] == len(records)
+    assert got.notes.by_ply == tracker.notes.by_ply
+    small = journal_replay.compact(data)  # compaction writes it the same way
+    assert journal_replay.recover(small)[0].notes.by_ply == tracker.notes.by_ply
+    # The SGF gives the flood's comments one at a time too (sgf._write_comment), the same text.
+    pieces = []
+    tracker.write_sgf(pieces.append)
+    assert "".join(pieces) == tracker.sgf()
+    assert max(len(p) for p in pieces) < len(whole) // 8
+    text = "".join(pieces)
+    assert text.count("alert stone-missing") == len(missing)
+    assert "C[alert stone-missing" in text.split(";")[-1]  # at the last ply's node

@@ -58,6 +58,7 @@ from ingboard.core.chunked import Chunked
 from ingboard.core.game import MANDATORY_PASS
 
 MAX_PAYLOAD = const(0xFFFF)
+_HEADER = const(12)  # 4 hex digits of length, 8 of CRC (also journal_replay._HEADER)
 MARK_MS = const(1000)
 
 
@@ -105,6 +106,37 @@ def encode(t, ops):
     return head.encode() + payload + b"\n"
 
 
+# Up to this many ops a record is made in one piece (encode); a longer one - the comments of a
+# flood of alerts, ~50 bytes each: a board swept clear late in a game raised ~200 stone-missing
+# alerts whose 10.5 KB record could not be allocated on the RP2040 (issue 20) - is written an op
+# at a time, the same bytes, so that no block as long as the record is needed.
+_WHOLE_OPS = const(16)
+
+
+def write_record(out, t, ops):
+    """Write the framed record of (t, ops) to `out`; its length in bytes."""
+    if len(ops) <= _WHOLE_OPS:
+        data = encode(t, ops)
+        out.write(data)
+        return len(data)
+    pieces = [("[" + json.dumps(t)).encode()]
+    for op in ops:
+        pieces.append((", " + json.dumps(op)).encode())
+    pieces.append(b"]")
+    n = 0
+    crc = 0
+    for piece in pieces:
+        n += len(piece)
+        crc = crc32(piece, crc)
+    if n > MAX_PAYLOAD:
+        raise JournalError("journal record of %d bytes is too long" % n)
+    out.write(("%04x%08x" % (n, crc & 0xFFFFFFFF)).encode())
+    for piece in pieces:
+        out.write(piece)
+    out.write(b"\n")
+    return _HEADER + n + 1
+
+
 def _ply_code(color, point, kind):
     # colour (2 bits), kind (2 bits), point + 1 (0: a pass): a small int.
     return ((point + 1) << 4) | (kind << 2) | color
@@ -144,9 +176,7 @@ class JournalWriter:
         self._append(t, ops)
 
     def _append(self, t, ops):
-        data = encode(t, ops)
-        self.out.write(data)
-        self.written += len(data)
+        self.written += write_record(self.out, t, ops)
         self.records += 1
         self.last_t = t
 

@@ -14,7 +14,7 @@ from binascii import crc32
 from micropython import const
 
 from ingboard.core.game import ENDED, MANDATORY_PASS
-from ingboard.core.journal import MARK_MS, JournalWriter, encode
+from ingboard.core.journal import MARK_MS, JournalWriter, write_record
 from ingboard.core.ko import PASS
 from ingboard.core.tracker import Tracker
 
@@ -323,10 +323,8 @@ class Compactor:
         self.done = False
 
     def _put(self, t, ops):
-        record = encode(t, ops)
-        self.out.write(record)
+        self.bytes += write_record(self.out, t, ops)
         self.records += 1
-        self.bytes += len(record)
         self.last_t = t
 
     def step(self, budget):
@@ -356,7 +354,8 @@ class Compactor:
                     kept.append(op)
             if kept:
                 self.pending += kept
-                self.size += len(json.dumps(kept))
+                for op in kept:  # op by op: a record of many notes is no one block (write_record)
+                    self.size += len(json.dumps(op)) + 2
                 # Each undo restores a clock that a later clock op replaces, so only the time
                 # of the last merged record matters.
                 self.pending_t = t

@@ -36,8 +36,14 @@ def _props(pairs):
     return "".join(out)
 
 
-def _comment(texts):
-    return "C[%s]" % escape("\n".join(texts)) if texts else ""
+def _write_comment(write, texts):
+    # A comment at a time, not joined: a board swept clear raises an alert per stone, ~200
+    # comments at one ply late in a game, ~8 KB as one string (issue 20).
+    if texts:
+        write("C[")
+        for k in range(len(texts)):
+            write(("\n" if k else "") + escape(texts[k]))
+        write("]")
 
 
 def game_sgf(game, root=(), per_ply=(), notes=None, final=()):
@@ -79,7 +85,7 @@ def write_sgf(write, game, root=(), per_ply=(), notes=None, final=()):
     plies = game.plies
     if not plies:
         write(_props(final))
-    write(_comment(notes.get(0)))
+    _write_comment(write, notes.get(0))
     write("\n")
     handicap_plays = 0
     for i in range(len(plies)):
@@ -101,7 +107,7 @@ def write_sgf(write, game, root=(), per_ply=(), notes=None, final=()):
             texts += notes.get(i + 1) or []
         if i == len(plies) - 1:
             write(_props(final))
-        write(_comment(texts))
+        _write_comment(write, texts)
         if i % 10 == 9:
             write("\n")
     write(")\n")
