@@ -40,6 +40,7 @@ from ingboard.core import cues, journal
 from ingboard.core.board import BLACK, WHITE
 from ingboard.core.bowls import MAX_READING_G, plausible
 from ingboard.core.classifier import format_scan
+from ingboard.core.game import PAUSED
 from ingboard.core.session import SessionWriter, check_config
 from ingboard.core.tracker import Tracker
 
@@ -57,6 +58,7 @@ JOURNAL_LIMIT = const(64 * 1024)
 _COMPACT_SLICE = const(512)
 _COPY = const(512)
 _LINK_SLICE = const(512)  # bytes of an event line written between two scan checkpoints
+_ROOM_US = const(20000)  # background(): the least time left before the next scan for an import
 # CPU accounting (issue 20, "A CPU budget"): one counter per task, in the units of the clock the
 # app was given (ticks_us on the board; ticks_ms where only that exists). A counter spills every
 # CPU_BLOCK units into a second one, so both stay small ints for any length of game.
@@ -183,6 +185,7 @@ class App:
         # When the heap is collected: the one policy, reasons in gc_policy.py.
         self.collector = gc_policy.Collector()
         self.collector.start()
+        self.end_preload = gc_policy.end_preload()  # the end's code, loaded in the pause
         self.stopping = False
         self.grams = {"B": None, "W": None}
         self.last_scan = None
@@ -537,8 +540,13 @@ class App:
         job, reader, out, limit, records = self.compaction
         if not job.step(_COMPACT_SLICE):
             return
+        # The end: each file-system step is tens of ms of the RP2040 (a flash erase or the
+        # littlefs metadata); in one piece they held up a scan by 209 ms on the twin (issue 20).
+        # Nothing is appended meanwhile: only the game task appends, and this is the game task.
+        cp = self.scan_if_due
         reader.close()
         self.journal_file.close()
+        cp()
         reader = self.store.journal_reader()  # opened again: it sees what was appended
         reader.seek(limit)
         appended = 0
@@ -546,9 +554,11 @@ class App:
         while chunk:
             out.write(chunk)
             appended += len(chunk)
+            cp()
             chunk = reader.read(_COPY)
         reader.close()
         out.close()
+        cp()
         self.compaction = None
         gc_policy.drop("ingboard.core.journal_replay")
         self.journal_file = self.store.commit_journal()
@@ -567,10 +577,21 @@ class App:
 
     def background(self):
         """What can wait for a quiet moment - the game task calls it once a period, after its
-        queue: a slice of the journal's compaction while one runs. (The heap is collected
-        right after a scan: scan_task, gc_policy.)"""
+        queue: a slice of the journal's compaction while one runs, else in the pause after two
+        passes one of the end's modules (gc_policy.EndPreload). (The heap is collected right
+        after a scan: scan_task, gc_policy.)"""
         if self.compaction is not None and self.journal is not None:
             self._compaction_step()
+        elif self.end_preload.left and self.tracker.game.phase == PAUSED and self._room():
+            self.end_preload.step()  # gc_policy: the end's modules, one a slice
+
+    def _room(self):
+        # Right after a scan: most of a period before the next is due (an import is a piece of
+        # up to ~35 ms of the RP2040).
+        if self._scan_at is None:
+            return True
+        left = self.ticks_diff(self._scan_at, self.cpu_ticks()) * self.cpu_unit_us
+        return left >= _ROOM_US
 
     # -- CPU accounting --------------------------------------------------------------------------
 
@@ -698,8 +719,12 @@ class App:
                 seen[:] = classes
                 line = format_scan(classes, classifier.size)
                 if line != self.last_scan:
-                    self.last_scan = line
-                    self.inputs.put((_SCAN, self.now(), line.split("/"), None))
+                    if self.inputs.put((_SCAN, self.now(), line.split("/"), None)):
+                        self.last_scan = line
+                    else:
+                        # The queue full (counted in inputs.dropped): the board as it is goes
+                        # in with the next scan - a change is late, never lost.
+                        self.last_scan = None
         except Exception as exc:  # noqa: BLE001 (a bad scan never ends the scan task)
             self.report("scan", exc)
         return self._spent(_T_SCAN, start)

@@ -35,6 +35,15 @@ from its journal) or rarely (the host's diagnostic commands, the journal's compa
 imported when needed and `drop()`ped after: on the stock image its bytecode is heap, and
 once no module refers to it the next collection gives it back to the game.
 
+The end's code (issue 20): the count (scoring, counting), its fill-in plan (fill_in_check),
+the SGF writer (sgf) and the result face (board_face) are imported only when the game ends;
+each import is one piece of 11-35 ms of the RP2040 from ROMFS, and together they held up scans
+by up to 85 ms at the end of a game on the twin. Where the code runs in place (ROMFS, frozen:
+`code_in_place`), an import costs the heap only its functions and names, so `EndPreload`
+imports them one at a time once two passes have paused the game - the end is near - each
+right after a scan (the app's background()). On littlefs their bytecode would be heap held
+through a disputed pause and the rest of the game: there they are still loaded at the end.
+
 On CPython (tests, tools) there is nothing to do: its collector is another kind.
 """
 
@@ -120,3 +129,48 @@ def heap_figures(checkpoint=None):
 
 def _nothing():
     pass
+
+
+END_MODULES = (
+    "ingboard.core.scoring",
+    "ingboard.core.counting",
+    "ingboard.core.fill_in_check",
+    "ingboard.core.sgf",
+    "ingboard.core.board_face",
+)
+
+
+def code_in_place(path=None):
+    """True where a module's code runs from flash - a ROMFS image (/rom...) or frozen into the
+    firmware (no such file) - rather than loaded into the heap (an .mpy on littlefs, or CPython's
+    .py). `path`: a module's __file__ (default: this module's)."""
+    if path is None:
+        path = globals().get("__file__", "")
+    if path.startswith("/rom"):
+        return True
+    import os
+
+    try:
+        os.stat(path)
+    except OSError:
+        return True  # frozen: the name is no file
+    return False
+
+
+class EndPreload:
+    """Imports `names` one per step() (see the module docstring); `left` is what remains."""
+
+    def __init__(self, names=()):
+        self.left = list(names)
+
+    def step(self):
+        """Import the next module; True if one was imported."""
+        if not self.left:
+            return False
+        __import__(self.left.pop(0))
+        return True
+
+
+def end_preload():
+    """The app's EndPreload: END_MODULES where the code runs in place, else nothing."""
+    return EndPreload(END_MODULES if code_in_place() else ())

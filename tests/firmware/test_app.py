@@ -358,3 +358,25 @@ def test_bowl_readings_in_play_take_the_short_path_with_the_same_events_and_jour
     assert [m["phase"] for m in sent if m["type"] == "bowls"] == ["before"]
     assert sent == sent_long and state == state_long
     assert resumed == resumed_long and len(plies) == len(plies_long) == 3
+
+
+def test_a_scan_that_finds_the_input_queue_full_goes_in_with_the_next_scan():
+    # Issue 20: a change of the board seen while the game task's queue was full was lost for
+    # good (the scan remembered the line as sent); the next change then came with it, in one
+    # scan - a prisoner's lift and the next move at the same instant read as a slipped prisoner.
+    root = "/tmp/ingboard-test-app-queue-full"
+    clear_records(root)
+    vt = VirtualTime()
+    cfg, hw = hardware(vt, LOG)
+    app = App(hw, RecordsStore(root), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
+    app._scan_at = 0
+    vt.now = 1200  # the log's first stone is down
+    app.inputs = RingQueue(1)
+    app.inputs.put("an input the game task has not taken yet")
+    app._scan(vt.now)
+    assert app.inputs.dropped == 1
+    assert app.inputs.get() == "an input the game task has not taken yet"
+    vt.now = 1240
+    app._scan(vt.now)
+    kind, t, rows, _ = app.inputs.get()
+    assert t == 1240 and rows[4] == "....B...."

@@ -72,3 +72,52 @@ def test_a_resumed_app_keeps_none_of_the_code_it_used_once():
     assert again.tracker.game.plies  # the journal had a game: resume.py ran
     if _heap_is_code():
         assert [name for name in ONCE if name in sys.modules] == []
+
+
+def test_the_ends_modules_are_loaded_one_a_slice_in_the_pause_after_two_passes():
+    # Issue 20: imported at the count, each of the end's modules was a piece of 11-35 ms of
+    # the RP2040 (85 ms with the result face's first drawing) that held up a scan. Where the
+    # code runs in place they are loaded in the pause after two passes (Ing 1991 Art. 4: the
+    # game ends when both players pass; the stones are then counted), one per background slice.
+    from app_fakes import VirtualTime, clear_records, hardware
+    from ingboard import gc_policy
+    from ingboard.app import App
+    from ingboard.records_store import RecordsStore
+
+    rows = ["........."] * 4 + ["...WB...."] + ["........."] * 4
+    log = (
+        "ingboard-session 1\n"
+        '0 config {"size": 9, "rules": "ing1991", "time": {"system": "ing-pp", "basic_s": 600}}\n'
+        "0 scan " + "/".join(["........."] * 9) + "\n"
+        "1000 scan " + "/".join(["........."] * 4 + ["....B...."] + ["........."] * 4) + "\n"
+        "1500 press B\n"
+        "3000 scan " + "/".join(rows) + "\n"
+        "3500 press W\n"
+        "5000 press B\n"
+        "6000 press W\n"
+    )
+    root = "/tmp/ingboard-test-end-preload"
+    clear_records(root)
+    vt = VirtualTime()
+    cfg, hw = hardware(vt, log)
+    app = App(hw, RecordsStore(root), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
+    assert app.end_preload.left == []  # CPython: the code is no heap to spare
+    app.end_preload = gc_policy.EndPreload(gc_policy.END_MODULES)
+    steps = []
+    real = app.end_preload.step
+    app.end_preload.step = lambda: steps.append(app.now()) or real()
+    vt.drive(app, 5500, stop=False)
+    assert steps == [] and app.tracker.game.phase == "play"  # one pass: not yet
+    vt.drive(app, 7000)
+    assert app.tracker.game.phase == "paused"
+    assert len(steps) == len(gc_policy.END_MODULES) and app.end_preload.left == []
+    assert len(set(steps)) == len(steps)  # one a slice
+    assert steps[0] >= 6000
+
+
+def test_code_in_place_is_told_by_where_the_module_is():
+    from ingboard import gc_policy
+
+    assert gc_policy.code_in_place("/rom/ingboard/gc_policy.mpy")
+    assert gc_policy.code_in_place("ingboard/gc_policy.py-frozen-nowhere")
+    assert not gc_policy.code_in_place(gc_policy.__file__)
