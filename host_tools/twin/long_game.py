@@ -303,11 +303,20 @@ class Board:
         self.apply("key", ply.colour)
         self.twin.run_ms(PRESS_MS)  # the press is judged at once: the board is still
         if ply.lift is not None:
-            scans = self.command({"cmd": "cpu"})["scans"]
-            self.apply("grid", ply.lift)
-            self.apply("bowl", ply.give)
-            self.wait_scans(scans + LIFT_SCANS)
+            self.lift(ply)
         return move
+
+    def lift(self, ply):
+        """The prisoners of `ply` lifted and given back to their bowl, then seen lifted by the
+        board before the next stone comes down (a stone put down with the lift is a prisoner
+        slipping from the fingers, plays._slipped): LIFT_SCANS scans counted from a `cpu`
+        reply made after the lift. (Counted from one made before it, as until 2026-11-27, the
+        scans could have read the board before the lift: the soak on ddd5bc2 had the lift and
+        the next stone in one scan line at ply 310, and the move was `stone-extra`.)"""
+        self.apply("grid", ply.lift)
+        self.apply("bowl", ply.give)
+        scans = self.command({"cmd": "cpu"})["scans"]
+        self.wait_scans(scans + LIFT_SCANS)
 
     def wait_scans(self, n, max_ms=PLY_MS):
         """Run until the app has made its n-th scan (its `cpu` counter): a stone put down
@@ -533,10 +542,7 @@ def go_on_after_resume(board, plies, k):
     next ply. Returns its move or pass event."""
     last = plies[k - 1]
     if last.lift is not None:
-        scans = board.command({"cmd": "cpu"})["scans"]
-        board.apply("grid", last.lift)  # the lifting goes on
-        board.apply("bowl", last.give)
-        board.wait_scans(scans + LIFT_SCANS)
+        board.lift(last)  # the lifting goes on
     return board.play_ply(plies[k])
 
 
