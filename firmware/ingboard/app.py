@@ -537,6 +537,23 @@ class App:
         self.compaction = [job, reader, out, limit, self.journal.records]
 
     def _compaction_step(self):
+        try:
+            self._compaction_slice()
+        except Exception as exc:  # noqa: BLE001 (MemoryError, OSError: the journal stays)
+            # A compaction that fails part way is never taken up again where it stopped (its
+            # reader would go on from the middle of a record: a journal missing records). The
+            # journal is left as a power cut there would leave it - the old one, or the new
+            # one if it was already whole and switched in - and the next try waits until it
+            # has doubled again (should_compact).
+            self._abort_compaction()
+            if self.journal is not None:
+                self.compacted = self.journal.written
+                if self.journal_file is None:  # closed for the switch
+                    self.journal_file = self.store.reopen_journal()
+                    self.journal.out = self.journal_file
+            self.warn("journal compaction stopped: %s: %s" % (exc.__class__.__name__, exc))
+
+    def _compaction_slice(self):
         job, reader, out, limit, records = self.compaction
         if not job.step(_COMPACT_SLICE):
             return
@@ -546,8 +563,10 @@ class App:
         cp = self.scan_if_due
         reader.close()
         self.journal_file.close()
+        self.journal_file = None  # until the switch (_compaction_step: a failure reopens it)
         cp()
         reader = self.store.journal_reader()  # opened again: it sees what was appended
+        self.compaction[1] = reader
         reader.seek(limit)
         appended = 0
         chunk = reader.read(_COPY)

@@ -42,7 +42,8 @@ by up to 85 ms at the end of a game on the twin. Where the code runs in place (R
 `code_in_place`), an import costs the heap only its functions and names, so `EndPreload`
 imports them one at a time once two passes have paused the game - the end is near - each
 right after a scan (the app's background()). On littlefs their bytecode would be heap held
-through a disputed pause and the rest of the game: there they are still loaded at the end.
+through a disputed pause and the rest of the game: there they are still loaded at the end, as
+they are in a game that ends without the pause (a resignation, a time-out).
 
 On CPython (tests, tools) there is nothing to do: its collector is another kind.
 """
@@ -146,6 +147,8 @@ def code_in_place(path=None):
     .py). `path`: a module's __file__ (default: this module's)."""
     if path is None:
         path = globals().get("__file__", "")
+    if not path:
+        return False  # not known: as if loaded into the heap (nothing preloaded)
     if path.startswith("/rom"):
         return True
     import os

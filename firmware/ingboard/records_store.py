@@ -324,6 +324,12 @@ class RecordsStore:
         _replace(self.journal_path, self.journal_path + ".new")
         return open(self.journal_path, "ab")
 
+    def reopen_journal(self):
+        """After a replacement that stopped part way (an error, not a cut): the journal as
+        recovery would find it (settle), opened for appending."""
+        settle(self.journal_path, self.journal_path + ".new")
+        return open(self.journal_path, "ab")
+
     def drop_new_journal(self):
         """The new journal beside the current one is not wanted (a rebuild not taken)."""
         if _exists(self.journal_path + ".new"):

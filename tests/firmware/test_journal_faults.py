@@ -237,3 +237,63 @@ def test_the_rebuilt_journal_goes_to_flash_beside_the_corrupted_one_not_into_mem
     except OSError:
         left = False
     assert not left
+
+
+def _compaction_failing(where):
+    # A 30-ply game compacting often (a 400-byte limit), the first compaction failing at its
+    # second slice ("read") or at its switch ("switch"): (app, log, store, failures, sent).
+    root = "/tmp/ingboard-test-jf-compact-fails-" + where
+    clear_records(root)
+    log, end = _log(30)
+    vt = VirtualTime()
+    cfg, hw = hardware(vt, log)
+    store = RecordsStore(root)
+    app = App(hw, store, vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg, journal_limit=400)
+    failures = []
+    compact = app._compact
+    real_commit = store.commit_journal
+    calls = [0]
+
+    def failing_compact():
+        compact()
+        job = app.compaction[0]
+        if where == "read" and not failures:
+            real = job.step
+
+            def step(budget):
+                calls[0] += 1
+                if calls[0] == 2:
+                    failures.append(len(app.tracker.game.plies))
+                    raise MemoryError("memory allocation failed, allocating 10752 bytes")
+                return real(budget)
+
+            job.step = step
+
+    def commit():
+        if where == "switch" and not failures:
+            failures.append(len(app.tracker.game.plies))
+            raise OSError(28)  # no space left on the device
+        return real_commit()
+
+    store.commit_journal = commit
+    app._compact = failing_compact
+    vt.drive(app, end + 1000, stop=False)
+    return app, log, store, failures, hw["link"].messages() + _drain(app)
+
+
+def test_a_compaction_that_fails_part_way_leaves_the_journal_whole_and_the_game_goes_on():
+    # A compaction slice that raises (MemoryError reading a long record late in a game, a
+    # file-system error) was taken up again at the next slice from wherever its reader had
+    # stopped - the middle of a record - and the journal switched in was missing records. Now
+    # the compaction is dropped, the journal left as a cut there would leave it, reopened if
+    # it was closed for the switch, and the game journaled on (issue 20).
+    for where in ("read", "switch"):
+        app, log, store, failures, sent = _compaction_failing(where)
+        texts = [m["text"] for m in sent if m["type"] == "warning"]
+        assert failures and any("journal compaction stopped" in t for t in texts), where
+        assert len(_points(app)) == 30
+        assert app.compacted > 400  # compacted again later, after the journal doubled
+        app.journal_file.flush()
+        assert not os.path.exists(store.journal_path + ".new")
+        again, _texts = _boot(store.root, log)
+        assert _points(again) == _points(app), where

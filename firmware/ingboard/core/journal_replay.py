@@ -353,16 +353,18 @@ class Compactor:
                 else:
                     kept.append(op)
             if kept:
-                self.pending += kept
-                for op in kept:  # op by op: a record of many notes is no one block (write_record)
-                    self.size += len(json.dumps(op)) + 2
                 # Each undo restores a clock that a later clock op replaces, so only the time
                 # of the last merged record matters.
                 self.pending_t = t
-                if self.size > _CHUNK:
-                    self._put(self.pending_t, self.pending)
-                    self.pending = []
-                    self.size = 0
+                for op in kept:
+                    # Op by op: a record of many ops (a flood of alerts' comments) is cut into
+                    # records of about _CHUNK bytes too, never kept as one block.
+                    self.pending.append(op)
+                    self.size += len(json.dumps(op)) + 2
+                    if self.size > _CHUNK:
+                        self._put(t, self.pending)
+                        self.pending = []
+                        self.size = 0
         return False
 
     def _finish(self):
