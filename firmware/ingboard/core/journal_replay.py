@@ -22,6 +22,7 @@ _HEADER = const(12)  # the framing's header: 4 hex digits of length, 8 of CRC (j
 _HEX = b"0123456789abcdef"
 _STATE_OPS = ("clock", "flags", "bowls")
 _CHUNK = const(2048)
+_MANY_OPS = const(16)  # Compactor: a record of more ops is cut op by op (journal._WHOLE_OPS)
 _SLICE = const(4096)  # bytes read per Compactor.step() of a whole compact()
 
 
@@ -356,16 +357,22 @@ class Compactor:
                 # Each undo restores a clock that a later clock op replaces, so only the time
                 # of the last merged record matters.
                 self.pending_t = t
+                # A record of many ops (a flood of alerts' comments) is cut into records of
+                # about _CHUNK bytes too, never kept as one block; others are merged whole.
+                many = len(kept) > _MANY_OPS
                 for op in kept:
-                    # Op by op: a record of many ops (a flood of alerts' comments) is cut into
-                    # records of about _CHUNK bytes too, never kept as one block.
                     self.pending.append(op)
                     self.size += len(json.dumps(op)) + 2
-                    if self.size > _CHUNK:
-                        self._put(t, self.pending)
-                        self.pending = []
-                        self.size = 0
+                    if many and self.size > _CHUNK:
+                        self._put_pending()
+                if self.size > _CHUNK:
+                    self._put_pending()
         return False
+
+    def _put_pending(self):
+        self._put(self.pending_t, self.pending)
+        self.pending = []
+        self.size = 0
 
     def _finish(self):
         self.done = True
