@@ -77,25 +77,16 @@ def test_a_resumed_app_keeps_none_of_the_code_it_used_once():
 def test_the_ends_modules_are_loaded_one_a_slice_in_the_pause_after_two_passes():
     # Issue 20: imported at the count, each of the end's modules was a piece of 11-35 ms of
     # the RP2040 (85 ms with the result face's first drawing) that held up a scan. Where the
-    # code runs in place they are loaded in the pause after two passes (Ing 1991 Art. 4: the
-    # game ends when both players pass; the stones are then counted), one per background slice.
+    # code runs in place they are loaded in the pause after two passes (Ing 1991, Pass Play
+    # Section A 4: "When both players make one pass play each in succession, play pauses"; the
+    # dead stones are taken away, then counted), one per background slice.
     from app_fakes import VirtualTime, clear_records, hardware
     from ingboard import gc_policy
     from ingboard.app import App
     from ingboard.records_store import RecordsStore
+    from test_app import LOG
 
-    rows = ["........."] * 4 + ["...WB...."] + ["........."] * 4
-    log = (
-        "ingboard-session 1\n"
-        '0 config {"size": 9, "rules": "ing1991", "time": {"system": "ing-pp", "basic_s": 600}}\n'
-        "0 scan " + "/".join(["........."] * 9) + "\n"
-        "1000 scan " + "/".join(["........."] * 4 + ["....B...."] + ["........."] * 4) + "\n"
-        "1500 press B\n"
-        "3000 scan " + "/".join(rows) + "\n"
-        "3500 press W\n"
-        "5000 press B\n"
-        "6000 press W\n"
-    )
+    log = LOG + "5000 press B\n6000 press W\n"  # two moves, then a pass each
     root = "/tmp/ingboard-test-end-preload"
     clear_records(root)
     vt = VirtualTime()

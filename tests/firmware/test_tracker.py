@@ -405,20 +405,26 @@ def test_a_press_calls_the_checkpoint_between_its_parts_and_means_the_same():
     assert min(calls) >= 5 and calls[-1] > calls[0]
 
 
+def _black_captured_a2():
+    # Black's A1 captures White's A2 and Black presses; A2 is still on the board.
+    table = Table("chinese")
+    table.play("B2", "B")
+    table.play("A2", "W")
+    table.play("A3", "B")
+    table.play("J9", "W")
+    table.put("A1", "B")
+    table.wait(300)
+    table.press(BLACK)
+    return table
+
+
 def test_a_move_put_down_just_after_the_prisoners_are_lifted_is_a_move_not_a_slip():
     # The slip rule (plays.py SLIP_MS: a stone that appeared, then its colour's prisoners were
     # seen lifted, is a prisoner fallen from the fingers) looks at which came first: White's
     # stone one or two scans after the lift was seen - before the lifted point has stood still
     # for the settle time - is White's move (brisk players; the twin's soak plays so).
     for gap in (25, 40, 80):
-        table = Table("chinese")
-        table.play("B2", "B")
-        table.play("A2", "W")
-        table.play("A3", "B")
-        table.play("J9", "W")
-        table.put("A1", "B")  # captures A2
-        table.wait(300)
-        table.press(BLACK)
+        table = _black_captured_a2()
         table.put("A2", ".")  # the prisoner lifted
         table.scan(25)
         table.put("E5", "W")  # White's move, `gap` ms after the lift was seen
@@ -432,14 +438,7 @@ def test_a_prisoner_dropped_as_it_is_lifted_is_still_a_slip():
     # The slip rule itself (plays.py SLIP_MS): the stone falls from the fingers in the very
     # scan the lift is seen, or shortly before it.
     for before in (0, 50, 300):
-        table = Table("chinese")
-        table.play("B2", "B")
-        table.play("A2", "W")
-        table.play("A3", "B")
-        table.play("J9", "W")
-        table.put("A1", "B")
-        table.wait(300)
-        table.press(BLACK)
+        table = _black_captured_a2()
         table.put("A2", "?")  # the hand over the prisoner
         table.scan(25)
         if before:
