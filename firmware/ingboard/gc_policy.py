@@ -144,7 +144,9 @@ END_MODULES = (
 def code_in_place(path=None):
     """True where a module's code runs from flash - a ROMFS image (/rom...) or frozen into the
     firmware (no such file) - rather than loaded into the heap (an .mpy on littlefs, or CPython's
-    .py). `path`: a module's __file__ (default: this module's)."""
+    .py). `path`: a module's __file__ (default: this module's). (drivers/hx711.py asks the same
+    of itself in its own few lines: a driver loads nothing of the app's, and the twin's driver
+    tests deploy the drivers alone.)"""
     if path is None:
         path = globals().get("__file__", "")
     if not path:
