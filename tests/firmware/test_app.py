@@ -363,12 +363,8 @@ def test_bowl_readings_in_play_take_the_short_path_with_the_same_events_and_jour
 def test_a_scan_that_finds_the_input_queue_full_goes_in_with_the_next_scan():
     # Issue 20: a change of the board seen while the game task's queue was full was lost for
     # good (the scan remembered the line as sent); the next change then came with it, in one
-    # scan - a prisoner's lift and the next move at the same instant read as a slipped prisoner.
-    root = "/tmp/ingboard-test-app-queue-full"
-    clear_records(root)
-    vt = VirtualTime()
-    cfg, hw = hardware(vt, LOG)
-    app = App(hw, RecordsStore(root), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
+    # scan (a prisoner's lift and the next move in one scan read as a slipped prisoner).
+    vt, _cfg, _hw, app = _board("/tmp/ingboard-test-app-queue-full", LOG)
     app._scan_at = 0
     vt.now = 1200  # the log's first stone is down
     app.inputs = RingQueue(1)

@@ -80,18 +80,11 @@ def test_the_ends_modules_are_loaded_one_a_slice_in_the_pause_after_two_passes()
     # code runs in place they are loaded in the pause after two passes (Ing 1991, Pass Play
     # Section A 4: "When both players make one pass play each in succession, play pauses"; the
     # dead stones are taken away, then counted), one per background slice.
-    from app_fakes import VirtualTime, clear_records, hardware
     from ingboard import gc_policy
-    from ingboard.app import App
-    from ingboard.records_store import RecordsStore
-    from test_app import LOG
+    from test_app import LOG, _board
 
     log = LOG + "5000 press B\n6000 press W\n"  # two moves, then a pass each
-    root = "/tmp/ingboard-test-end-preload"
-    clear_records(root)
-    vt = VirtualTime()
-    cfg, hw = hardware(vt, log)
-    app = App(hw, RecordsStore(root), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
+    vt, _cfg, _hw, app = _board("/tmp/ingboard-test-end-preload", log)
     assert app.end_preload.left == []  # CPython: the code is no heap to spare
     app.end_preload = gc_policy.EndPreload(gc_policy.END_MODULES)
     steps = []

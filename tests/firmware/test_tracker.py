@@ -101,14 +101,7 @@ def test_occlusion_then_stone_then_press_and_a_pass():
 
 
 def test_captured_stones_lifted_late_and_the_next_move_before_they_are_gone():
-    table = Table("chinese")
-    table.play("B2", "B")
-    table.play("A2", "W")
-    table.play("A3", "B")
-    table.play("J9", "W")
-    table.put("A1", "B")  # captures A2, still on the board
-    table.wait(300)
-    table.press(BLACK)
+    table = _black_captured_a2()  # A2 still on the board
     assert table.of("move")[-1]["captures"] == ["A2"]
     table.play("J8", "W")  # White plays before A2 is lifted: accepted, and a reminder
     assert table.of("move")[-1]["point"] == "J8"
