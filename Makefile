@@ -88,7 +88,7 @@ hardware: hardware-mech
 # only checks that the committed text outputs are current (tests/host/test_mech_drawings.py).
 hardware-mech: $(VENV)/.installed
 	$(PY) hardware/mech/generate.py --png
-	sh hardware/mech/render.sh
+	PY=$(abspath $(PY)) sh hardware/mech/render.sh
 
 clean:
 	rm -rf build .pytest_cache .ruff_cache

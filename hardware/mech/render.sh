@@ -26,6 +26,7 @@ for src in scad/*.scad; do
   fi
   # the full geometry once (CGAL), then a picture of exactly that STL (a quick preview)
   openscad -q --export-format binstl -o "stl/$name.stl" "$src"
+  "${PY:-python3}" stl_normalise.py "stl/$name.stl"  # OpenSCAD's triangle order varies
   echo "import(\"$PWD/stl/$name.stl\");" > "$view/$name.scad"
   xvfb-run -a -s "-screen 0 1024x768x24" openscad -q --viewall --autocenter \
     --imgsize=1000,750 --colorscheme=Tomorrow --camera=0,0,0,55,0,25,0 \

@@ -145,3 +145,29 @@ def test_the_build_guide_links_only_alerts_that_exist():
     codes = set(re.findall(r"troubleshooting\.md[^`\n]*`([a-z-]+)`", text.replace("\n", " ")))
     codes |= set(re.findall(r"\(`(stone-missing|wrong-colour|bowl-mismatch)`", text))
     assert codes and codes <= set(ALERTS)
+
+
+def test_committed_stl_files_are_in_their_byte_stable_form():
+    import glob
+
+    import stl_normalise
+
+    paths = sorted(glob.glob(os.path.join(MECH, "stl", "*.stl")))
+    assert paths
+    for path in paths:
+        with open(path, "rb") as f:
+            data = f.read()
+        assert stl_normalise.normalise(data) == data, path
+
+
+def test_stl_normalise_sorts_triangles_and_refuses_a_short_file():
+    import struct
+
+    import stl_normalise
+
+    tri = [struct.pack("<12fH", *([float(k)] * 12), 0) for k in (3, 1, 2)]
+    one = b"x" * 80 + struct.pack("<I", 3) + b"".join(tri)
+    other = b"y" * 80 + struct.pack("<I", 3) + b"".join(reversed(tri))
+    assert stl_normalise.normalise(one) == stl_normalise.normalise(other)
+    with pytest.raises(ValueError):
+        stl_normalise.normalise(one[:-10])
