@@ -543,6 +543,7 @@ def section_notes():
 
 def tolerance_markdown():
     rows = tolerance_rows()
+    lo, nom, hi = rows
     g = Geometry()
     lines = [
         "| wood over the sensor | magnet face to Hall element | field of a centred stone"
@@ -553,11 +554,45 @@ def tolerance_markdown():
         lines.append(
             "| %.2f mm | %.2f mm | %.1f mT | %d %% |" % (wood, dist, b, round(share * 100))
         )
+    drop = field_mt(element_distance(nom[0])) - field_mt(element_distance(nom[0] + 0.1))
     lines += [
         "",
         "Groove floor Z %.2f ± %.2f mm, channel seat Z %.2f (+0.10/−0) mm, both cut in one"
         % (g.groove_z, g.tol, g.seat_z),
         "set-up with Z = 0 on the playing surface (the blank face down on the spoilboard).",
         "",
+        "Why ±%.2f mm: the field falls about %.0f %% per 0.1 mm at this depth. At the deep limit"
+        % (g.tol, drop / nom[2] * 100),
+        "a stone 5 mm off its point (32 %% of a centred stone's field, design.md) still gives"
+        " %.0f %%" % (32 * hi[3]),
+        "of the nominal span, above the classifier's 25 % entry threshold with the **default**",
+        "calibration (what the board runs on before its own calibration, or after a damaged",
+        "file); at the shallow limit a pressed stone stays well inside the sensor's ±42 mT. A",
+        "router referenced to the playing surface holds ±%.2f mm; one referenced to the blank's"
+        % g.tol,
+        "back would not (a blank's thickness varies by more). Per-point calibration takes out",
+        "what is left.",
+        "",
     ]
     return "\n".join(lines)
+
+
+def clip_check_markdown():
+    g = Geometry()
+    return (
+        "**Check:** measure one clip from the bar's underside to the post's top with calipers\n"
+        "(the pin not counted): `strip-clip` and `strip-clip-double` %.1f mm, the `-spine` ones\n"
+        "%.1f mm, ±0.2 mm.\n" % (g.bar_t + g.post_l(g.t), g.bar_t + g.post_l(g.spine_z))
+    )
+
+
+def routing_check_markdown():
+    g = Geometry()
+    return (
+        "**Check (every channel, at its two ends and its middle):** with a caliper's depth rod"
+        " from the\nback, measure to the groove floor (*d*) and measure the blank's thickness"
+        " next to it (*T*):\nthe wood over the sensors is *T − d* = **%.2f ± %.2f mm**. The seat"
+        " (shoulders) is %.2f mm\n(+0.10/−0) further from the face than the groove floor. Lay"
+        " a strip in each channel: it drops\nin without force and rests on both shoulders.\n"
+        % (g.groove_z, g.tol, g.seat_z - g.groove_z)
+    )

@@ -11,6 +11,7 @@ import stones
 BLOCKS = {
     "hardware/mech/README.md": ("depth-tolerance",),
     "hardware_docs/stones.md": ("casting-weights",),
+    "hardware_docs/build-guide.md": ("clip-check", "routing-check"),
 }
 
 
@@ -19,6 +20,10 @@ def block(name):
         return board.tolerance_markdown()
     if name == "casting-weights":
         return stones.casting_markdown()
+    if name == "clip-check":
+        return board.clip_check_markdown()
+    if name == "routing-check":
+        return board.routing_check_markdown()
     raise KeyError(name)
 
 
