@@ -21,6 +21,16 @@ view=$(mktemp -d)
 trap 'rm -rf "$view"' EXIT
 for src in scad/*.scad; do
   name=$(basename "$src" .scad)
+  case "$name" in *-assembly)
+    # an assembly is only looked at: a coloured preview, no STL
+    if [ -n "$FORCE" ] || ! [ "renders/$name.png" -nt "$src" ]; then
+      xvfb-run -a -s "-screen 0 1024x768x24" openscad -q --viewall --autocenter \
+        --imgsize=1000,750 --colorscheme=Tomorrow --camera=0,0,0,70,0,25,0 \
+        -o "renders/$name.png" "$src"
+      echo "rendered $name: renders/$name.png"
+    fi
+    continue ;;
+  esac
   if [ -z "$FORCE" ] && [ "stl/$name.stl" -nt "$src" ] && [ "renders/$name.png" -nt "$src" ]; then
     continue
   fi

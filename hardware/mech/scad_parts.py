@@ -181,8 +181,10 @@ def bowl_platform(part):
     title = {
         "base": "Bowl platform, base plate: the cells' fixed ends, four overload stops",
         "top": "Bowl platform, top plate: the cells' loaded ends, the bowl's ring",
+        "assembly": "Bowl platform assembled (to look at, not to print): cells, stops, plates",
     }[part]
-    head = HEADER % (title, "PETG, 30 % infill, 5 walls (or cut the plates: bowl-platform.dxf).")
+    how = "not a part" if part == "assembly" else "PETG, 30 % infill, 5 walls"
+    head = HEADER % (title, how + " (or cut the plates: bowl-platform.dxf).")
     v = _vars(
         [
             ("base", p.base),
@@ -201,11 +203,10 @@ def bowl_platform(part):
             ("stop_r", p.stop_r / math.sqrt(2)),
         ]
     )
-    if part == "base":
-        body = """
+    base_body = """
 // M4 nut: 7 mm across flats, 3.2 thick
 module nut_trap() { cylinder(d = 7.0 / cos(30) + 0.3, h = 3.6, $fn = 6); }
-difference() {
+module base_plate() difference() {
   union() {
     translate([-base/2, -base/2, 0]) cube([base, base, plate]);
     // the spacers under the fixed ends
@@ -225,10 +226,9 @@ difference() {
   for (sx = [-1, 1], sy = [-1, 1]) translate([sx * (base/2 - 14), sy * (base/2 - 14), -0.01]) cylinder(d = 12.5, h = 1);
 }
 """  # noqa: E501 (OpenSCAD source)
-    else:
-        body = """
+    top_body = """
 // modelled as used (spacers below); print it upside down, the upper face on the bed
-difference() {
+module top_plate() difference() {
   union() {
     cylinder(d = top_d, h = plate);
     // ring the bowl stands in
@@ -242,7 +242,31 @@ difference() {
   }
 }
 """  # noqa: E501 (OpenSCAD source)
-    return head + v + body
+    if part == "base":
+        return head + v + base_body + "base_plate();\n"
+    if part == "top":
+        return head + v + top_body + "top_plate();\n"
+    # the assembly, to look at (not to print): plates, cells, stop screws
+    z_cell, z_top, gap = p.z_cell, p.z_top, p.gap
+    return (
+        head
+        + v
+        + base_body
+        + top_body
+        + """
+z_cell = %s;
+z_top = %s;
+gap = %s;
+color("tan") base_plate();
+color("silver") for (y = [-span/2, span/2]) translate([-cell_l/2, y - cell_w/2, z_cell]) difference() {
+  cube([cell_l, cell_w, cell_w]);
+  for (s = [-1, 1]) translate([cell_l/2 + s * 6, -1, cell_w/2]) rotate([-90, 0, 0]) cylinder(d = 9, h = cell_w + 2);
+}
+color("dimgray") for (sx = [-1, 1], sy = [-1, 1]) translate([sx * stop_r, sy * stop_r, -3]) cylinder(d = 4, h = z_top - gap + 3);
+color("tan", 0.6) translate([0, 0, z_top]) top_plate();
+"""  # noqa: E501 (OpenSCAD source)
+        % (num(z_cell), num(z_top), num(gap))
+    )
 
 
 def clock_case(part):
@@ -411,6 +435,7 @@ def parts():
         ("strip-clip-double-spine", strip_clip(double=True, spine=True)),
         ("bowl-platform-base", bowl_platform("base")),
         ("bowl-platform-top", bowl_platform("top")),
+        ("bowl-platform-assembly", bowl_platform("assembly")),
         ("clock-case-shell", clock_case("shell")),
         ("clock-case-bottom", clock_case("bottom")),
         ("casting-master", casting("master")),

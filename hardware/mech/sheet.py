@@ -3,7 +3,7 @@ vector PDF (hand-written, Helvetica, no dates: byte-stable) and a PNG (Pillow)."
 
 import math
 
-from sheetkit import Drawing, style
+from sheetkit import Drawing, expand, style
 
 A3 = (420.0, 297.0)
 PT = 72.0 / 25.4  # PDF points per mm
@@ -45,7 +45,10 @@ class Sheet:
         def P(x, y):
             return (px + (x - ox) * scale, py + (y - oy) * scale)
 
+        items = []
         for item in drawing.items:
+            items.extend(expand(item) if item[0] == "path" else [item])
+        for item in items:
             kind, layer = item[0], item[1]
             if kind == "line":
                 a, b = P(item[2], item[3]), P(item[4], item[5])

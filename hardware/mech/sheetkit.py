@@ -65,36 +65,51 @@ class Drawing:
     def rect(self, layer, x0, y0, x1, y1):
         self.poly(layer, ((x0, y0), (x1, y0), (x1, y1), (x0, y1)))
 
+    def path(self, layer, segments):
+        """A closed contour (one pocket for the CAM): segments head to tail, counter-clockwise:
+        ("L", x0, y0, x1, y1) and ("A", cx, cy, r, a0, a1) (degrees, counter-clockwise)."""
+        segs = tuple(
+            sg for sg in segments if sg[0] != "L" or abs(sg[1] - sg[3]) + abs(sg[2] - sg[4]) > 1e-9
+        )
+        self.items.append(("path", layer, segs))
+
     def rounded_rect(self, layer, x0, y0, x1, y1, r):
-        """A closed outline with corner radius r (a routed pocket), as lines and arcs."""
+        """A closed outline with corner radius r (a routed pocket)."""
         r = min(r, (x1 - x0) / 2, (y1 - y0) / 2)
-        self.line(layer, x0 + r, y0, x1 - r, y0)
-        self.line(layer, x1, y0 + r, x1, y1 - r)
-        self.line(layer, x1 - r, y1, x0 + r, y1)
-        self.line(layer, x0, y1 - r, x0, y0 + r)
-        self.arc(layer, x1 - r, y0 + r, r, 270, 360)
-        self.arc(layer, x1 - r, y1 - r, r, 0, 90)
-        self.arc(layer, x0 + r, y1 - r, r, 90, 180)
-        self.arc(layer, x0 + r, y0 + r, r, 180, 270)
+        self.path(
+            layer,
+            (
+                ("L", x0 + r, y0, x1 - r, y0),
+                ("A", x1 - r, y0 + r, r, 270, 360),
+                ("L", x1, y0 + r, x1, y1 - r),
+                ("A", x1 - r, y1 - r, r, 0, 90),
+                ("L", x1 - r, y1, x0 + r, y1),
+                ("A", x0 + r, y1 - r, r, 90, 180),
+                ("L", x0, y1 - r, x0, y0 + r),
+                ("A", x0 + r, y0 + r, r, 180, 270),
+            ),
+        )
 
     def dogbone_rect(self, layer, x0, y0, x1, y1, r):
         """A rectangular pocket with square inside corners for a square-cornered part, cut by
         an end mill of radius r: a dog-bone (the tool run into each corner along its
-        bisector until its edge passes through the corner) at each of the four corners."""
+        bisector until its edge passes through the corner) at each of the four corners; the
+        arc of the corner whose inward bisector has angle t runs from t + 90 to t + 270."""
         k = math.sqrt(2) * r
         c = r / math.sqrt(2)
-        self.line(layer, x0 + k, y0, x1 - k, y0)
-        self.line(layer, x1, y0 + k, x1, y1 - k)
-        self.line(layer, x1 - k, y1, x0 + k, y1)
-        self.line(layer, x0, y1 - k, x0, y0 + k)
-        # inward bisector angle t: the arc runs from t + 90 to t + 270 around the corner
-        for cx, cy, t in (
-            (x0 + c, y0 + c, 45),
-            (x1 - c, y0 + c, 135),
-            (x1 - c, y1 - c, 225),
-            (x0 + c, y1 - c, 315),
-        ):
-            self.arc(layer, cx, cy, r, (t + 90) % 360, (t + 270) % 360)
+        self.path(
+            layer,
+            (
+                ("L", x0 + k, y0, x1 - k, y0),
+                ("A", x1 - c, y0 + c, r, 225, 45),
+                ("L", x1, y0 + k, x1, y1 - k),
+                ("A", x1 - c, y1 - c, r, 315, 135),
+                ("L", x1 - k, y1, x0 + k, y1),
+                ("A", x0 + c, y1 - c, r, 45, 225),
+                ("L", x0, y1 - k, x0, y0 + k),
+                ("A", x0 + c, y0 + c, r, 135, 315),
+            ),
+        )
 
     def slot(self, layer, cx, cy, length, width, vertical=False):
         """A slot of overall length and width centred on (cx, cy)."""
@@ -124,7 +139,30 @@ class Drawing:
             elif kind in ("poly", "fill"):
                 xs += [p[0] for p in rest[0]]
                 ys += [p[1] for p in rest[0]]
+            elif kind == "path":
+                for sg in rest[0]:
+                    if sg[0] == "L":
+                        xs += [sg[1], sg[3]]
+                        ys += [sg[2], sg[4]]
+                    else:
+                        xs += [sg[1] - sg[3], sg[1] + sg[3]]
+                        ys += [sg[2] - sg[3], sg[2] + sg[3]]
         return min(xs), min(ys), max(xs), max(ys)
+
+
+def expand(item):
+    """A path item as plain line and arc items (for the sheets' writers)."""
+    out = []
+    for sg in item[2]:
+        if sg[0] == "L":
+            out.append(("line", item[1]) + tuple(sg[1:5]))
+        else:
+            out.append(("arc", item[1]) + tuple(sg[1:6]))
+    return out
+
+
+def _arc_point(cx, cy, r, a):
+    return cx + r * math.cos(math.radians(a)), cy + r * math.sin(math.radians(a))
 
 
 def num(v):
@@ -261,6 +299,25 @@ def dxf_text(d, title):
                 g(10, num(x))
                 g(20, num(y))
             g(0, "SEQEND")
+        elif kind == "path":
+            # one closed polyline: a vertex at each segment's start, arcs as bulges
+            g(0, "POLYLINE")
+            g(8, layer)
+            g(66, 1)
+            g(70, 1)
+            for sg in item[2]:
+                g(0, "VERTEX")
+                g(8, layer)
+                if sg[0] == "L":
+                    g(10, num(sg[1]))
+                    g(20, num(sg[2]))
+                else:
+                    x, y = _arc_point(sg[1], sg[2], sg[3], sg[4])
+                    sweep = (sg[5] - sg[4]) % 360 or 360
+                    g(10, num(x))
+                    g(20, num(y))
+                    g(42, num(math.tan(math.radians(sweep) / 4)))
+            g(0, "SEQEND")
     g(0, "ENDSEC")
     g(0, "EOF")
     return "".join(out)
@@ -319,6 +376,25 @@ def svg_text(d, title):
                 pts = " ".join("%s,%s" % (X(x), Y(y)) for x, y in item[2])
                 tag = "polygon" if item[3] else "polyline"
                 out.append('<%s points="%s"/>\n' % (tag, pts))
+            elif kind == "path":
+                segs = []
+                for sg in item[2]:
+                    if sg[0] == "L":
+                        start, end = (sg[1], sg[2]), (sg[3], sg[4])
+                    else:
+                        start = _arc_point(sg[1], sg[2], sg[3], sg[4])
+                        end = _arc_point(sg[1], sg[2], sg[3], sg[5])
+                    if not segs:
+                        segs.append("M%s %s" % (X(start[0]), Y(start[1])))
+                    if sg[0] == "L":
+                        segs.append("L%s %s" % (X(end[0]), Y(end[1])))
+                    else:
+                        large = 1 if (sg[5] - sg[4]) % 360 > 180 else 0
+                        segs.append(
+                            "A%s %s 0 %d 1 %s %s"
+                            % (num(sg[3]), num(sg[3]), large, X(end[0]), Y(end[1]))
+                        )
+                out.append('<path d="%sZ"/>\n' % " ".join(segs))
         out.append("</g>\n")
     out.append("</svg>\n")
     return "".join(out)

@@ -19,7 +19,7 @@ stop_r = 48.0833;
 
 // M4 nut: 7 mm across flats, 3.2 thick
 module nut_trap() { cylinder(d = 7.0 / cos(30) + 0.3, h = 3.6, $fn = 6); }
-difference() {
+module base_plate() difference() {
   union() {
     translate([-base/2, -base/2, 0]) cube([base, base, plate]);
     // the spacers under the fixed ends
@@ -38,3 +38,4 @@ difference() {
   // feet recesses (rubber feet 12 mm)
   for (sx = [-1, 1], sy = [-1, 1]) translate([sx * (base/2 - 14), sy * (base/2 - 14), -0.01]) cylinder(d = 12.5, h = 1);
 }
+base_plate();

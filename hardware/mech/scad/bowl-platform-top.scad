@@ -18,7 +18,7 @@ cell_l = 80;
 stop_r = 48.0833;
 
 // modelled as used (spacers below); print it upside down, the upper face on the bed
-difference() {
+module top_plate() difference() {
   union() {
     cylinder(d = top_d, h = plate);
     // ring the bowl stands in
@@ -31,3 +31,4 @@ difference() {
     translate([x, y, plate - 2.19]) cylinder(d1 = hole_d, d2 = 8.6, h = 2.2);  // countersunk from above
   }
 }
+top_plate();
