@@ -28,20 +28,21 @@ def _vars(pairs):
 
 def magnet_drill_jig():
     stone_d = mm(P.STONE_D_UM)
-    stone_t = mm(P.STONE_THICK_UM)
     head = HEADER % (
-        "Magnet drilling jig: nest for a stone (flat base up), drill guide, depth-stop gauge",
+        "Magnet drilling jig: a cone that centres any single-convex stone dome down, a drill "
+        "guide resting on the stone's base, a depth-stop gauge",
         "PETG/PLA, 0.2 mm layers, 4 walls; the three parts as laid out.",
     )
     v = _vars(
         [
             ("stone_d", stone_d),
-            ("stone_t", stone_t),
-            ("nest_d", stone_d + 0.4),
-            ("proud", 1.5),  # the stone's base stands this far above the block
+            # the 45-degree cone: narrower than the stone, so the dome rests on a circle
+            ("cone_r", stone_d / 2 - 1.0),
+            ("floor", 4),
             ("block", 50),
             ("pin_d", 4.0),
             ("pin_x", 19),
+            ("pin_l", 16),
             ("guide_t", mm(P.DRILL_BUSHING_L_UM)),
             ("bushing_d", mm(P.DRILL_BUSHING_OD_UM) - 0.05),
             ("recess_d", mm(P.MAGNET_RECESS_D_UM)),
@@ -49,24 +50,25 @@ def magnet_drill_jig():
         ]
     )
     body = """
-block_h = stone_t - proud + 4;
-// 1. the nest block: the stone lies dome down, its flat base `proud` above the top face
+block_h = floor + cone_r;
+// 1. the nest block: a stone laid dome down settles centred in the cone, its flat base a few
+//    mm above the block (10.5 mm stones about 5 mm, thin yunzi about 2.5 mm)
 module nest_block() {
   difference() {
     translate([-block/2, -block/2, 0]) cube([block, block, block_h]);
-    translate([0, 0, 4]) cylinder(d = nest_d, h = block_h);
-    translate([0, 0, 4 + stone_t / 2]) rotate([-90, 0, 0]) cylinder(d = 9, h = block);  // finger slot
-    for (s = [-1, 1]) translate([s * pin_x, 0, block_h - 9]) cylinder(d = pin_d + 0.3, h = 10);
+    translate([0, 0, floor]) cylinder(r1 = 0, r2 = cone_r, h = cone_r + 0.01, $fn = 96);
+    for (s = [-1, 1]) translate([s * pin_x, 0, block_h - pin_l - 1]) cylinder(d = pin_d + 0.3, h = pin_l + 2);
     translate([-block/2 + 3, -block/2 + 2, block_h - 0.6])
       linear_extrude(1) text("DOME DOWN", size = 4, font = "Liberation Sans:style=Bold");
   }
 }
-// 2. the guide: rests on the stone's base, pins in the block, a DIN 179 bushing (or the bore)
+// 2. the guide: rests on the stone's base (not on the block), pins sliding in the block, a
+//    DIN 179 bushing pressed in (or the printed bore alone)
 module guide() {
   difference() {
     union() {
       translate([-block/2, -block/2, 0]) cube([block, block, guide_t]);
-      for (s = [-1, 1]) translate([s * pin_x, 0, -proud - 8]) cylinder(d = pin_d, h = proud + 8.01);
+      for (s = [-1, 1]) translate([s * pin_x, 0, -pin_l]) cylinder(d = pin_d, h = pin_l + 0.01);
     }
     translate([0, 0, -1]) cylinder(d = bushing_d, h = guide_t + 2);
     translate([-block/2 + 3, block/2 - 7, guide_t - 0.6])
@@ -99,8 +101,8 @@ def pole_marking_jig():
             ("pitch", 16),
             ("mag_d", mm(P.MAGNET_D_UM)),
             ("mag_t", mm(P.MAGNET_THICK_UM)),
-            ("skin", 0.6),
-            ("nest_depth", 0.7),
+            ("skin", 0.8),
+            ("nest_depth", 0.4),  # shallow: a marked magnet slides off sideways
             ("h", 6),
             ("w", 34),
         ]

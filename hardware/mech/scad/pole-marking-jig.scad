@@ -6,8 +6,8 @@ n = 10;
 pitch = 16;
 mag_d = 6;
 mag_t = 1;
-skin = 0.6;
-nest_depth = 0.7;
+skin = 0.8;
+nest_depth = 0.4;
 h = 6;
 w = 34;
 
