@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 INGBOARD := $(VENV)/bin/ingboard
 PORT ?=
 
-.PHONY: setup system-deps test lint format size demo bench flash sim twin twin-soak mp-test clean relay-soak
+.PHONY: setup system-deps test lint format size demo bench flash sim twin twin-soak mp-test clean relay-soak hardware hardware-mech
 
 setup: $(VENV)/.installed node_modules/.installed system-deps
 
@@ -78,6 +78,17 @@ bench: setup
 flash: setup
 	@test -n "$(PORT)" || { echo "make flash: set PORT=/dev/ttyACM0 (the board's serial port)" >&2; exit 2; }
 	$(INGBOARD) flash --port $(PORT)
+
+# Everything a club builds from: `make hardware` runs each part's generator (the electronics
+# join here as their own sub-target). The generated files are committed.
+hardware: hardware-mech
+
+# The mechanical drawings (DXF/SVG/PDF/PNG) and printed parts (OpenSCAD -> STL/PNG) from
+# firmware/ingboard/physical.py; installs Debian's openscad and xvfb if missing. `make test`
+# only checks that the committed text outputs are current (tests/host/test_mech_drawings.py).
+hardware-mech: $(VENV)/.installed
+	$(PY) hardware/mech/generate.py --png
+	PY=$(abspath $(PY)) sh hardware/mech/render.sh
 
 clean:
 	rm -rf build .pytest_cache .ruff_cache
