@@ -28,7 +28,7 @@ step is sampled on its own, `heap_count_peak` (no goal): like every step it hold
 allocated, garbage included, because this port collects nothing inside the call; any module
 imported only for the count would load there. heap_data_peak is over the log records.
 
-Without firmware/ingboard/core/tracker.py (not built yet) the same game is played through
+Without firmware/ingboard/tracking/tracker.py (not built yet) the same game is played through
 core + clock only (Game.play / pass_move and Clock.moved at each clock press of the simulated
 session) and the tracker-dependent figures are reported as MISS.
 """
@@ -147,12 +147,12 @@ def step_core_clock():
 """
 
 _IMPORTS_TRACKER = """
-from ingboard.core import session
-from ingboard.core.tracker import Tracker
+from ingboard.records import session
+from ingboard.tracking.tracker import Tracker
 """
 _IMPORTS_CORE_CLOCK = """
-from ingboard.core.clock import Clock
-from ingboard.core.game import Game
+from ingboard.clock.clock import Clock
+from ingrules.game import Game
 """
 _MEASURE_BEFORE = "gc.collect()\nM0 = gc.mem_alloc()\n"
 _MEASURE_AFTER = "gc.collect()\nM1 = gc.mem_alloc()\nPEAK[0] = M1\n"
@@ -166,11 +166,11 @@ RESULT = json.dumps({"code": M1 - M0, "data": PEAK[0] - M1, "records": COUNT[0],
                      "moves": COUNT[1], "plies": len(game.plies), "live_end": LIVE - M1,
                      "peak_at": STATE.get("peak_at"), "peak_kind": STATE.get("peak_kind"),
                      "phase": game.phase, "result": game.result,
-                     "file": sys.modules["ingboard.core.game"].__file__})
+                     "file": sys.modules["ingrules.game"].__file__})
 """
 _FINAL_CODE_ONLY = """
 import sys
-RESULT = json.dumps({"code": M1 - M0, "file": sys.modules["ingboard.core.game"].__file__})
+RESULT = json.dumps({"code": M1 - M0, "file": sys.modules["ingrules.game"].__file__})
 """
 
 
@@ -208,7 +208,7 @@ def run_steps(scripts, loop, final, mounts, sys_path, heapsize=8 * 1024 * 1024, 
 
 
 def tracker_available(firmware=FIRMWARE):
-    return os.path.exists(os.path.join(firmware, "ingboard", "core", "tracker.py"))
+    return os.path.exists(os.path.join(firmware, "ingboard", "tracking", "tracker.py"))
 
 
 def session_for(moves, seed=SEED):

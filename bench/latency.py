@@ -17,7 +17,7 @@ NOISE = "typical"
 
 def tracker_module():
     try:
-        from ingboard.core import tracker
+        from ingboard.tracking import tracker
     except ImportError:
         return None
     return tracker if hasattr(tracker, "track") else None
@@ -47,7 +47,7 @@ def settle_times(records, size):
 
 def game_latencies(sgf_bytes, seed, track):
     """([latency ms], unexplained count, missed count) of one game."""
-    from ingboard.core import session
+    from ingboard.records import session
 
     from host_tools import simulate as sim
 

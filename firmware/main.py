@@ -15,9 +15,9 @@ import sys
 import time
 
 from ingboard import gc_policy, storage_paths
-from ingboard.core.classifier import Classifier
 from ingboard.drivers import display
 from ingboard.drivers.usb_serial import UsbSerial
+from ingboard.sensing.classifier import Classifier
 
 
 def build():
@@ -58,9 +58,9 @@ async def run(app, transport):
 
 def load_code():
     # The code the app keeps (on the stock image it is heap; issue 17).
-    from ingboard import relay_feed
-    from ingboard.app import App
-    from ingboard.records_store import RecordsStore
+    from ingboard.app.app import App
+    from ingboard.link import relay_feed
+    from ingboard.records.store import RecordsStore
 
     return relay_feed, App, RecordsStore
 

@@ -133,11 +133,11 @@ def _nothing():
 
 
 END_MODULES = (
-    "ingboard.core.scoring",
-    "ingboard.core.counting",
-    "ingboard.core.fill_in_check",
-    "ingboard.core.sgf",
-    "ingboard.core.board_face",
+    "ingrules.scoring",
+    "ingrules.counting",
+    "ingboard.tracking.fill_in_check",
+    "ingrules.sgf",
+    "ingboard.faces.board_face",
 )
 
 

@@ -2,7 +2,7 @@
 
 import sys
 
-from ingboard.core.rulesets import NAMES
+from ingrules.rulesets import NAMES
 
 from host_tools import gtp_play
 from host_tools.gtp import GtpError

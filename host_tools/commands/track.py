@@ -19,7 +19,7 @@ def add_arguments(parser):
 
 def read_log(path):
     """All records of a session log; InputError naming the line for a malformed one."""
-    from ingboard.core.session import SessionLogError, records
+    from ingboard.records.session import SessionLogError, records
 
     try:
         with open(path, encoding="utf-8") as f:
@@ -35,8 +35,8 @@ def read_log(path):
 
 
 def run_tracker(recs, path="session log"):
-    from ingboard.core.session import SessionLogError
-    from ingboard.core.tracker import track
+    from ingboard.records.session import SessionLogError
+    from ingboard.tracking.tracker import track
 
     events = []
     try:

@@ -3,10 +3,10 @@ game the board holds, page by page, as the twin's power-cut soak compares it aft
 and `mem` (free heap and largest free block after a collection; none on CPython)."""
 
 from app_fakes import VirtualTime, clear_records, hardware
-from ingboard import protocol
-from ingboard.app import App
-from ingboard.core.board import BLACK
-from ingboard.records_store import RecordsStore
+from ingboard.app.app import App
+from ingboard.link import protocol
+from ingboard.records.store import RecordsStore
+from ingrules.board import BLACK
 from test_app import LOG
 
 ROOT = "/tmp/ingboard-test-app-host-checks"
@@ -65,7 +65,7 @@ def test_mem_gives_the_heap_figures_where_there_is_such_a_heap():
 def test_a_reply_is_never_dropped_when_events_have_filled_the_queue():
     # A full board seen at a new game raises an alert per stone: more events than the output
     # queue holds. The host's command must still get its reply, after what was queued before it.
-    from ingboard import app as app_module
+    from ingboard.app import app as app_module
 
     vt, app = _app()
     link = app.hw["link"]

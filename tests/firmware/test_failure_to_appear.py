@@ -3,9 +3,9 @@ player fails to appear within his time limit"; Art. 8 "Lateness": "twice the amo
 which he is late is deducted from his basic time limit"; Art. 7 "The time limit is divided into
 basic time and additional time"; Ing 1996 Rule 10 (late by more than 1/6 forfeits)."""
 
-from ingboard.core.board import BLACK, WHITE
-from ingboard.core.clock import EV_FORFEIT, Clock
-from ingboard.core.tracker import Tracker
+from ingboard.clock.clock import EV_FORFEIT, Clock
+from ingboard.tracking.tracker import Tracker
+from ingrules.board import BLACK, WHITE
 
 MIN = 60000
 

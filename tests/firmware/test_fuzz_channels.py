@@ -8,15 +8,15 @@ refused ones). Each test counts the inputs it tried and prints the count.
 
 import json
 
-from ingboard import protocol
-from ingboard.core import journal_replay
-from ingboard.core.board import BLACK, WHITE
-from ingboard.core.bowls import Bowls
-from ingboard.core.classifier import Classifier, parse_calibration
-from ingboard.core.clock import Clock
-from ingboard.core.session import SessionLogError, SessionReader, check_config
-from ingboard.core.tracker import Tracker
+from ingboard.bowls.bowls import Bowls
+from ingboard.clock.clock import Clock
 from ingboard.drivers.keys import Keys
+from ingboard.link import protocol
+from ingboard.records import journal_replay
+from ingboard.records.session import SessionLogError, SessionReader, check_config
+from ingboard.sensing.classifier import Classifier, parse_calibration
+from ingboard.tracking.tracker import Tracker
+from ingrules.board import BLACK, WHITE
 from journal_cases import fingerprint, play
 from test_journal import game_records
 

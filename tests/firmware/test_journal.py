@@ -1,10 +1,10 @@
-"""core/journal.py: framing, torn records, recovery of a game as of its last whole record."""
+"""records/journal.py: framing, torn records, recovery of a game as of its last whole record."""
 
 import json
 
-from ingboard.core import journal, journal_replay
-from ingboard.core.board import BLACK, WHITE
-from ingboard.core.session import Record
+from ingboard.records import journal, journal_replay
+from ingboard.records.session import Record
+from ingrules.board import BLACK, WHITE
 from journal_cases import Sink, fingerprint, play
 
 CONFIG = {"size": 9, "rules": "ing1991", "komi": 8, "time": {"system": "ing-pp", "basic_s": 60}}
@@ -25,7 +25,7 @@ def game_records(moves, buttons=(), config=CONFIG):
     """Records of a calm game: each move is put down, pressed 500 ms later; passes are presses.
     moves: point names or "pass"; captured stones are lifted with the press. buttons: (index,
     name) pairs pressed after that many moves."""
-    from ingboard.core.game import Game
+    from ingrules.game import Game
 
     game = Game(config["size"], config["rules"], komi=config.get("komi"))
     recs = [Record(0, "config", config), Record(0, "scan", scan_rows({}))]
@@ -214,7 +214,7 @@ def test_recovery_after_the_count_keeps_the_end_of_game_state():
 
 
 def test_tracker_state_round_trip():
-    from ingboard.core.tracker import Tracker
+    from ingboard.tracking.tracker import Tracker
 
     moves = ["E5", "D5", "E4", "D4"]
     tracker, _data, _states = journal_states(game_records(moves))

@@ -3,8 +3,8 @@ alerts and end are what the players expect (CPython and MicroPython)."""
 
 import sys
 
-from ingboard.core.session import read_text
-from ingboard.core.tracker import track
+from ingboard.records.session import read_text
+from ingboard.tracking.tracker import track
 from mishaps import check, scenarios
 
 _ALL = []

@@ -3,10 +3,9 @@
 import io
 
 from expect import raises
-from ingboard.core import clock, rulesets
-from ingboard.core import session as sl
-from ingboard.core.board import BLACK, WHITE, Board
-from ingboard.core.session import (
+from ingboard.clock import clock
+from ingboard.records import session as sl
+from ingboard.records.session import (
     Record,
     SessionLogError,
     SessionReader,
@@ -14,6 +13,8 @@ from ingboard.core.session import (
     read_text,
     records,
 )
+from ingrules import rulesets
+from ingrules.board import BLACK, WHITE, Board
 
 
 class Out:
@@ -355,7 +356,7 @@ def test_records_stream_from_a_file_object():
 def test_scan_rows_are_checked_point_by_point():
     # check_rows: every point one of '.BW?' (the fast path strips them in C; a row with any
     # other character anywhere - first, middle, last - is refused with the point named).
-    from ingboard.core.session import check_rows
+    from ingboard.records.session import check_rows
 
     check_rows([".B", "W?"], 2)
     check_rows(["...", "BBB", "W?W"], 3)

@@ -1,8 +1,8 @@
 """The tracker on hand-made scan sequences: commits, flicker, captures lifted late, passes,
 alerts for every kind of mistake, the pause, dead stones, the count (CPython and MicroPython)."""
 
-from ingboard.core.board import BLACK, WHITE
-from ingboard.core.tracker import Tracker
+from ingboard.tracking.tracker import Tracker
+from ingrules.board import BLACK, WHITE
 
 
 class Table:

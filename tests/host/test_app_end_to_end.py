@@ -1,4 +1,4 @@
-"""Issue 7 acceptance: the whole device app (firmware/ingboard/app.py, every task) plays a
+"""Issue 7 acceptance: the whole device app (firmware/ingboard/app/app.py, every task) plays a
 simulated game end to end against fake drivers - scan -> move -> clock -> count -> bowls -> SGF -
 under CPython and under MicroPython (WebAssembly), with the same result as `ingboard track`."""
 
@@ -7,8 +7,8 @@ import os
 
 import pytest
 from app_fakes import run_app
-from ingboard.core.session import read_text
-from ingboard.core.tracker import track
+from ingboard.records.session import read_text
+from ingboard.tracking.tracker import track
 
 from host_tools import FIRMWARE, ROOT
 from host_tools import micropython as mp

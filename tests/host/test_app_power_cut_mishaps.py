@@ -96,8 +96,8 @@ def test_a_set_enrolled_from_the_host_survives_a_power_cut_and_serves_later_game
     # mid-game keeps both, and the board's session log replays to the same verified checks.
     import os
 
-    from ingboard.core.session import read_text
-    from ingboard.core.tracker import track
+    from ingboard.records.session import read_text
+    from ingboard.tracking.tracker import track
 
     from host_tools import ROOT
     from host_tools import simulate as sim

@@ -50,7 +50,7 @@ def test_every_scene_looks_different_on_each_side_or_from_the_others():
 _MP_DRIVER = """
 import framebuf
 import json
-from ingboard.core import clock_face
+from ingboard.faces import clock_face
 
 _out = {}
 for _name, _build in SCENES:

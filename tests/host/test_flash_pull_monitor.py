@@ -80,7 +80,7 @@ def test_flash_reports_a_transfer_that_went_wrong(tmp_path, monkeypatch, capsys)
     monkeypatch.setattr(device, "opener", lambda port: board)
     status, _out, err = ingboard(capsys, "flash", "--port", "fake")
     assert status == 1
-    assert "/ingboard/core/board.mpy on the board has" in err
+    assert "/ingrules/board.mpy on the board has" in err
     assert board.app_starts == 0
 
 

@@ -28,12 +28,12 @@ def _run_runner(*args):
 
 def test_runner_fails_naming_the_file_when_firmware_uses_a_dataclass(tmp_path):
     fw = _copy_firmware(tmp_path)
-    (fw / "ingboard" / "core" / "broken.py").write_text(
+    (fw / "ingboard" / "tracking" / "broken.py").write_text(
         "from dataclasses import dataclass\n\n\n@dataclass\nclass Point:\n    x: int = 0\n"
     )
     proc = _run_runner("--firmware", str(fw))
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert "firmware/ingboard/core/broken.py" in proc.stderr
+    assert "firmware/ingboard/tracking/broken.py" in proc.stderr
     assert "dataclasses" in proc.stderr
 
 
@@ -69,10 +69,10 @@ def test_every_firmware_file_compiles_with_mpy_cross(tmp_path):
 
 def test_compile_gate_names_the_file_that_does_not_compile(tmp_path):
     fw = _copy_firmware(tmp_path)
-    (fw / "ingboard" / "core" / "bad_syntax.py").write_text("def f(:\n    pass\n")
+    (fw / "ingboard" / "tracking" / "bad_syntax.py").write_text("def f(:\n    pass\n")
     with pytest.raises(fb.CompileError) as info:
         fb.compile_firmware(str(fw), str(tmp_path / "mpy"))
-    assert "firmware/ingboard/core/bad_syntax.py" in str(info.value)
+    assert "firmware/ingboard/tracking/bad_syntax.py" in str(info.value)
 
 
 def test_firmware_core_never_imports_hardware():

@@ -15,7 +15,7 @@ from host_tools import micropython as mp
 SCRIPT = """
 import gc, json
 from ingboard.drivers.grid import GridScanner
-from ingboard.core.classifier import Classifier
+from ingboard.sensing.classifier import Classifier
 
 class Line:
     def __init__(self):

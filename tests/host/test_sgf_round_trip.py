@@ -11,14 +11,14 @@ import sys
 
 import pytest
 from ingboard import VERSION
-from ingboard.core import rulesets
-from ingboard.core.board import BLACK, WHITE
-from ingboard.core.clock import Clock
-from ingboard.core.counting import count_game
-from ingboard.core.game import PAUSED, PLAY, Game, IllegalMove
-from ingboard.core.session import records
-from ingboard.core.sgf_record import record_sgf
-from ingboard.core.tracker import track
+from ingboard.clock.clock import Clock
+from ingboard.records.session import records
+from ingboard.records.sgf_record import record_sgf
+from ingboard.tracking.tracker import track
+from ingrules import rulesets
+from ingrules.board import BLACK, WHITE
+from ingrules.counting import count_game
+from ingrules.game import PAUSED, PLAY, Game, IllegalMove
 from sgfmill import sgf as sgfmill_sgf
 
 from host_tools import ROOT, sgf_input

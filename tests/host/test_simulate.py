@@ -9,7 +9,7 @@ import random
 import subprocess
 import sys
 
-from ingboard.core import session
+from ingboard.records import session
 from sgfmill import boards, sgf
 
 from host_tools import ROOT

@@ -14,11 +14,11 @@ import os
 import framebuf
 import pytest
 from app_fakes import run_app
-from ingboard.core import board_face, menu_face
-from ingboard.core import settings as st
-from ingboard.core.menu import Menu
-from ingboard.core.session import HEADER, read_text
-from ingboard.core.tracker import track
+from ingboard.faces import board_face, menu_face
+from ingboard.menus import settings as st
+from ingboard.menus.menu import Menu
+from ingboard.records.session import HEADER, read_text
+from ingboard.tracking.tracker import track
 
 from host_tools import FIRMWARE, ROOT
 from host_tools import micropython as mp

@@ -38,7 +38,7 @@ def test_the_board_resumes_the_long_game_at_the_pause(ended):
 
 
 def test_the_last_pass_ends_the_game_with_the_count_the_host_makes(ended):
-    from ingboard.core.counting import count_game
+    from ingrules.counting import count_game
 
     tracker = ended["end_position"]["tracker"]
     game = tracker.game

@@ -60,5 +60,5 @@ def test_flash_mpy_onto_littlefs_of_stock_micropython_1_28():
             twin.run_ms(500)
             if b">>> " in twin.output:
                 break
-        files = twin.exec("import os\nprint(len(os.listdir('/ingboard/core')))")
+        files = twin.exec("import os\nprint(len(os.listdir('/ingboard/tracking')))")
         assert int(files) > 10

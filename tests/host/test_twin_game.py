@@ -1,5 +1,5 @@
 """A short game played on the device twin through the board's hardware (issue 17): the real
-firmware (ROMFS deploy, main.py -> ingboard/app.py with the drivers of board_config's `pico`
+firmware (ROMFS deploy, main.py -> ingboard/app/app.py with the drivers of board_config's `pico`
 variant) on MicroPython's rp2 port in the emulated RP2040. Its Hall sensors (muxes + ADC),
 HX711 load cells and clock keys are driven by the hardware models from a session log
 (host_tools/twin/scenario.py); the app reads all of it through its own drivers.
@@ -47,7 +47,7 @@ NOT_EVENTS = ("ok", "file", "games", "state", "pong", "warning")
 
 def _played_log():
     """The session log the twin is fed: simulated, its idle gaps cut (as a file's text)."""
-    from ingboard.core.session import read_text
+    from ingboard.records.session import read_text
 
     from host_tools import simulate as sim
 
