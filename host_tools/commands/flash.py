@@ -37,7 +37,7 @@ import subprocess
 import sys
 import tempfile
 
-from host_tools import FIRMWARE, firmware_build
+from host_tools import FIRMWARE, RULES, firmware_build
 from host_tools.device import DeviceError, connect
 from host_tools.errors import InputError
 
@@ -68,7 +68,7 @@ PACKAGES = (("ingboard", ""), ("ingrules", "rules"))
 # Files in firmware/ that are not for the board.
 NOT_FLASHED = ("manifest.py",)
 PACKAGE_JSON = os.path.join(FIRMWARE, "package.json")
-RULES_PACKAGE_JSON = os.path.join(FIRMWARE, "rules", "package.json")
+RULES_PACKAGE_JSON = os.path.join(RULES, "package.json")
 
 
 def board_path(rel):
