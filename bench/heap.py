@@ -2,7 +2,7 @@
 
 The game (bench/games.py heap_game) is turned into a session log at "typical" noise by
 host_tools.simulate and replayed inside MicroPython from its file system, line by line, through
-the firmware's own session reader and Tracker, stepped the way `tracker.track` replays a log
+the firmware's own session reader and Tracker, stepped the way `session_replay.track` replays a log
 (ticks due before each record, then the record), as the board would replay a log from flash.
 Each record is one step called from JS (bench/mp_steps.mjs), with gc.collect() between steps:
 in this port a collection frees nothing inside the Python call that made the garbage. Figures:
@@ -73,18 +73,18 @@ def emit(events):
             COUNT[1] += 1
 
 def start_tracker():
-    STATE["reader"] = session.SessionReader()
+    STATE["reader"] = session_read.SessionReader()
     STATE["file"] = open("/bench/game.log")
     STATE["tracker"] = None
 
 def step_tracker():
-    # One log record through the tracker, as tracker.track() replays them: first the ticks
+    # One log record through the tracker, as session_replay.track() replays them: first the ticks
     # due before the record's time, then the record itself.
     line = STATE["file"].readline()
     if not line:
         tracker = STATE["tracker"]
         if STATE.get("agreed") is None:
-            # First the last scan settles (as tracker.track does); the agreement is its own
+            # First the last scan settles (as session_replay.track does); the agreement is its own
             # step, so that what the count loads and allocates is sampled on its own.
             for _ in range(8):
                 due = tracker.next_deadline()
@@ -147,7 +147,7 @@ def step_core_clock():
 """
 
 _IMPORTS_TRACKER = """
-from ingboard.records import session
+from ingboard.records import session_read
 from ingboard.tracking.tracker import Tracker
 """
 _IMPORTS_CORE_CLOCK = """

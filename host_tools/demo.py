@@ -18,8 +18,9 @@ dict; `summary_lines(summary)` is the text the command prints.
 import json
 import os
 
-from ingboard.records.session import read_text
-from ingboard.tracking.tracker import track
+from ingboard.records.session_read import read_text
+from ingboard.records.session_replay import track
+from ingboard.records.sgf_record import tracker_sgf
 from ingrules.board import BLACK
 
 from host_tools import ROOT
@@ -204,7 +205,7 @@ def _write(out, text, tracker, events, summary, simulation):
 
     put("session.log", text)
     put("events.jsonl", "".join(json.dumps(e) + "\n" for e in events))
-    put("game.sgf", tracker.sgf())
+    put("game.sgf", tracker_sgf(tracker))
     board = tracker.game.board
     plan = tracker.plan
     count = summary["count"] or {}

@@ -26,7 +26,9 @@ import os
 import threading
 import time
 
-from ingboard.records.session import SessionWriter, check_config
+from ingboard.game_config import check_config
+from ingboard.records.session import SessionWriter
+from ingboard.records.sgf_record import tracker_sgf
 from ingboard.tracking.tracker import Tracker
 from ingrules.board import BLACK, WHITE, Board, stones_per_colour
 
@@ -289,7 +291,7 @@ _SETTINGS = ("size", "rules", "komi", "handicap", "handicap_style", "time", "pla
 def options():
     """What the settings form offers: every ruleset (name, title, komi), handicap style and
     time system with the numbers it takes."""
-    from ingboard.records.session import HANDICAP_STYLES, TIME_SYSTEMS
+    from ingboard.game_config import HANDICAP_STYLES, TIME_SYSTEMS
     from ingrules import rulesets
 
     return {
@@ -459,7 +461,7 @@ def make_server(port=8000, host="127.0.0.1", session=None):
                 return self._send(200, text, "text/plain; charset=utf-8", disp)
             if path == "/api/game.sgf":
                 with session.lock:
-                    text = session.board.tracker.sgf().encode()
+                    text = tracker_sgf(session.board.tracker).encode()
                 disp = {"Content-Disposition": 'attachment; filename="game.sgf"'}
                 return self._send(200, text, "application/x-go-sgf", disp)
             self._json(404, {"error": "not found"})

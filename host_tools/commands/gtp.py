@@ -2,6 +2,7 @@
 
 import sys
 
+from ingboard.records.sgf_record import tracker_sgf
 from ingrules.rulesets import NAMES
 
 from host_tools import gtp_play
@@ -64,7 +65,7 @@ def run(args):
     if args.log:
         outputs[args.log] = game.board.session_log()
     if args.sgf:
-        outputs[args.sgf] = game.board.tracker.sgf()
+        outputs[args.sgf] = tracker_sgf(game.board.tracker)
     write_all(outputs)
     count = summary["count"]
     if count:

@@ -7,7 +7,7 @@ import json
 import framebuf
 from ingboard.drivers.buzzer import Buzzer
 from ingboard.drivers.keys import Keys
-from ingboard.records.session import read_text
+from ingboard.records.session_read import read_text
 from ingboard.sensing.classifier import DEFAULT_EMPTY, DEFAULT_SPAN
 
 _LEVEL = {".": DEFAULT_EMPTY, "B": DEFAULT_EMPTY + DEFAULT_SPAN, "W": DEFAULT_EMPTY - DEFAULT_SPAN}

@@ -162,8 +162,8 @@ def test_the_boards_own_log_replays_to_the_events_it_sent_with_a_late_game_task(
     # long scan or a flash write): what fell due before an input (a stone becoming stable) must
     # happen at its own time, not the input's, or `ingboard track` on the board's own session
     # log gives other times than the board sent (found on the device twin).
-    from ingboard.records.session import read_text
-    from ingboard.tracking.tracker import track
+    from ingboard.records.session_read import read_text
+    from ingboard.records.session_replay import track
 
     root = "/tmp/ingboard-test-app-late-game"
     clear_records(root)
@@ -270,8 +270,8 @@ def test_quiet_bowl_readings_are_not_logged_and_the_log_replays_the_same():
     # session log nor to the journal. The board's own log replays to the events it sent, and
     # they are the events of the same board handing on every reading: the before-game check
     # (Ing 1991 Art. 9 "Counting" custom 1), the two moves, no alert for the stones taken.
-    from ingboard.records.session import read_text
-    from ingboard.tracking.tracker import track
+    from ingboard.records.session_read import read_text
+    from ingboard.records.session_replay import track
 
     log, readings = _log_with_bowls(
         [],

@@ -102,8 +102,8 @@ def test_host_lines_that_killed_the_link_get_one_error_each_and_change_nothing()
 
 def test_track_accepts_a_genuine_log_with_a_double_press():
     # Issue 19: the board's own log of a game with a double press replays to the same game.
-    from ingboard.records.session import read_text
-    from ingboard.tracking.tracker import track
+    from ingboard.records.session_read import read_text
+    from ingboard.records.session_replay import track
 
     events = []
     tracker = track(read_text(LOG), events.append)

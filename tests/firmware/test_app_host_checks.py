@@ -4,7 +4,7 @@ and `mem` (free heap and largest free block after a collection; none on CPython)
 
 from app_fakes import VirtualTime, clear_records, hardware
 from ingboard.app.app import App
-from ingboard.link import protocol
+from ingboard.link import commands, protocol
 from ingboard.records.store import RecordsStore
 from ingrules.board import BLACK
 from test_app import LOG
@@ -109,18 +109,18 @@ def test_a_reply_that_runs_out_of_memory_answers_the_host_with_an_error():
     assert app.protocol.cmd == "plies"
     # The heap has no block for the whole line (json.dumps fails): the reply goes out in
     # pieces through the link's fixed buffer, here a reply of several writes.
-    line = protocol.Protocol.line
+    line = commands.Protocol.line
 
     def no_block(message):
         if message.get("type") == "plies":
             raise MemoryError("memory allocation failed, allocating 2137 bytes")
         return line(message)  # a short line (the error reply) still fits
 
-    protocol.Protocol.line = staticmethod(no_block)
+    commands.Protocol.line = staticmethod(no_block)
     try:
         _starved_replies(app, reply)
     finally:
-        protocol.Protocol.line = line
+        commands.Protocol.line = line
 
 
 def _starved_replies(app, reply):

@@ -542,7 +542,7 @@ def _aga_game(drop=False):
     lid), pass stones handed over (AGA Rule 7), White passing last (Rule 11); the bowls read
     what the players did. Returns the events."""
     from ingboard.records.session import Record
-    from ingboard.tracking.tracker import track
+    from ingboard.records.session_replay import track
     from ingrules.game import Game
 
     wb, ww = 264.0, 260.0  # 40 stones each on 9x9

@@ -9,7 +9,7 @@ import sys
 from app_fakes import VirtualTime, clear_records, hardware
 from ingboard import gc_policy
 from ingboard.app.app import App
-from ingboard.link.protocol import Protocol
+from ingboard.link.commands import Protocol
 from ingboard.records.store import RecordsStore
 from test_app import LOG
 

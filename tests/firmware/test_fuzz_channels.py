@@ -11,9 +11,11 @@ import json
 from ingboard.bowls.bowls import Bowls
 from ingboard.clock.clock import Clock
 from ingboard.drivers.keys import Keys
-from ingboard.link import protocol
+from ingboard.game_config import check_config
+from ingboard.link import commands
 from ingboard.records import journal_replay
-from ingboard.records.session import SessionLogError, SessionReader, check_config
+from ingboard.records.session import SessionLogError
+from ingboard.records.session_read import SessionReader
 from ingboard.sensing.classifier import Classifier, parse_calibration
 from ingboard.tracking.tracker import Tracker
 from ingrules.board import BLACK, WHITE
@@ -100,7 +102,7 @@ class Recorder:
 def test_fuzz_host_lines():
     rng = Rng(19)
     app = Recorder()
-    proto = protocol.Protocol(app)
+    proto = commands.Protocol(app)
     tried = refused = 0
     for _ in range(800):
         line = _mutate(rng, rng.choice(VALID_LINES))

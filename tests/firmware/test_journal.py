@@ -4,6 +4,7 @@ import json
 
 from ingboard.records import journal, journal_replay
 from ingboard.records.session import Record
+from ingboard.records.sgf_record import tracker_sgf
 from ingrules.board import BLACK, WHITE
 from journal_cases import Sink, fingerprint, play
 
@@ -153,7 +154,7 @@ def test_recovered_tracker_continues_the_game():
             events += resumed.press(t, r.payload)
     events += resumed.tick(recs[-1].t_ms + 1000)
     assert [e["point"] for e in events if e["type"] == "move"] == ["E3", "D3"]
-    assert resumed.sgf() == original.sgf()
+    assert tracker_sgf(resumed) == tracker_sgf(original)
     assert resumed.game.to_play == BLACK and len(resumed.game.plies) == 6
     assert WHITE == 2
 
@@ -392,8 +393,8 @@ def test_a_board_swept_clear_is_journaled_in_pieces_not_one_block():
     assert max(len(journal.encode(r[0], r[1:])) for r in kept) < 2048 + 200
     # The SGF gives the flood's comments one at a time too (sgf._write_comment), the same text.
     pieces = []
-    tracker.write_sgf(pieces.append)
-    assert "".join(pieces) == tracker.sgf()
+    tracker_sgf(tracker, pieces.append)
+    assert "".join(pieces) == tracker_sgf(tracker)
     assert max(len(p) for p in pieces) < len(whole) // 8
     text = "".join(pieces)
     assert text.count("alert stone-missing") == len(missing)

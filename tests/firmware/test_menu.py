@@ -7,6 +7,7 @@ from ingboard.faces import board_face
 from ingboard.menus import menu
 from ingboard.menus import settings as st
 from ingboard.menus.menu import Menu, main_items, status_of
+from ingboard.records.sgf_record import tracker_sgf
 from ingboard.tracking.tracker import Tracker
 
 RUNNING = {"phase": "play", "running": True, "paused": False, "started": True, "plies": 3}
@@ -268,7 +269,7 @@ def test_accept_shift_is_offered_while_a_stone_stands_nudged():
     shifts = [(e["from"], e["to"]) for e in events if e["type"] == "shift"]
     assert shifts == [("E5", "E6")] and not m.is_open()
     assert "ACCEPT SHIFT" not in main_items(status_of(t))
-    assert "accepted shift E5-E6" in t.sgf()
+    assert "accepted shift E5-E6" in tracker_sgf(t)
 
 
 def test_a_resignation_offer_is_confirmed_by_the_offering_players_key():
@@ -290,4 +291,4 @@ def test_a_resignation_offer_is_confirmed_by_the_offering_players_key():
         for action in press(m, status_of(t), ch):
             events += t.button(now + 60, action[1])
         assert [e["result"] for e in events if e["type"] == "end"] == [result]
-        assert "RE[%s]" % result in t.sgf()
+        assert "RE[%s]" % result in tracker_sgf(t)

@@ -1,7 +1,8 @@
 """protocol.py: the command table, one error reply per bad line, nothing changed."""
 
 from ingboard.link import protocol
-from ingboard.link.protocol import Protocol, ProtocolError, parse
+from ingboard.link.commands import Protocol
+from ingboard.link.protocol import ProtocolError, parse
 
 
 class Recorder:

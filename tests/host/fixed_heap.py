@@ -51,6 +51,7 @@ MODULES = (
     "ingboard.faces.clock_face",
     "ingboard.cues",
     "ingboard.link.protocol",
+    "ingboard.link.commands",
     "ingboard.records.store",
     "ingboard.gc_policy",
     "ingboard.app.app",
@@ -61,8 +62,8 @@ IMPORTS = (
     + [
         """
 from ingboard.app import app as app_module
-from ingboard.link import protocol
-from ingboard.records.session import SessionReader
+from ingboard.link import commands
+from ingboard.records.session_read import SessionReader
 from ingboard.records.store import RecordsStore
 """
     ]
@@ -89,7 +90,7 @@ def _drain(app):
     # What the link task does with the events: one JSON line each, out to the host.
     message = app.outputs.get()
     while message is not None:
-        protocol.Protocol.line(message)
+        commands.Protocol.line(message)
         kind = message["type"]
         if kind == "move":
             STATE["moves"] += 1

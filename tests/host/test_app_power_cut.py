@@ -15,8 +15,8 @@ import os
 
 import pytest
 from app_fakes import power_cut, resume_app, run_app
-from ingboard.records.session import read_text
-from ingboard.tracking.tracker import track
+from ingboard.records.session_read import read_text
+from ingboard.records.session_replay import track
 
 from host_tools import FIRMWARE, ROOT
 from host_tools import micropython as mp

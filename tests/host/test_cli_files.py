@@ -12,8 +12,8 @@ import time
 import urllib.request
 
 import pytest
-from ingboard.records.session import read_text
-from ingboard.tracking.tracker import track
+from ingboard.records.session_read import read_text
+from ingboard.records.session_replay import track
 from ingrules import rulesets
 
 from host_tools import ROOT

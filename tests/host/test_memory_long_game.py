@@ -37,8 +37,8 @@ def long_session():
 
 def test_a_600_ply_game_fits_the_pico_heap_without_memory_error(long_session, tmp_path):
     import fixed_heap
-    from ingboard.records.session import read_text
-    from ingboard.tracking.tracker import track
+    from ingboard.records.session_read import read_text
+    from ingboard.records.session_replay import track
 
     try:
         mp._check_available()

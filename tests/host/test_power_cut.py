@@ -7,7 +7,8 @@ import random
 
 import pytest
 from ingboard.records import journal_replay
-from ingboard.records.session import Record, read_text
+from ingboard.records.session import Record
+from ingboard.records.session_read import read_text
 from journal_cases import fingerprint, play
 
 from host_tools import ROOT

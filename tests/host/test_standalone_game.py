@@ -17,8 +17,9 @@ from app_fakes import run_app
 from ingboard.faces import board_face, menu_face
 from ingboard.menus import settings as st
 from ingboard.menus.menu import Menu
-from ingboard.records.session import HEADER, read_text
-from ingboard.tracking.tracker import track
+from ingboard.records.session import HEADER
+from ingboard.records.session_read import read_text
+from ingboard.records.session_replay import track
 
 from host_tools import FIRMWARE, ROOT
 from host_tools import micropython as mp

@@ -47,7 +47,7 @@ NOT_EVENTS = ("ok", "file", "games", "state", "pong", "warning")
 
 def _played_log():
     """The session log the twin is fed: simulated, its idle gaps cut (as a file's text)."""
-    from ingboard.records.session import read_text
+    from ingboard.records.session_read import read_text
 
     from host_tools import simulate as sim
 

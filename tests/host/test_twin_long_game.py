@@ -60,8 +60,8 @@ def test_the_game_ends_with_the_count(played):
 
 
 def test_the_records_read_back_replay_to_the_same_game_and_count(played):
-    from ingboard.records.session import read_text
-    from ingboard.tracking.tracker import track
+    from ingboard.records.session_read import read_text
+    from ingboard.records.session_replay import track
     from sgfmill import sgf
 
     plies = played["plies"]

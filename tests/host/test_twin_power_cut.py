@@ -79,8 +79,8 @@ def test_cut_while_writing_then_the_game_resumes_exactly(game, tmp_path):
     assert resumed["warnings"][0].startswith("game 0001 resumed at move ")
     assert resumed["plies"] == game["reference"]
     # The board's own session log, across the cut, still replays to the same game.
-    from ingboard.records.session import read_text
-    from ingboard.tracking.tracker import track
+    from ingboard.records.session_read import read_text
+    from ingboard.records.session_replay import track
 
     assert "# resumed from the journal" in log
     replayed = track(read_text(log), lambda e: None)

@@ -31,7 +31,7 @@ MIN_FREE = 8 * 1024
 
 
 def _items():
-    from ingboard.records.session import read_text
+    from ingboard.records.session_read import read_text
 
     from host_tools import simulate as sim
 
@@ -44,8 +44,8 @@ def _moves(events):
 
 
 def test_the_app_plays_from_mpy_on_littlefs_of_the_stock_image():
-    from ingboard.records.session import read_text
-    from ingboard.tracking.tracker import track
+    from ingboard.records.session_read import read_text
+    from ingboard.records.session_replay import track
 
     items = _items()
     config = items[0][2]

@@ -38,10 +38,13 @@ from ingrules.game import PAUSED
 from micropython import const
 
 from ingboard import cues, gc_policy
+from ingboard.app import cpu_meter
+from ingboard.app.cpu_meter import CPU_BLOCK, CPU_TASKS
 from ingboard.bowls.bowls import MAX_READING_G, plausible
-from ingboard.link import protocol
+from ingboard.game_config import check_config
+from ingboard.link import commands, protocol
 from ingboard.records import journal
-from ingboard.records.session import SessionWriter, check_config
+from ingboard.records.session import SessionWriter
 from ingboard.sensing.classifier import format_scan
 from ingboard.tracking.tracker import Tracker
 
@@ -60,10 +63,7 @@ _COMPACT_SLICE = const(512)
 _COPY = const(512)
 _LINK_SLICE = const(512)  # bytes of an event line written between two scan checkpoints
 _ROOM_US = const(20000)  # background(): the least time left before the next scan for an import
-# CPU accounting (issue 20, "A CPU budget"): one counter per task, in the units of the clock the
-# app was given (ticks_us on the board; ticks_ms where only that exists). A counter spills every
-# CPU_BLOCK units into a second one, so both stay small ints for any length of game.
-CPU_TASKS = ("scan", "bowls", "keys", "game", "background", "relay", "display", "link")
+# CPU accounting (cpu_meter.py): one counter per task of CPU_TASKS, in that order.
 _T_SCAN, _T_BOWLS, _T_KEYS, _T_GAME, _T_BACK, _T_RELAY, _T_DISPLAY, _T_LINK = (
     0,
     1,
@@ -76,17 +76,6 @@ _T_SCAN, _T_BOWLS, _T_KEYS, _T_GAME, _T_BACK, _T_RELAY, _T_DISPLAY, _T_LINK = (
 )
 _T_INLINE = const(8)  # cpu_stats' scan_late_task: a checkpoint's own scan came late
 _T_WALL = const(8)  # the elapsed time's counter, after the tasks'
-CPU_BLOCK = const(1 << 20)
-
-
-def _host_command(name, *args):
-    # host_commands.py's function `name`, loaded for this call and dropped after (issue 17).
-    from ingboard.link import host_commands
-
-    try:
-        return getattr(host_commands, name)(*args)
-    finally:
-        gc_policy.drop("ingboard.link.host_commands")
 
 
 class RingQueue:
@@ -177,7 +166,7 @@ class App:
         self.journal_limit = journal_limit
         self.inputs = RingQueue(INPUTS)
         self.outputs = RingQueue(OUTPUTS)
-        self.protocol = protocol.Protocol(self)
+        self.protocol = commands.Protocol(self)
         self._writer = protocol.LineWriter()  # the link's one line buffer (allocated once)
         self.failure = None
         self.errors = {}  # task name -> exceptions reported (report())
@@ -341,10 +330,17 @@ class App:
             gc_policy.drop("ingboard.records.journal_replay")
             gc_policy.drop("ingboard.records.session_read")  # when the log rebuilt the game
 
+    def _write_sgf(self, write):
+        # The game's SGF, piece by piece to write(str); sgf_record is loaded for it (its code
+        # is not heap the game keeps).
+        from ingboard.records.sgf_record import tracker_sgf
+
+        tracker_sgf(self.tracker, write)
+
     def _finish(self):
         if not self.saved:
             self.saved = True
-            for text in self.store.save_sgf(self.number, self.tracker.write_sgf, self.scan_if_due):
+            for text in self.store.save_sgf(self.number, self._write_sgf, self.scan_if_due):
                 self.warn(text)
         if self.log_file is not None:
             self.log_file.close()
@@ -522,7 +518,7 @@ class App:
         self.standalone.after()
         if self.tracker.game.phase == "ended" and not self.saved:
             self.saved = True
-            for text in self.store.save_sgf(self.number, self.tracker.write_sgf, self.scan_if_due):
+            for text in self.store.save_sgf(self.number, self._write_sgf, self.scan_if_due):
                 self.warn(text)
 
     def _compact(self):
@@ -639,11 +635,11 @@ class App:
             cpu[i] = d
 
     def cpu_stats(self):
-        """The CPU each task took since the start (or cpu_reset()): host_commands.cpu_stats."""
-        return _host_command("cpu_stats", self)
+        """The CPU each task took since the start (or cpu_reset()): cpu_meter.stats."""
+        return cpu_meter.stats(self)
 
     def cpu_reset(self):
-        _host_command("cpu_reset", self)
+        cpu_meter.reset(self)
 
     def cmd_mem(self, cmd):
         reply = gc_policy.heap_figures(self.scan_if_due)
@@ -925,7 +921,7 @@ class App:
         # of a long game no 2 KB block may be left). The pieces are made in Python: a reply
         # made that way took 70-480 ms of the RP2040 there, so they are only the fallback.
         try:
-            data = protocol.Protocol.line(message)
+            data = commands.Protocol.line(message)
         except MemoryError:
             data = None
         if data is None:
@@ -968,7 +964,7 @@ class App:
         except Exception as exc:  # noqa: BLE001 (the host must get an answer)
             text = "reply lost: %s: %s" % (exc.__class__.__name__, exc)
         try:
-            link.write(protocol.Protocol.line(protocol.error(text, cmd)))
+            link.write(commands.Protocol.line(protocol.error(text, cmd)))
         except Exception as exc:  # noqa: BLE001 (a message that cannot be written)
             self.report("link", exc)
 

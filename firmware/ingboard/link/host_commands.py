@@ -1,8 +1,7 @@
 """The host's diagnostic and set-up commands (protocol.py): calibrate, enrol, list, read,
-health, raw-scan, raw-bowl, plies, cpu - each `cmd_<name>(app, cmd) -> [replies]`; and the
-app's CPU accounting read out (App.cpu_stats, cpu_reset).
+health, raw-scan, raw-bowl, plies, cpu - each `cmd_<name>(app, cmd) -> [replies]`.
 
-Rare during play, so not part of app.py: Protocol imports this module for one of them and
+Rare during play, so not part of app.py: commands.Protocol imports this module for one of them and
 drops it after (gc_policy.drop; issue 17: on the stock Pico image the code of .mpy files is
 heap, and this is heap the game keeps). The frequent commands (ping, state, new-game, button,
 mem: its figures without this module's code) stay App methods.
@@ -11,9 +10,8 @@ mem: its figures without this module's code) stay App methods.
 from ingrules.board import BLACK
 from ingrules.ko import PASS
 
-from ingboard.app.app import CPU_BLOCK, CPU_TASKS
+from ingboard.game_config import check_config
 from ingboard.link import protocol
-from ingboard.records.session import check_config
 from ingboard.tracking.tracker import Tracker
 
 
@@ -131,52 +129,9 @@ def cmd_raw_bowl(app, cmd):
     return [reply]
 
 
-def cpu_stats(app):
-    """The CPU each task took since the start (or cpu_reset()), in us: {"elapsed_us",
-    "tasks": {name: us}, "load_pct", "scans", "scan_wait_us", "scan_late_max_us",
-    "scan_late_at_ms", "scan_late_task"} - load is the share of the elapsed time the tasks
-    ran (scan_wait_us: how much of the scan's was the sensors' power-on waits); a scan's
-    lateness is how long after its scheduled time (the previous wake-up plus the period) it ran
-    ("scan_late_at_ms": about when the worst was, in board time; "scan_late_task": the task
-    whose slice held it up, "inline" when a checkpoint's scan came late within the piece of
-    work that made it). The resolution is that of the clock the app was given (`unit_us`)."""
-    unit = app.cpu_unit_us
-    tasks = {}
-    busy = 0
-    for i in range(len(CPU_TASKS)):
-        units = app._cpu[2 * i + 1] * CPU_BLOCK + app._cpu[2 * i]
-        tasks[CPU_TASKS[i]] = units * unit
-        busy += units * unit
-    n = len(CPU_TASKS)
-    wall = app._cpu[2 * n + 1] * CPU_BLOCK + app._cpu[2 * n]
-    elapsed = (wall + app.ticks_diff(app.cpu_ticks(), app._cpu_mark)) * unit
-    return {
-        "unit_us": unit,
-        "elapsed_us": elapsed,
-        "tasks": tasks,
-        "load_pct": round(100 * busy / elapsed, 1) if elapsed > 0 else None,
-        "scans": app._scans,
-        # Of the scan's time, the sensors' power-on waits (GridScanner.wait_us a scan).
-        "scan_wait_us": app._scans * getattr(app.hw.get("grid"), "wait_us", 0),
-        "scan_late_max_us": app._scan_late * unit,
-        "scan_late_at_ms": app._scan_late_at,
-        "scan_late_task": (CPU_TASKS + ("inline", None))[app._scan_late_task],  # -1: none yet
-    }
-
-
-def cpu_reset(app):
-    for i in range(len(app._cpu)):
-        app._cpu[i] = 0
-    app._cpu_mark = app.cpu_ticks()
-    app._scan_late = 0
-    app._scan_late_at = 0
-    app._scan_late_task = -1
-    app._scans = 0
-
-
 def cmd_cpu(app, cmd):
-    reply = cpu_stats(app)
+    reply = app.cpu_stats()
     reply["type"] = "cpu"
     if cmd.get("reset"):
-        cpu_reset(app)
+        app.cpu_reset()
     return [reply]

@@ -42,8 +42,9 @@ needs no large block of memory. A reply that cannot be written even so (MemoryEr
 by `{"type": "error", "cmd": name, "text": "reply lost: ..."}`, so the host always gets an
 answer; a line cut short by it is ended first (the host reads one line that is not JSON).
 
-`parse(line)` checks a line against this table (ProtocolError with the reason); `Protocol(app)`
-dispatches to the app's `cmd_*` methods and turns every refusal into one error reply.
+`parse(line)` checks a line against this table (ProtocolError with the reason); commands.py's
+`Protocol(app)` dispatches to the app's `cmd_*` methods (or host_commands.py's) and turns every
+refusal into one error reply. This module imports nothing of the firmware.
 """
 
 import json
@@ -70,7 +71,7 @@ BUTTONS = (
     "resign-W",
     "undo",
     "new-game",
-    "accept-shift",  # the players accept a nudged stone where it stands (session.BUTTONS)
+    "accept-shift",  # the players accept a nudged stone where it stands (game_config.BUTTONS)
 )
 
 # command -> {field: kind}; kinds: "config" (object), "button", "grams", "name", "count" (int
@@ -194,53 +195,6 @@ def parse(line):
 
 def error(text, cmd=None):
     return {"type": "error", "cmd": cmd, "text": text}
-
-
-def _rare(attr, app, cmd):
-    # A command the app has no method for: host_commands.py's function of that name, loaded
-    # for this command and dropped after (issue 17: heap the game keeps on the stock image).
-    from ingboard import gc_policy
-    from ingboard.link import host_commands
-
-    try:
-        return getattr(host_commands, attr)(app, cmd)
-    finally:
-        gc_policy.drop("ingboard.link.host_commands")
-
-
-class Protocol:
-    """Commands in, replies out, against an app with `cmd_<name>(cmd) -> [replies]` methods
-    (name with '-' as '_'), or host_commands.py's `cmd_<name>(app, cmd)` where the app has
-    none; a command refuses with ValueError or TypeError, changing nothing."""
-
-    def __init__(self, app):
-        self.app = app
-        self.cmd = None  # the name of the last line's command (None if it had none)
-
-    def handle(self, line):
-        """The replies (dicts) to one line."""
-        self.cmd = None
-        try:
-            name, cmd = parse(line)
-        except ProtocolError as exc:
-            self.cmd = exc.cmd
-            return [error(str(exc), exc.cmd)]
-        self.cmd = name
-        attr = "cmd_" + name.replace("-", "_")
-        method = getattr(self.app, attr, None)
-        try:
-            if method is not None:
-                return method(cmd)
-            return _rare(attr, self.app, cmd)
-        except (ValueError, TypeError, KeyError) as exc:
-            return [error(str(exc) or exc.__class__.__name__, name)]
-        except Exception as exc:  # noqa: BLE001 (no host line may end the link task)
-            return [error("%s: %s" % (exc.__class__.__name__, exc), name)]
-
-    @staticmethod
-    def line(message):
-        """One message as the bytes of a line."""
-        return (json.dumps(message) + "\n").encode()
 
 
 def pieces(message):

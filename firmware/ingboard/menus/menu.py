@@ -28,8 +28,8 @@ Pages:
 - view: the sensor health map; any key goes back.
 
 Actions (lists returned by `key`): ("button", name) with a session-log button name
-(session.BUTTONS: agree, dispute, resume, undo, resign-B, resign-W, accept-shift), and ("new-game",
-settings) when START is selected.
+(game_config.BUTTONS: agree, dispute, resume, undo, resign-B, resign-W, accept-shift), and
+("new-game", settings) when START is selected.
 
 `screen(status)` describes what both displays show while the menu is open:
 - ("list", title, rows, footer): rows of (label, value, selected, editing);
@@ -41,8 +41,8 @@ settings) when START is selected.
 
 from ingrules import rulesets
 
+from ingboard.game_config import HANDICAP_STYLES, RULES, TIME_SYSTEMS
 from ingboard.menus import settings as st
-from ingboard.records.session import HANDICAP_STYLES, RULES, TIME_SYSTEMS
 
 ROWS = 6  # list rows a 128x64 face shows at once (menu_face.py)
 

@@ -13,14 +13,14 @@ otherwise the round starts that many minutes after START is pressed and each pla
 their own key on arrival (Ing 1991 Art. 8, Ing 1996 Rule 10; see tracker.py).
 
 `config(settings, size)` gives the session-log config of a new game (only the keys its time
-system uses, session.TIME_SYSTEMS); `text()` / `parse()` are the file on flash
+system uses, game_config.TIME_SYSTEMS); `text()` / `parse()` are the file on flash
 (storage_paths.SETTINGS): one line of JSON with "format": 1. A damaged file is a ValueError
 naming the problem (the app then starts from DEFAULTS and says so).
 """
 
 import json
 
-from ingboard.records.session import HANDICAP_STYLES, RULES, TIME_SYSTEMS, check_config
+from ingboard.game_config import HANDICAP_STYLES, RULES, TIME_SYSTEMS, check_config
 
 FORMAT = 1
 TIME_KEYS = ("basic_s", "periods", "period_s", "stones", "increment_s")

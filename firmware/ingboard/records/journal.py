@@ -34,7 +34,7 @@ Ops (each a JSON array; colours and points are the board's ints, points padded i
     ["flags", ...]             the tracker's bookkeeping: Tracker.state(), items spread
     ["bowls", snapshot]        enrolment and zero of the bowls (bowls.snapshot())
     ["note", plies, text]      an SGF comment made at that many plies (alerts, retractions,
-                               accepted shifts: sgf_record.Notes), so the SGF of a resumed
+                               accepted shifts: tracking/notes.py), so the SGF of a resumed
                                game has them all
 
 A record with no op is a time mark: the clock ran on until t without anything else happening
@@ -244,13 +244,6 @@ class JournalWriter:
         """True when sync() at t would write a mark (the clock runs and mark_ms passed since
         the last record) even if nothing else changed."""
         return tracker.clock.running() and t - self.last_t >= self.mark_ms
-
-    def resume(self, tracker, data):
-        """Continue a journal whose bytes are `data` and whose game `tracker` recovered."""
-        from ingboard.records.journal_replay import read
-
-        records, end, _dropped = read(data)
-        return self.resume_at(tracker, len(records), end, records[-1][0] if records else 0)
 
     def resume_at(self, tracker, records, written, last_t):
         """Continue a journal of `records` records and `written` bytes, the last at `last_t`

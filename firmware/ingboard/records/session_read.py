@@ -8,9 +8,9 @@ import json
 
 from ingrules.board import BLACK, WHITE
 
+from ingboard.game_config import BUTTONS, check_config
 from ingboard.records.session import (
     BUTTON,
-    BUTTONS,
     CONFIG,
     HEADER,
     KINDS,
@@ -18,7 +18,6 @@ from ingboard.records.session import (
     SCAN,
     Record,
     SessionLogError,
-    check_config,
     check_rows,
 )
 

@@ -17,29 +17,12 @@ from micropython import const
 
 from ingboard.clock import clock_sgf
 
-# The SGF writer (sgf.py) and the scoring (scoring.py) are imported by the functions that
-# write, not here: the tracker holds Notes all game long, and on a Pico with .mpy on littlefs
-# their code would take heap from the game until it ends (README "Device twin", memory).
+# The SGF writer (ingrules/sgf.py) and the scoring (scoring.py) are imported by the functions
+# that write, not here, and the app loads this module only to write a game's SGF: on a Pico
+# with .mpy on littlefs their code would take heap from the game until it ends.
 
 # Config keys (all optional strings) -> SGF root properties.
 INFO_KEYS = (("date", "DT"), ("event", "EV"), ("round", "RO"))
-
-
-class Notes:
-    """Comments for the SGF, each kept with the number of plies when it was made (0: before
-    the first move). The tracker adds alerts and retractions; the app or other modules add
-    their own (an accepted shift of the board, ...)."""
-
-    def __init__(self):
-        self.by_ply = {}
-        self.total = 0  # comments added so far (the journal follows this count)
-
-    def add(self, plies, text):
-        self.by_ply.setdefault(plies, []).append(text)
-        self.total += 1
-
-    def count(self):
-        return sum(len(v) for v in self.by_ply.values())
 
 
 def dead_markup(game, checkpoint=None):
@@ -115,3 +98,26 @@ def record_sgf(game, clock, config, ply_props=(), notes=None, write=None, checkp
             write, game, root, ply_props, by_ply, dead_markup(game, checkpoint), _AP + VERSION
         )
     return game_sgf(game, root, ply_props, by_ply, dead_markup(game), _AP + VERSION)
+
+
+def tracker_sgf(tracker, write=None):
+    """The SGF of a tracked game (a Tracker: its game, clock, config, per-ply clock properties
+    and notes); with `write`, given piece by piece to write(str) - the board writes it straight
+    to its file, never holding a long game's SGF in memory - between the tracker's scan
+    checkpoints."""
+    if write is None:
+        return record_sgf(
+            tracker.game, tracker.clock, tracker.config, tracker.ply_props, tracker.notes
+        )
+    checkpoint = tracker.checkpoint
+    if checkpoint is not None:
+        checkpoint()  # loading this module was a slice of its own on the Pico
+    record_sgf(
+        tracker.game,
+        tracker.clock,
+        tracker.config,
+        tracker.ply_props,
+        tracker.notes,
+        write,
+        checkpoint,
+    )

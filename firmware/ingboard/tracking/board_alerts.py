@@ -72,7 +72,7 @@ class BoardAlerts:
     def _alert_event(self, t, code, points, text=None):
         board = self.game.board
         names = [board.name(p) for p in points]
-        # Every alert is also an SGF comment at the ply it happened (sgf_record.Notes).
+        # Every alert is also an SGF comment at the ply it happened (notes.Notes).
         self.notes.add(len(self.game.plies), ("alert %s %s" % (code, " ".join(names))).strip())
         return {
             "t": t,

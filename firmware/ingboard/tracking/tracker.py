@@ -44,14 +44,14 @@ from micropython import const
 
 from ingboard.bowls.bowls import Bowls
 from ingboard.clock.clock import Clock
-from ingboard.records.sgf_record import Notes
 from ingboard.tracking.board_alerts import BoardAlerts
 from ingboard.tracking.board_view import UNKNOWN, Sensing
 from ingboard.tracking.displacement import Displacement
 from ingboard.tracking.game_end import GameEnd
+from ingboard.tracking.notes import Notes
 from ingboard.tracking.out_of_turn import RETRACTION_SETTINGS, OutOfTurn
 from ingboard.tracking.plays import Plays
-from ingboard.tracking.presses import PRESS_WAIT_MS, Presses
+from ingboard.tracking.presses import Presses
 from ingboard.tracking.sensor_faults import SensorFaults
 from ingboard.tracking.timekeeper import Timekeeper
 from ingboard.tracking.tracker_state import TrackerState
@@ -485,66 +485,9 @@ class Tracker(
         event["t"] = t
         return event
 
-    def sgf(self):
-        """The game as SGF (sgf_record.py): rules, clock, players, result, dead stones, notes."""
-        from ingboard.records.sgf_record import record_sgf
-
-        return record_sgf(self.game, self.clock, self.config, self.ply_props, self.notes)
-
-    def write_sgf(self, write):
-        """The same SGF given piece by piece to write(str): the board writes it straight to
-        its file, never holding a long game's SGF in memory (issue 20)."""
-        from ingboard.records.sgf_record import record_sgf
-
-        if self.checkpoint is not None:
-            self.checkpoint()  # loading a module is a slice of its own on the Pico
-        record_sgf(
-            self.game, self.clock, self.config, self.ply_props, self.notes, write, self.checkpoint
-        )
-
     def _note(self, text):
         """A comment in the SGF at the current ply (retractions, two moves, accepted shifts)."""
         self.notes.add(len(self.game.plies), text)
 
     def _ev(self, t, kind):
         return {"t": t, "type": kind}
-
-
-def track(records, on_event, settle_ms=SETTLE_MS):
-    """Replay session-log records (session.records) through a Tracker; on_event(event) for
-    every event. Time between records is stepped exactly to the tracker's deadlines.
-
-    A record the tracker cannot take (settings the clock, the game or the bowls refuse, a
-    reading out of range) raises SessionLogError naming its line."""
-    from ingboard.records.session import SessionLogError
-
-    tracker = None
-    last = 0
-    for record in records:
-        kind = record.kind
-        try:
-            if kind == "config":
-                tracker = Tracker(record.payload, settle_ms=settle_ms)
-                continue
-            t = last = record.t_ms
-            while True:
-                due = tracker.next_deadline()
-                if due is None or due >= t:
-                    break
-                for event in tracker.tick(due):
-                    on_event(event)
-            events = tracker.take(record)
-        except (ValueError, TypeError, OverflowError) as exc:
-            raise SessionLogError(record.line, "%s: %s" % (kind, exc))
-        for event in events:
-            on_event(event)
-    if tracker is not None:
-        # Let the last scan settle - but invent no time: only what was due within a press's
-        # wait of the last record (the clock does not run on after the log ends).
-        for _ in range(8):
-            due = tracker.next_deadline()
-            if due is None or due > last + PRESS_WAIT_MS:
-                break
-            for event in tracker.tick(due):
-                on_event(event)
-    return tracker
