@@ -14,6 +14,7 @@ that each of them fails when it should.
 
 import ast
 import os
+import re
 
 from host_tools import FIRMWARE, ROOT
 
@@ -263,6 +264,96 @@ def test_firmware_never_imports_the_host_side():
             assert target.split(".")[0] not in HOST, "%s:%d imports %s" % (path, line, target)
 
 
+# -- the Tracker's state: each attribute owned by one concept -------------------------------
+
+TRACKING = os.path.join(FIRMWARE, "ingboard", "tracking")
+# tracker_state.py is the journal's contract: restore_state() puts back every concept's state
+# after a power cut (state() reads it), so it may assign any of them.
+RESTORER = "tracker_state.py"
+# The handshake of a committed play and its clock press: plays.py commits a move and waits
+# for its press (or takes a pending press as made), presses.py judges the press against the
+# play; both change these, owned (created) by presses.py.
+SHARED = {
+    name: ("presses.py", "plays.py")
+    for name in ("awaiting_press", "press_pending", "press_owed", "resign_offer", "dead_ask")
+}
+
+
+def attribute_stores(folder):
+    """{attribute: {file: [method, ...]}} of every `self.x = ...` (or `+=`) in the classes of
+    the .py files in folder."""
+    stores = {}
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".py"):
+            continue
+        with open(os.path.join(folder, name), encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
+            for fn in (n for n in cls.body if isinstance(n, ast.FunctionDef)):
+                for node in ast.walk(fn):
+                    if isinstance(node, ast.Assign):
+                        targets = node.targets
+                    elif isinstance(node, ast.AugAssign):
+                        targets = [node.target]
+                    else:
+                        continue
+                    for target in targets:
+                        for t in ast.walk(target):
+                            if (
+                                isinstance(t, ast.Attribute)
+                                and isinstance(t.ctx, ast.Store)
+                                and isinstance(t.value, ast.Name)
+                                and t.value.id == "self"
+                            ):
+                                stores.setdefault(t.attr, {}).setdefault(name, []).append(fn.name)
+    return stores
+
+
+def ownership_faults(stores):
+    """Attributes not created by exactly one concept's initialiser, or assigned elsewhere."""
+    faults = []
+    for attr, files in sorted(stores.items()):
+        creators = [
+            f
+            for f, methods in files.items()
+            if any(m.startswith("_init_") or m == "__init__" for m in methods)
+        ]
+        if len(creators) != 1:
+            faults.append(
+                "%s: created in %s (one concept's _init_ must)" % (attr, creators or "none")
+            )
+            continue
+        allowed = {creators[0], RESTORER} | set(SHARED.get(attr, ()))
+        for f in sorted(files):
+            if f not in allowed:
+                faults.append(
+                    "%s: owned by %s, assigned in %s (%s)"
+                    % (attr, creators[0], f, ", ".join(files[f]))
+                )
+    return faults
+
+
+def test_each_tracker_attribute_is_assigned_only_by_its_concept():
+    stores = attribute_stores(TRACKING)
+    assert len(stores) >= 60 and "seen" in stores and "press_pending" in stores
+    assert ownership_faults(stores) == []
+    for attr, owners in SHARED.items():
+        assert owners[0] in stores[attr], (attr, "is created by", owners[0])
+
+
+def test_every_concept_initialiser_is_called_by_the_tracker():
+    with open(os.path.join(TRACKING, "tracker.py"), encoding="utf-8") as f:
+        tracker = f.read()
+    found = 0
+    for name in sorted(os.listdir(TRACKING)):
+        if name.endswith(".py"):
+            with open(os.path.join(TRACKING, name), encoding="utf-8") as f:
+                for init in re.findall(r"^    def (_init_\w+)\(", f.read(), re.M):
+                    assert "self.%s(" % init in tracker, "%s.%s is never called" % (name, init)
+                    found += 1
+    assert found >= 9
+
+
 # -- the checks can fail ---------------------------------------------------------------------
 
 
@@ -305,3 +396,20 @@ def test_an_import_against_the_table_is_found(tmp_path):
     said = "\n".join(bad)
     assert "ingboard.tracking.tracker (tracking) imports ingboard.records.rec (records)" in said
     assert "ingrules.board (ingrules) imports ingboard (vocabulary)" in said
+
+
+def test_an_attribute_assigned_by_another_concept_is_found(tmp_path):
+    (tmp_path / "plays.py").write_text(
+        "class Plays:\n    def _init_plays(self):\n        self.leaving = {}\n"
+        "    def _commit(self):\n        self.moved = {}\n"
+    )
+    (tmp_path / "displacement.py").write_text(
+        "class Displacement:\n    def _init_displacement(self):\n        self.moved = {}\n"
+        "    def _shift(self):\n        self.leaving = None\n        self.shifted += 1\n"
+    )
+    faults = ownership_faults(attribute_stores(str(tmp_path)))
+    assert faults == [
+        "leaving: owned by plays.py, assigned in displacement.py (_shift)",
+        "moved: owned by displacement.py, assigned in plays.py (_commit)",
+        "shifted: created in none (one concept's _init_ must)",
+    ]

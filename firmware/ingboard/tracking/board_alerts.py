@@ -12,6 +12,9 @@ from ingboard.tracking.board_view import UNKNOWN
 class BoardAlerts:
     """Raising and withdrawing alerts (a Tracker mixin)."""
 
+    def _init_board_alerts(self):
+        self.active = {}  # alert key -> True while its condition holds
+
     def _alerts(self, t, new, lost, color, mine, theirs):
         events = []
         wanted = {}

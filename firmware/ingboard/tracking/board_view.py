@@ -25,6 +25,15 @@ FLIP_WINDOW_MS = const(3000)  # reading changes are counted per point over this 
 class Sensing:
     """Reading scans into `seen`/`since` (a Tracker mixin)."""
 
+    def _init_board_view(self, n):
+        # What the sensors see (EMPTY/BLACK/WHITE/UNKNOWN per padded index) and since when.
+        self.seen = bytearray(n)
+        self.since = [0] * n
+        self.seen_version = 0  # counts the changes of seen/since (see Tracker._board_dues)
+        self.before = bytearray(n)  # each point's reading before its last change
+        self.flips = bytearray(n)  # reading changes since flip_t, at most 255
+        self.flip_t = [0] * n
+
     def _read(self, t, row, k):
         seen = self.seen
         since = self.since

@@ -25,6 +25,10 @@ REACH = const(3)  # farthest a knocked or dragged stone is paired (points, along
 class Displacement:
     """Nudged, dragged and missing stones (a Tracker mixin)."""
 
+    def _init_displacement(self):
+        self.moved = {}  # point a stone was nudged to -> the point it came from
+        self.shifted = {}  # accepted shifts, both ways: stone's point <-> its game point
+
     def _displaced(self, new, missing):
         """Pair missing stones with new stones of their colour (self.moved: dest -> origin);
         returns the missing stones left unexplained."""

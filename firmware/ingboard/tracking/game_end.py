@@ -18,6 +18,16 @@ def _no_checkpoint():
 class GameEnd:
     """The pause, the count and the checks after it (a Tracker mixin)."""
 
+    def _init_game_end(self):
+        self.counted = None
+        self.plan = None  # the fill-in plan of the count (Ing rules)
+        self.fill_target = None  # stones per colour on the board once filled in
+        self.filled = False
+        self.fill_check_due = False  # read the fill-in at the next settled scan
+        self.fill_read = None  # the last `fill-in` event
+        self.put_away = False
+        self.empty_since = 0  # board time since which the board has been empty after the end
+
     def _dead_stones(self, t, missing):
         # During the pause: a chain whose stones are all gone from the board is dead.
         events = []

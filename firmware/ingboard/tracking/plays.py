@@ -17,6 +17,15 @@ SLIP_MS = const(600)  # a stone appearing this close to a prisoner's lift is a s
 class Plays:
     """Committing moves and handicap stones from the board (a Tracker mixin)."""
 
+    def _init_plays(self):
+        self.commit_times = []  # board times of the last three plies
+        # Stones on the board before the first move (not in the game): point -> True
+        self.extra = {}
+        self.lift_t = [-1, -1, -1]  # when each colour's prisoners were last lifted
+        # Captured (or retracted) stones still allowed on the board until lifted: point -> colour
+        self.leaving = {}
+        self.covered_version = -1  # seen_version when stones under a hand were last looked at
+
     def _evaluate(self, t):
         events = []
         game = self.game
@@ -218,8 +227,7 @@ class Plays:
         self.bowls.on_board(board.count[BLACK], board.count[WHITE], t, game.to_play)
         if not self.checked_before:
             # Ing 1991 Art. 9: 180 each before the game (the first stone is on the board now).
-            self.checked_before = True
-            events.append(self._bowls_event(t, "before"))
+            events.append(self._before_check(t))
         return events + self._bowl_alerts(t)
 
     def _handicap_stones(self, t, new):

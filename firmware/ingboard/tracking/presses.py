@@ -34,6 +34,20 @@ PRESS_WAIT_MS = const(1500)
 class Presses:
     """What a press of a clock key means (a Tracker mixin)."""
 
+    def _init_presses(self):
+        # The handshake of a committed play and its press (shared with plays.py, the one
+        # documented exception in tests/test_architecture.py):
+        self.awaiting_press = 0  # colour whose committed move has not been pressed yet
+        # A colour whose move the tracker confirmed itself (the opponent played before the
+        # press): that player's late press is then expected and changes nothing.
+        self.press_owed = [False, False, False]
+        self.resign_offer = 0  # colour whose two stones + press offer resignation (Ing 1991)
+        self.dead_ask = None  # (colour, point, plies): "a stone on the dead point?"
+        self.press_pending = 0  # colour whose press waits for a readable board
+        self.press_time = 0  # when the kept press was made (the clock switches as of then)
+        self.press_next = 0  # the opponent's press that came while press_pending waits
+        self.press_next_time = 0
+
     def _press(self, t, color):
         # The scan may run between the parts of a press (tracker._slice).
         events = self._start(t)
@@ -221,10 +235,7 @@ class Presses:
         self._slice()
         events += self._clock_moved(t, color)
         if game.phase == PAUSED and not self.pause_announced:
-            # Play pauses (once: the passes made during the pause do not pause it again).
-            self.pause_announced = True
-            events += self._clock_events(t, self.clock.pause(t))
-            events.append(self._ev(t, "pause"))
+            events += self._paused(t)
         elif game.phase == ENDED:
             events += self._ended(t) + self._after_end(t)  # (as tracker's `agree`)
         return events

@@ -35,6 +35,12 @@ _CHECK_EVERY_MS = const(250)  # the search runs at most this often (it visits ev
 class SensorFaults:
     """Finding dead and flickering sensors (a Tracker mixin)."""
 
+    def _init_sensor_faults(self, n):
+        self.faulty = bytearray(n)  # 1: a dead or mad sensor, left out
+        self.covered = {}  # stone point -> when a hand covered it
+        self.fault_check_t = -(1 << 29)
+        self.fault_due = 0
+
     def _find_faults(self, t):
         if t - self.fault_check_t < _CHECK_EVERY_MS and t < self.fault_due:
             return []

@@ -25,6 +25,13 @@ _UNDO_DEPTH = const(8)  # clock snapshots kept for accepted retractions
 class Timekeeper:
     """The clock side of the tracker (a Tracker mixin)."""
 
+    def _init_timekeeper(self):
+        self.clock_behind = False  # a switch as of a press: the clock is behind last_t
+        self.clock_before = []  # clock snapshots before the last switches (for undo)
+        self.clock_pushes = 0  # snapshots pushed so far (the journal follows this count)
+        self.clock_logged_t = -1  # board time of the last `clock` event
+        self.pause_announced = False  # the pause after two passes has been announced
+
     def _arrive(self, t, color):
         # A player arrives (lateness, Ing 1991 Art. 8): twice the lateness comes off their
         # basic time; Ing 1996 Rule 10: more than 1/6 of it forfeits.
@@ -147,6 +154,19 @@ class Timekeeper:
             self.clock_before.pop(0)
         self.clock_before.append(snap)
         self.clock_pushes += 1
+
+    def _catch_up_press(self):
+        # A kept press switched the clock as of the press (_clock_moved): the opponent's time
+        # from then up to the input just taken, its events at their own instants.
+        self.clock_behind = False
+        return self._catch_up(self.last_t)
+
+    def _paused(self, t):
+        # Play pauses (once: the passes made during the pause do not pause it again).
+        self.pause_announced = True
+        events = self._clock_events(t, self.clock.pause(t))
+        events.append(self._ev(t, "pause"))
+        return events
 
     def _resumed(self, t):
         self.pause_announced = False

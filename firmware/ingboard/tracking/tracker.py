@@ -68,8 +68,9 @@ def _no_checkpoint():
     pass
 
 
-# One concept per module; the Tracker is their sum (the mixins share the attributes set in
-# __init__ and hold no state of their own).
+# One concept per module; the Tracker is their sum. Each mixin creates its own attributes in its
+# `_init_<concept>()`, called from __init__ below, and is the only file that assigns them
+# (others read them); tracker_state.py puts every concept's state back after a power cut.
 class Tracker(
     Sensing,
     SensorFaults,
@@ -127,40 +128,26 @@ class Tracker(
         self.alert_ms = alert_ms
         board = self.game.board
         n = len(board.cells)
-        # What the sensors see (EMPTY/BLACK/WHITE/UNKNOWN per padded index) and since when.
-        self.seen = bytearray(n)
-        self.since = [0] * n
-        self.seen_version = 0  # counts the changes of seen/since (see _board_dues)
-        self._dues = []
+        # Each concept creates its own state (in its own file): a reader looks up an attribute
+        # where its _init_ is, and only that file changes it (tests/test_architecture.py).
+        self._init_board_view(n)
+        self._dues = []  # next_deadline's cache of the board's deadlines (see _board_dues)
         self._dues_seen = -1
         self._dues_cells = bytearray(n)
-        self.before = bytearray(n)  # each point's reading before its last change
-        self.flips = bytearray(n)  # reading changes since flip_t (sensing.py), at most 255
-        self.flip_t = [0] * n
-        self.faulty = bytearray(n)  # 1: a dead or mad sensor, left out (sensor_faults.py)
-        self.covered = {}  # stone point -> when a hand covered it (sensor_faults.py)
-        self.covered_version = -1
-        self.fault_check_t = -(1 << 29)
-        self.fault_due = 0
-        self.commit_times = []  # board times of the last three plies
-        # Stones on the board before the first move (not in the game): point -> True
-        self.extra = {}
+        self._init_sensor_faults(n)
+        self._init_plays()
         self.scanned = False  # the first scan has been read
         # Board time of the first scan after a resume (restore_state: _RESUMED until then):
         # what it shows changed while the board was off, in an order nobody saw (_slipped).
         self.unordered_t = -1
-        self.lift_t = [-1, -1, -1]  # when each colour's prisoners were last lifted
-        self.shifted = {}  # accepted shifts, both ways: stone's point <-> its game point
-        self.resign_offer = 0  # colour whose two stones + press offer resignation (Ing 1991)
-        self.dead_ask = None  # (colour, point, plies): "a stone on the dead point?"
+        self._init_displacement()
+        self._init_presses()
         retraction = config.get("retraction", "record")
         if retraction not in RETRACTION_SETTINGS:
             raise ValueError(
                 "retraction must be one of %s, not %r"
                 % (", ".join(RETRACTION_SETTINGS), retraction)
             )
-        # Captured (or retracted) stones still allowed on the board until lifted: point -> colour
-        self.leaving = {}
         # Scan position -> padded board index, top line first (2 bytes a point: a list took
         # twice the heap of the Pico for as long as the game lasts).
         cp()
@@ -174,38 +161,19 @@ class Tracker(
         self.order = order
         cp()
         self.started = False
-        self.awaiting_press = 0  # colour whose committed move has not been pressed yet
-        # A colour whose move the tracker confirmed itself (the opponent played before the
-        # press): that player's late press is then expected and changes nothing.
-        self.press_owed = [False, False, False]
-        self.moved = {}  # point a stone was nudged to -> the point it came from
-        self.press_pending = 0  # colour whose press waits for a readable board
-        self.press_time = 0  # when the kept press was made (the clock switches as of then)
-        self.press_next = 0  # the opponent's press that came while press_pending waits
-        self.press_next_time = 0
-        self.clock_behind = False  # a switch as of a press: the clock is behind last_t
-        self.active = {}  # alert key -> True while its condition holds
-        self.clock_before = []  # clock snapshots before the last switches (for undo)
-        self.clock_pushes = 0  # snapshots pushed so far (the journal follows this count)
-        self.clock_logged_t = -1  # board time of the last `clock` event
-        self.pause_announced = False  # the pause after two passes has been announced
+        self._init_board_alerts()
+        self._init_timekeeper()
         # SGF text of each ply's properties (BL/WL...), by game.plies; in fixed chunks.
         self.ply_props = ChunkedText()
         self.notes = Notes()  # SGF comments: alerts, retractions, accepted shifts
         # Called between the slices of long work (a press, the count of a full board): the
         # app's App.scan_if_due, so that the end of a long game never holds up a scan (issue 20).
         self.checkpoint = checkpoint
-        self.counted = None
         self.due = 0  # board time before which nothing happens without new input
         self.reading_only = False  # the last input was a bowl reading that changed no state()
-        self.plan = None  # the fill-in plan of the count (Ing rules)
-        self.fill_target = None  # stones per colour on the board once filled in
-        self.filled = False
-        self.fill_check_due = False  # read the fill-in at the next settled scan (game_end.py)
-        self.fill_read = None  # the last `fill-in` event
-        self.put_away = False
-        self.empty_since = 0  # board time since which the board has been empty after the end
-        self.checked_before = False
+        self._init_game_end()
+        self._init_tracker_state()
+        self.checked_before = False  # the 180 check before the game was made (_check_before)
         self.last_t = 0
 
     def scan(self, t, rows):
@@ -274,10 +242,7 @@ class Tracker(
     def _done(self, events):
         self.reading_only = False
         if self.clock_behind:
-            # A kept press switched the clock as of the press (timekeeper.py): the opponent's
-            # time from then up to this input, its events at their own instants.
-            self.clock_behind = False
-            events = events + self._catch_up(self.last_t)
+            events = events + self._catch_up_press()  # timekeeper.py
         # The next instant anything can happen without new input (see next_deadline).
         due = self.next_deadline()
         self.due = _FAR if due is None else due
@@ -353,9 +318,7 @@ class Tracker(
         self.bowls.between(game.phase != ENDED and (self.checked_before or bool(game.plies)))
         self.bowls.feed(color, grams, t)
         if not self.checked_before and not game.plies and self.bowls.settled():
-            # Ing 1991 Art. 9 custom 1: verify 180 each before the first move.
-            self.checked_before = True
-            return [self._bowls_event(t, "before")]
+            return [self._before_check(t)]
         return []
 
     def _slice(self):
@@ -479,6 +442,12 @@ class Tracker(
             alert["t"] = t
             events.append(alert)
         return events
+
+    def _before_check(self, t):
+        # Ing 1991 Art. 9 custom 1: verify 180 each before the first move - once, when both
+        # bowls have settled or when the first stone is on the board (plays.py).
+        self.checked_before = True
+        return self._bowls_event(t, "before")
 
     def _bowls_event(self, t, phase):
         event = self.bowls.check(phase, t)
