@@ -70,6 +70,11 @@ def main():
     # "Loading the code"): the heap the game needs stays in one piece.
     hw = build()
     gc_policy.drop("ingboard.board_config")  # the variants' tables: used once, by build()
+    # The tracker's code before the reserve: the largest module, it needs blocks of over 1 KB
+    # that the holes between the other modules' code may not have (the twin's stock image
+    # then raised MemoryError at it with 20 KB free).
+    from ingboard.tracking import tracker  # noqa: F401
+
     loaded = list(sys.modules)
     try:
         reserve = bytearray(gc_policy.LOAD_RESERVE)

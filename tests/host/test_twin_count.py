@@ -17,6 +17,8 @@ import pytest
 from twin_support import require_images
 
 require_images("romfs")
+# Minutes of emulation each: `make test-device` (CI runs it), not `make test`.
+pytestmark = pytest.mark.device
 
 PLIES = int(os.environ.get("INGBOARD_TWIN_COUNT_PLIES", "240"))
 

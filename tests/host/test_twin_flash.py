@@ -10,6 +10,8 @@ from twin_support import Serving, ingboard, require_images
 from host_tools.twin.process import Twin
 
 require_images("stock")
+# Minutes of emulation each: `make test-device` (CI runs it), not `make test`.
+pytestmark = pytest.mark.device
 require_images("romfs")
 
 

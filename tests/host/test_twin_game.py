@@ -29,6 +29,8 @@ from host_tools.twin import deploy, frames, hardware, scenario
 from host_tools.twin.process import Twin
 
 require_images("romfs")
+# Minutes of emulation each: `make test-device` (CI runs it), not `make test`.
+pytestmark = pytest.mark.device
 
 # B captures W's B19 (move 5), W passes mid-game, then the pass pair and the count.
 GAME = b"""(;GM[1]FF[4]SZ[19]KM[7.5]RU[chinese]

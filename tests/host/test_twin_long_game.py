@@ -20,6 +20,8 @@ from long_game import long_game
 from twin_support import require_images
 
 require_images("romfs")
+# Minutes of emulation each: `make test-device` (CI runs it), not `make test`.
+pytestmark = pytest.mark.device
 
 PLIES = int(os.environ.get("INGBOARD_TWIN_LONG_PLIES", "400"))
 # tests/long_game.py's seed whose first 400 plies have a 10-stone capture (seed 1's largest is

@@ -26,6 +26,8 @@ from host_tools import ROOT
 from host_tools.twin.process import Twin
 
 require_images("romfs")
+# Minutes of emulation each: `make test-device` (CI runs it), not `make test`.
+pytestmark = pytest.mark.device
 
 sys.path.insert(0, os.path.join(ROOT, "tests", "firmware"))
 UNTIL_MS = 6000  # of the shortened log: two moves, each journaled with its press

@@ -13,12 +13,15 @@ report the moves `track` finds in the same log, then still have room to play on 
 
 import json
 
+import pytest
 from twin_support import Serving, ingboard, require_images
 
 from host_tools.twin import deploy, hardware, scenario
 from host_tools.twin.process import Twin
 
 require_images("stock")
+# Minutes of emulation each: `make test-device` (CI runs it), not `make test`.
+pytestmark = pytest.mark.device
 
 GAME = b"(;GM[1]FF[4]SZ[19]KM[7.5]RU[chinese];B[pd];W[dp];B[pp];W[dd])"
 MAX_GAP_MS = 300
