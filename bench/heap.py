@@ -234,7 +234,7 @@ def code_only(firmware, use_tracker):
     imports = _IMPORTS_TRACKER if use_tracker else _IMPORTS_CORE_CLOCK
     scripts = [_HARNESS, _MEASURE_BEFORE, imports, _MEASURE_AFTER]
     status, out, err, result = run_steps(
-        scripts, False, _FINAL_CODE_ONLY, mounts=[(firmware, "/fw")], sys_path=["/fw"]
+        scripts, False, _FINAL_CODE_ONLY, mounts=[(firmware, "/fw")], sys_path=["/fw", "/fw/rules"]
     )
     if status != 0 or not result:
         raise BenchError("imports under MicroPython failed:\n%s%s" % (out[-2000:], err[-2000:]))
@@ -259,7 +259,11 @@ def run(simulation, use_tracker, firmware=FIRMWARE):
             _MEASURE_AFTER + "start_%s()\n" % kind,
         ]
         status, out, err, result = run_steps(
-            scripts, True, _FINAL, mounts=[(firmware, "/fw"), (tmp, "/bench")], sys_path=["/fw"]
+            scripts,
+            True,
+            _FINAL,
+            mounts=[(firmware, "/fw"), (tmp, "/bench")],
+            sys_path=["/fw", "/fw/rules"],
         )
     if status != 0 or not result:
         raise BenchError("heap run under MicroPython failed:\n%s%s" % (out[-2000:], err[-2000:]))

@@ -178,6 +178,7 @@ def copy(src, dst):
             with open(src + '/' + name, 'rb') as a, open(dst + '/' + name, 'wb') as b:
                 b.write(a.read())
 copy('/rom/ingboard', '/ingboard')
+copy('/rom/ingrules', '/ingrules')
 """
 
 

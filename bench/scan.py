@@ -170,7 +170,7 @@ def run(rows, moves, scans=SCANS):
     )
     try:
         status, out, err, result = mp.run_script(
-            script, mounts=[(FIRMWARE, "/fw")], sys_path=["/fw"]
+            script, mounts=[(FIRMWARE, "/fw")], sys_path=["/fw", "/fw/rules"]
         )
     except mp.MicroPythonUnavailable as exc:
         raise BenchError(str(exc)) from None

@@ -143,7 +143,7 @@ def run_firmware_tests(firmware_dir=FIRMWARE, tests_dir=FIRMWARE_TESTS, modules=
             status, out, err, result = run_script(
                 script,
                 mounts=[(firmware_dir, "/fw"), (tests_dir, "/tests")],
-                sys_path=["/fw", "/fw/rules", "/tests"],
+                sys_path=["/fw", "/fw/rules", "/fw/rules", "/tests"],
             )
         except subprocess.TimeoutExpired as exc:
             detail = "MicroPython did not finish %s in %d s" % (", ".join(batch), exc.timeout)

@@ -185,7 +185,7 @@ def run(
             json.dump(
                 {
                     "mounts": [[game_dir, "/game"]],
-                    "sys_path": ["/rom"],
+                    "sys_path": ["/rom", "/rom/rules"],
                     "romfs": romfs_path,
                     "heapsize": heapsize,
                     "free_at_boot": free_at_boot,

@@ -96,7 +96,7 @@ def test_app_plays_a_game_end_to_end_on_cpython_and_micropython(session_log, tmp
     status, out, err, result = mp.run_script(
         MP_SCRIPT % until,
         mounts=[(FIRMWARE, "/fw"), (TESTS_FIRMWARE, "/tests"), (str(data), "/data")],
-        sys_path=["/fw", "/tests"],
+        sys_path=["/fw", "/fw/rules", "/tests"],
     )
     assert status == 0 and result, err[-3000:]
     res = json.loads(result)

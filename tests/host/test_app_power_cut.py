@@ -146,7 +146,7 @@ def test_power_cut_under_micropython(game, uninterrupted, tmp_path):
     status, _out, err, result = mp.run_script(
         MP_SCRIPT.replace("UNTIL", str(until)),
         mounts=[(FIRMWARE, "/fw"), (TESTS_FIRMWARE, "/tests"), (str(data), "/data")],
-        sys_path=["/fw", "/tests"],
+        sys_path=["/fw", "/fw/rules", "/tests"],
     )
     assert status == 0 and result, err[-3000:]
     want = json.loads(json.dumps(uninterrupted))  # tuples as JSON lists

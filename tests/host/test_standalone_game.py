@@ -190,7 +190,7 @@ def test_a_whole_game_with_the_keys_only_on_cpython_and_micropython(scenario, tm
     status, out, err, res = mp.run_script(
         MP_SCRIPT % scenario["until"],
         mounts=[(FIRMWARE, "/fw"), (TESTS_FIRMWARE, "/tests"), (str(data), "/data")],
-        sys_path=["/fw", "/tests"],
+        sys_path=["/fw", "/fw/rules", "/tests"],
     )
     assert status == 0 and res, (out + err)[-3000:]
     res = json.loads(res)

@@ -27,7 +27,7 @@ present), "link" (readline() -> bytes or None without blocking, write(bytes)). A
 missing (None) except grid and classifier.
 
 Records: the session log of every game (records/session.SessionWriter) and the SGF of every
-finished game (records_store.RecordsStore), the journal of the game in progress
+finished game (records/store.py RecordsStore), the journal of the game in progress
 (records/journal.py), recovered at start.
 """
 
