@@ -181,7 +181,7 @@ def _relay(args, demo):
         raise InputError("--broker HOST:PORT is required (or --demo-boards N, or --export-...)")
     host, port = _address(args.broker, "--broker")
     http_host, http_port = _address(args.http, "--http")
-    from ingboard.relay_link import valid_name
+    from ingboard.link.relay_link import valid_name
 
     if args.event is not None and not valid_name(args.event):
         raise InputError("--event: 1-32 of A-Z a-z 0-9 - _")

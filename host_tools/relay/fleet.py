@@ -1,8 +1,8 @@
 """Simulated boards for the relay's load test and bench: the firmware's own relay code
-(ingboard.relay_link.RelayLink + ingboard.drivers.mqtt_transport.MqttTransport) with a real
+(ingboard.link.relay_link.RelayLink + ingboard.drivers.mqtt_transport.MqttTransport) with a real
 paho-mqtt client as the transport's client, many boards in one process.
 
-Each board plays random legal games (moves chosen with the rules core, ingboard.core.game),
+Each board plays random legal games (moves chosen with the rules core, ingrules.game),
 journals through a FileJournal in its own directory (so a reboot recovers from it), and keeps
 the ground truth of what it played. Like the device (one asyncio loop), every board's link is
 touched by one thread only: paho's callbacks only queue events that the fleet's driver thread
@@ -26,10 +26,10 @@ import time
 import urllib.request
 
 import paho.mqtt.client as mqtt
-from ingboard.core.board import BLACK, EMPTY, WHITE
-from ingboard.core.game import Game
 from ingboard.drivers.mqtt_transport import MqttTransport
-from ingboard.relay_link import FileJournal, RelayLink
+from ingboard.link.relay_link import FileJournal, RelayLink
+from ingrules.board import BLACK, EMPTY, WHITE
+from ingrules.game import Game
 
 from host_tools import ROOT
 

@@ -24,8 +24,8 @@ import datetime
 import json
 import threading
 
-from ingboard.protocol import too_deep
-from ingboard.relay_link import split_topic, topic, valid_name
+from ingboard.link.protocol import too_deep
+from ingboard.link.relay_link import split_topic, topic, valid_name
 
 from host_tools.relay import checker
 

@@ -2,9 +2,9 @@
 RelayLink (relay_feed.py), and the mqtt_as client built from the settings."""
 
 from expect import raises
-from ingboard import network_settings as ns
-from ingboard.relay_feed import RelayFeed, from_settings
-from ingboard.relay_link import MemoryJournal, RelayLink
+from ingboard.link import network_settings as ns
+from ingboard.link.relay_feed import RelayFeed, from_settings
+from ingboard.link.relay_link import MemoryJournal, RelayLink
 
 NET = {
     "ssid": "club",
@@ -150,8 +150,8 @@ def test_the_app_sends_both_clocks_and_the_running_side_at_every_move_press_and_
     # messages; a board that never says who runs leaves every clock on the page standing.
 
     from app_fakes import VirtualTime, clear_records, hardware
-    from ingboard.app import App
-    from ingboard.records_store import RecordsStore
+    from ingboard.app.app import App
+    from ingboard.records.store import RecordsStore
     from test_app import LOG  # Ing 1991, 600 s basic time; B E5 at 1000, press 1500, ...
 
     root = "/tmp/ingboard-test-relay-feed-app"

@@ -5,7 +5,7 @@ import os
 
 from expect import raises
 from ingboard.drivers.mqtt_transport import MqttTransport
-from ingboard.relay_link import FileJournal, MemoryJournal, RelayLink, split_topic, topic
+from ingboard.link.relay_link import FileJournal, MemoryJournal, RelayLink, split_topic, topic
 
 INFO = {"size": 9, "rules": "chinese", "komi": 7.5, "players": {"B": "Ann", "W": "Bo"}}
 

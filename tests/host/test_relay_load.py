@@ -1,6 +1,6 @@
 """The club relay against real mosquitto on loopback: ACL, 200 boards under faults, a bridge.
 
-The boards are the firmware's own relay code (ingboard.relay_link + drivers/mqtt_transport)
+The boards are the firmware's own relay code (ingboard.link.relay_link + drivers/mqtt_transport)
 with paho-mqtt clients, many per process (host_tools/relay/fleet.py). Every loop is bounded in
 count and time; only loopback addresses.
 """

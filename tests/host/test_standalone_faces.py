@@ -7,8 +7,8 @@ import os
 
 import framebuf
 from app_fakes import run_app
-from ingboard.core import board_face
-from ingboard.core.classifier import DEFAULT_EMPTY, DEFAULT_SPAN, calibration_bytes
+from ingboard.faces import board_face
+from ingboard.sensing.classifier import DEFAULT_EMPTY, DEFAULT_SPAN, calibration_bytes
 
 from host_tools import ROOT
 from host_tools import simulate as sim

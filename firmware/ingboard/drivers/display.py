@@ -1,7 +1,7 @@
 """The two clock displays: SSD1306 128x64 modules over I2C, one per player.
 
 The driver is our own drivers/ssd1306.py (nothing to install on the board besides ingboard);
-its SSD1306_I2C is a framebuf.FrameBuffer subclass, so core/clock_face.draw paints on it
+its SSD1306_I2C is a framebuf.FrameBuffer subclass, so faces/clock_face.draw paints on it
 directly and `show()` sends it. Imported only when the displays are built.
 """
 
