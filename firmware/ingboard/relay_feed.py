@@ -38,6 +38,10 @@ class RelayFeed:
         for key in INFO_KEYS:
             if key in config:
                 info[key] = config[key]
+        p = self.link.pairing
+        if p and "players" not in info:  # the director's pairing names the players
+            info["players"] = {"B": p["B"], "W": p["W"]}
+            info["round"] = p["round"]
         self._clock = None  # the old game's clock is not this game's
         self._run = _NOT_SENT
         return self.link.new_game(info, self.now())
@@ -51,6 +55,17 @@ class RelayFeed:
         elif kind == "end":
             if event.get("result"):
                 link.result(event["result"], event.get("reason"), self.now())
+        elif kind == "alert" or kind == "dispute":
+            # The director's list (bowl mismatch, stone missing, illegal move, sensor fault).
+            link.alert(event.get("code", kind), self.now())
+
+    def names(self):
+        """(Black, White) as the director paired this board's table, or None: for the
+        clock faces before the start and the next game's settings."""
+        p = self.link.pairing
+        if not p:
+            return None
+        return p["B"]["name"], p["W"]["name"]
 
     def after(self, clock, t, events):
         """After an input the app applied at board time t: the clock to the relay at once when

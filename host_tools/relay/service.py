@@ -215,7 +215,7 @@ class Relay:
             self.ignored += 1
             return None
         ev, board, kind = parts
-        if not valid_name(ev) or not valid_name(board) or kind == "ack":
+        if not valid_name(ev) or not valid_name(board) or kind in ("ack", "pairing"):
             self.ignored += 1
             return None
         try:
@@ -428,6 +428,23 @@ class Relay:
             self.store.flag(ev, board, gid, n, "result-rewrite", detail, now_ms)
         self._ack(ev, board, gid, g)
         return "result"
+
+    def _on_alert(self, ev, board, msg, now_ms):
+        """A board's alert (its code, core/alerts.py): flagged in the archive, and passed on
+        to the director's desk (director.py) as an `alert` event."""
+        code, gid, n = msg.get("code"), msg.get("g"), msg.get("n")
+        if not valid_name(code) or not (gid is None or valid_name(gid)):
+            raise BadMessage("an alert needs a code (a name) and g a game id")
+        if not (n is None or isinstance(n, int)):
+            raise BadMessage("an alert's n is a ply number")
+        detail = msg.get("detail")
+        detail = detail if isinstance(detail, str) else ""
+        new = self.store.flag(ev, board, gid, n, "alert", (code + " " + detail).strip(), now_ms)
+        if new:
+            data = {"event": ev, "board": board, "g": gid, "n": n, "code": code}
+            self.on_event("alert", dict(data, detail=detail))
+        self._view(ev, board)
+        return "alert"
 
     def _on_clock(self, ev, board, msg, now_ms):
         v = self._view(ev, board)

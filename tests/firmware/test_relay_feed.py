@@ -69,12 +69,30 @@ def test_the_feed_hands_moves_passes_and_the_result_to_the_link():
     ticks.now += 1000
     feed.event({"t": 10, "type": "move", "n": 1, "color": "B", "point": "E5", "captures": []})
     feed.event({"t": 20, "type": "pass", "n": 2, "color": "W"})
-    feed.event({"t": 30, "type": "alert", "code": "ko", "points": []})  # not for the relay
+    feed.event({"t": 30, "type": "alert", "code": "ko", "points": []})  # for the director
     feed.event({"t": 40, "type": "end", "result": "B+R", "reason": "resign"})
     topics = [t.split("/")[-1] for t, _p in sent.out]
     assert topics.count("move") == 2 and topics[-1] == "result"
+    assert topics.count("alert") == 1 and '"code":"ko"' in sent.out[topics.index("alert")][1]
     assert link.pending() and link.current.gid == gid
     assert feed.now() == 1000  # the link's time runs since boot, not since the game
+
+
+def test_the_directors_pairing_names_the_players_of_the_next_game():
+    ticks = Ticks()
+    link = RelayLink("club", "t12", MemoryJournal())
+    feed = RelayFeed(link, ticks.ticks_ms, ticks.ticks_diff)
+    assert feed.names() is None
+    pairing = '{"round": 2, "table": 12, "B": {"name": "Ito Ann", "rank": "3d"}, '
+    pairing += '"W": {"name": "Kim Bo", "rank": "1k"}, "handicap": 0}'
+    assert link.message("go/v1/club/t12/pairing", pairing, 0)
+    assert feed.names() == ("Ito Ann", "Kim Bo")
+    feed.new_game({"size": 19, "rules": "ing1991", "komi": 8})
+    info = link.current.info
+    assert info["players"]["B"]["name"] == "Ito Ann" and info["round"] == 2
+    # names the app set itself (its settings) win
+    feed.new_game({"size": 19, "rules": "ing1991", "players": {"B": "A", "W": "B"}})
+    assert link.current.info["players"] == {"B": "A", "W": "B"}
 
 
 def test_no_settings_damaged_settings_and_no_mqtt_as_mean_offline():

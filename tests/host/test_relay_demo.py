@@ -1,7 +1,8 @@
 """`ingboard relay --demo-boards N` (a whole trial venue on one command: mosquitto, N simulated
 boards, the relay and its page) starts, plays, and stops cleanly on SIGTERM and on Ctrl-C
-(SIGINT), leaving no broker and no temporary files; and the relay says loudly when it cannot
-reach the broker or the broker refuses its login."""
+(SIGINT), leaving no broker and no temporary files but keeping its archive, the round's
+pairings and the director's password for the director to try; and the relay says loudly
+when it cannot reach the broker or the broker refuses its login."""
 
 import json
 import os
@@ -9,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 
@@ -38,14 +40,20 @@ def get(url):
         return json.loads(resp.read())
 
 
+def _demo_dirs():
+    return [n for n in os.listdir(tempfile.gettempdir()) if n.startswith("ingboard-relay-demo-")]
+
+
 def listening(port):
     with socket.socket() as s:
         return s.connect_ex(("127.0.0.1", port)) == 0
 
 
 @pytest.mark.parametrize("boards, sig", [(20, signal.SIGTERM), (3, signal.SIGINT)])
-def test_demo_runs_the_whole_trial_and_stops_cleanly(boards, sig):
-    proc = relay("--demo-boards", str(boards))
+def test_demo_runs_the_whole_trial_and_stops_cleanly(boards, sig, tmp_path):
+    kept = tmp_path / "demo.sqlite"
+    before = set(_demo_dirs())
+    proc = relay("--demo-boards", str(boards), "--db", str(kept))
     try:
         line = proc.stdout.readline()
         assert "page http://" in line, proc.stderr.read()
@@ -73,7 +81,11 @@ def test_demo_runs_the_whole_trial_and_stops_cleanly(boards, sig):
     assert "relay: stopped;" in out
     assert "Traceback" not in err and "ERROR" not in err, err
     assert not listening(port)  # the demo's mosquitto is gone
-    assert not os.path.exists(os.path.dirname(archive))  # and its temporary directory
+    assert archive == str(kept) and kept.exists()  # the archive is kept for the director
+    assert (tmp_path / "pairings-round1.csv").exists()
+    assert (tmp_path / "director-password.txt").exists()
+    assert "the demo's archive is kept in %s" % kept in err
+    assert set(_demo_dirs()) <= before, "the broker's and boards' directory is left"
 
 
 def test_broker_unreachable_and_login_refused_are_loud(tmp_path):
