@@ -48,8 +48,8 @@ def _int(query, name, default=None):
 
 def public(h, path, query):
     d = h.server.director
-    if d is None:
-        h._send(404, "application/json", b'{"error": "no tournament on this relay"}')
+    if d is None or d.desk.meta(d.event)[0] is None:
+        h._send(404, "application/json", b'{"error": "no tournament on this relay (yet)"}')
         return
     try:
         if path == "/api/round":

@@ -278,7 +278,7 @@ def write(t, results):
         attrs = {
             "name": p.surname,
             "firstName": p.given,
-            "rank": p.rank.upper() or "30K",
+            "rank": p.rank.upper(),  # left out when unknown: OpenGotha then reads 30K
             "grade": p.rank.upper(),
             "rating": str(p.rating if p.rating is not None else -900),
             "club": p.club,
@@ -298,6 +298,9 @@ def write(t, results):
                 attrs[k] = v
         if p.rating is not None:
             attrs["rating"] = str(p.rating)
+        if not p.rank:
+            attrs.pop("rank")
+            attrs.pop("grade")
         ET.SubElement(players, "Player", attrs)
     games = ET.SubElement(root, "Games")
     for tbl in t.all_tables():

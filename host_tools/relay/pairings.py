@@ -185,7 +185,7 @@ def read_csv(data, round_no=None):
     if "black" in first and "white" in first:
         columns, rows = first, rows[1:]  # unknown columns are left out
     else:
-        if any(c for c in first) and not rows[0][1][0].strip().isdigit():
+        if not rows[0][1][0].strip().isdigit():
             raise PairingError(
                 "line %d: a header must name at least the black and white columns" % rows[0][0]
             )
