@@ -235,12 +235,6 @@ def run(args):
             args.db = demo.archive  # kept after the demo: the director can export from it
         if args.director_password_file is None:
             args.director_password_file = demo.director_password_file
-            print(
-                "relay: the director's page http://%s/director: user director, password in %s"
-                % (args.http, args.director_password_file),
-                file=sys.stderr,
-                flush=True,
-            )
         print(
             "relay: demo with %d simulated boards on mosquitto 127.0.0.1:%d"
             % (args.demo_boards, demo.port),
@@ -342,6 +336,13 @@ def _relay(args, demo):
     mqtt.start()
     if demo is not None:
         demo.start_boards()
+        print(
+            "relay: the director's page http://%s:%d/director (user %s, password in %s)"
+            % (http_host, server.server_address[1], args.director_user,
+               args.director_password_file),
+            file=sys.stderr,
+            flush=True,
+        )  # fmt: skip
     print(
         "relay: broker %s:%d, page http://%s:%d/, archive %s"
         % (host, port, http_host, server.server_address[1], args.db),

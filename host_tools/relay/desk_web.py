@@ -13,6 +13,7 @@ header):
 
     GET  /director                       the director's page
     GET  /director/api/state             the round, alerts, corrections, boards known
+    GET  /director/labels                a card to print for each table (its board, players)
     POST /director/api/import?round=N&name=FILE   body: an OpenGotha XML or CSV file
     POST /director/api/bind     {"table", "board"}     ("" unbinds)
     POST /director/api/round    {"round"}              the round now played
@@ -105,7 +106,10 @@ def _allowed(h):
                "--director-password-file")  # fmt: skip
         return False
     if not h.server.auth.check(h.headers.get("Authorization")):
-        _error(h, 401, "the director's credentials are needed", auth=True)
+        # The browser's login prompt only for the director's page: a script's request (the
+        # page's own, or anyone's) is refused without a prompt.
+        page = h.command == "GET" and h.path.split("?")[0] == "/director"
+        _error(h, 401, "the director's credentials are needed", auth=page)
         return False
     return True
 
@@ -123,12 +127,33 @@ def get(h, path, query, static):
                      "corrections": d.corrections(), "boards": sorted(
                          v["board"] for v in d.views() if v["event"] == d.event),
                      "user": h.server.auth.user})  # fmt: skip
+        elif path == "/director/labels":
+            h._send(200, "text/html; charset=utf-8", _labels(d).encode())
         elif path.startswith("/director/export/"):
             _export(h, d, path[len("/director/export/") :], query)
         else:
             _error(h, 404, "no such page")
     except DeskError as exc:
         _error(h, 400, str(exc))
+
+
+def _labels(d):
+    """A printable card per table of the round: its number, its board, its players."""
+    from html import escape
+
+    view = round_view(d)
+    cards = []
+    for t in view["tables"]:
+        cards.append(
+            '<div class="label"><div class="lt">table %d</div><div class="lb">board %s</div>'
+            "<div>%s - %s</div></div>" % (t["table"], escape(t["board"] or "-"),
+                                           escape(t["black"]["name"]), escape(t["white"]["name"]))
+        )  # fmt: skip
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>table cards</title>'
+        '<link rel="stylesheet" href="/page.css"></head><body class="labels"><h1>%s, round %d'
+        "</h1>%s</body></html>" % (escape(view["name"]), view["round"], "".join(cards))
+    )
 
 
 def _export(h, d, name, query):

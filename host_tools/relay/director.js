@@ -29,6 +29,7 @@ async function act(fn) { try { await fn(); } catch (e) { say(e.message, true); }
 
 $("import").addEventListener("click", () => act(async () => {
   const f = $("file").files[0];
+  $("import-msg").textContent = "";
   if (!f) throw new Error("choose a file first");
   const q = { name: f.name };
   if ($("import-round").value) q.round = $("import-round").value;
@@ -54,10 +55,16 @@ function renderAlerts(list) {
     li.dataset.kind = a.kind;
     li.dataset.id = a.id;
     add(li, "b", "", a.title);
-    add(li, "span", "", " · " + a.at.slice(11) + " · " + (a.table ? "table " + a.table + " · " : "") + (a.board || ""));
+    add(li, "span", "", " · ");
+    add(li, "span", "when", a.at.slice(11));
+    add(li, "span", "", " · " + (a.table ? "table " + a.table + " · " : "") + (a.board || ""));
     add(li, "div", "detail", a.detail);
     add(li, "div", "todo", a.todo);
-    if (a.handled_at) add(li, "div", "quiet", "handled " + a.handled_at.slice(11) + " by " + a.handled_by);
+    if (a.handled_at) {
+      const h = add(li, "div", "quiet", "handled ");
+      add(h, "span", "when", a.handled_at.slice(11));
+      h.appendChild(document.createTextNode(" by " + a.handled_by));
+    }
     else add(li, "button", "handle", "Handled").addEventListener("click", () => act(() => post("alert", { id: a.id })));
   }
 }
@@ -143,8 +150,12 @@ function render() {
   }
   const co = $("corrections");
   co.textContent = "";
-  for (const c of state.corrections) add(co, "li", "", c.at + " round " + c.round + " table " + c.table + ": " +
-    (c.before || "(none)") + " → " + c.after + " by " + c.by + " (" + c.reason + ")");
+  for (const c of state.corrections) {
+    const li = add(co, "li");
+    add(li, "span", "when", c.at);
+    li.appendChild(document.createTextNode(" round " + c.round + " table " + c.table + ": " +
+      (c.before || "(none)") + " → " + c.after + " by " + c.by + " (" + c.reason + ")"));
+  }
 }
 
 async function load() {

@@ -51,6 +51,9 @@ class Director:
         self.online = {}  # board -> last online state seen
         self.sent = {}  # board -> the pairing payload last published to it
         self.on_change = lambda what: None  # the page server's nudge ("round", "alerts")
+        self._cache = None  # see _index()
+        self.known = set()  # boards seen
+        self._alerted = set()  # dedupe keys of the alerts already kept
 
     def now(self):
         return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(self.wall()))
@@ -76,12 +79,31 @@ class Director:
     def current_round(self):
         return self.desk.meta(self.event)[1]
 
+    def _index(self):
+        """What every board event needs, kept until an import, a binding, a round change or a
+        new board: {"on": a tournament is imported, "round", "tables": {round: {table:
+        Table}}, "names": {key: name}, "seats": {table: board}} (boards send many messages
+        a second: this is read from memory, not the archive)."""
+        with self.lock:
+            if self._cache is None:
+                t = self.tournament()
+                meta, rnd = self.desk.meta(self.event)
+                self._cache = {"on": meta is not None, "round": rnd, "tables": t.tables,
+                               "names": {k: p.name for k, p in t.players.items()},
+                               "seats": self.seats()}  # fmt: skip
+            return self._cache
+
+    def _changed(self):
+        with self.lock:
+            self._cache = None
+
     def import_file(self, data, filename="", round_no=None, by="director"):
         """Import a pairings file (OpenGotha XML or CSV); returns what was imported. All or
         nothing: a file with an error (PairingError) changes nothing."""
         new = pairings.read(data, filename, round_no)
         with self.lock:
             report = self.desk.transaction(lambda: self._import(new, by))
+            self._changed()
         self.publish_pairings()
         self.on_change("round")
         return report
@@ -103,9 +125,12 @@ class Director:
             # ...and date it (the day of the import, when the file has no date)
             meta["begin"] = meta["end"] = time.strftime("%Y-%m-%d", time.localtime(self.wall()))
         self.desk.set_meta(self.event, meta)
+        known = self.desk.players(self.event)
         for key, p in new.players.items():
-            d = p.as_dict()
-            d["extra"] = p.extra
+            d = dict(known.get(key) or {})  # a CSV names players the OpenGotha file ranked
+            d.update({k: v for k, v in p.as_dict().items() if v not in ("", None)})
+            if p.extra or "extra" not in d:
+                d["extra"] = p.extra
             self.desk.put_player(self.event, key, d)
         results = self.desk.results(self.event)
         kept, imported, with_results = [], [], 0
@@ -157,6 +182,7 @@ class Director:
         if not isinstance(rnd, int) or rnd < 1 or rnd not in self.tournament().tables:
             raise DeskError("round %r has no pairings: import them first" % (rnd,))
         self.desk.set_round(self.event, rnd)
+        self._changed()
         self.publish_pairings()
         self.on_change("round")
 
@@ -186,15 +212,18 @@ class Director:
                 if board and b == board and other != table:
                     self.desk.seat(self.event, other, None)  # a board sits at one table
             self.desk.seat(self.event, table, board or None)
+            self._changed()
         self.publish_pairings()
         self.on_change("round")
 
     def publish_pairings(self):
         """The current round's pairing to each bound board (retained: a board that connects
         later gets it too). Only what changed is sent again."""
+        if not self._index()["on"]:
+            return
         rnd = self.current_round()
         t = self.tournament()
-        seats = self.seats()
+        seats = self._index()["seats"]
         for tbl in t.tables.get(rnd, {}).values():
             board = seats.get(tbl.table)
             if not board:
@@ -225,38 +254,44 @@ class Director:
             elif kind == "alert":
                 code = str(data.get("code"))
                 k = alert_kinds.BOARD_CODES.get(code, code)
-                detail = " ".join(str(x) for x in (code, data.get("detail") or "") if x)
+                detail = "the board says %s%s%s" % (
+                    code,
+                    " at move %s" % data["n"] if data.get("n") else "",
+                    ": " + data["detail"] if data.get("detail") else "",
+                )
                 self._alert(data["board"], k, detail, "board:%s:%s:%s:%s" % (
                     data["board"], data.get("g"), data.get("n"), code))  # fmt: skip
 
     def _table_of(self, board, info):
-        t = self.tournament()
-        rnd = info.get("round") if isinstance(info.get("round"), int) else self.current_round()
-        tables = t.tables.get(rnd, {})
-        seats = self.seats()
+        ix = self._index()
+        rnd = info.get("round") if isinstance(info.get("round"), int) else ix["round"]
+        tables = ix["tables"].get(rnd, {})
         for n, tbl in tables.items():
-            if seats.get(n) == board:
-                return t, rnd, tbl
+            if ix["seats"].get(n) == board:
+                return ix, rnd, tbl
         names = {_norm(_name((info.get("players") or {}).get(c))) for c in "BW"}
         for tbl in tables.values():
-            pair = {_norm(t.players[k].name) for k in (tbl.black, tbl.white) if k in t.players}
-            if pair == names:
-                return t, rnd, tbl
-        return t, rnd, None
+            if {_norm(ix["names"].get(k, k)) for k in (tbl.black, tbl.white)} == names:
+                return ix, rnd, tbl
+        return ix, rnd, None
 
     def _board(self, v):
         board = v["board"]
+        if board not in self.known:
+            self.known.add(board)
+            self._changed()  # a board that may sit at the table of its number
         was = self.online.get(board)
         self.online[board] = v.get("online")
-        if was and not v.get("online"):
+        if was and not v.get("online") and v.get("g") and not v.get("result"):
+            # (a board switched off after its game is no referee's business)
             self._alert(board, "offline", "no message for a while",
                         "offline:%s:%s" % (board, self.now()))  # fmt: skip
         if v.get("online") and not was:
             self.sent.pop(board, None)  # (again) online: its pairing once more
             self.publish_pairings()
-        if not v.get("g") or not isinstance(v.get("info"), dict):
+        if not v.get("g") or not isinstance(v.get("info"), dict) or not self._index()["on"]:
             return
-        t, rnd, tbl = self._table_of(board, v["info"])
+        ix, rnd, tbl = self._table_of(board, v["info"])
         if tbl is None:
             return
         row = self.desk.results(self.event, rnd).get((rnd, tbl.table))
@@ -266,13 +301,18 @@ class Director:
             self._alert(board, "illegal-move", why[-1] if why else "a move the rules refuse",
                         "illegal:%s:%s" % (board, v["g"]), rnd, tbl.table)  # fmt: skip
         names = {_norm(_name((v["info"].get("players") or {}).get(c))) for c in "BW"}
-        want = {_norm(t.players[k].name) for k in (tbl.black, tbl.white) if k in t.players}
+        want = {_norm(ix["names"].get(k, k)) for k in (tbl.black, tbl.white)}
         if names != want and names != {""}:
             self._alert(board, "wrong-players", "table %d: the board has %s" % (
                 tbl.table, " - ".join(sorted(names))), "players:%s:%s" % (board, v["g"]),
                 rnd, tbl.table)  # fmt: skip
         if row is not None and row["status"] in DONE:
             return
+        same = row is not None and (row["board"], row["gid"]) == (board, v["g"])
+        if same and (row["board_result"] if row["status"] == "reported" else None) == v.get(
+            "result"
+        ):
+            return  # a move: nothing the desk keeps has changed
         fields = {"board": board, "gid": v["g"]}
         if v.get("result"):
             try:
@@ -290,9 +330,12 @@ class Director:
         self.on_change("round")
 
     def _alert(self, board, kind, detail, dedupe, rnd=None, tbl=None):
+        if dedupe in self._alerted:
+            return  # (the archive has it: every later message of that game would say it again)
+        self._alerted.add(dedupe)
         if tbl is None:
-            rnd = self.current_round()
-            for n, b in self.seats().items():
+            rnd = self._index()["round"]
+            for n, b in self._index()["seats"].items():
                 if b == board:
                     tbl = n
         if self.desk.add_alert(self.event, board, rnd, tbl, kind, detail, self.now(), dedupe):

@@ -58,6 +58,7 @@ class SimBoard:
         self.boots = 0
         self.rest_until = 0.0  # after a game: until the next round starts on this board
         self.rounds_played = set()  # the pairings' rounds this board has started
+        self.clock_state = None  # both clocks as last sent
         self._boot()
 
     def _boot(self):
@@ -113,20 +114,25 @@ class SimBoard:
             else:
                 self.transport.incoming(ev[1], ev[2], now)
         if self.fleet.playing and t_s >= self.next_move and t_s >= self.rest_until:
-            self._play(now)
             lo, hi = self.fleet.move_s
-            self.next_move = t_s + self.rng.uniform(lo, hi)
+            if self._play(now) is False:
+                self.next_move = t_s + lo  # no draw while waiting: the games stay the seed's
+            else:
+                self.next_move = t_s + self.rng.uniform(lo, hi)
         if self.game is not None:
             left = max(0, 600000 - len(self.game.plies) * 1000)
-            state = {"B": {"main_ms": left, "penalty": 0}, "W": {"main_ms": left, "penalty": 0}}
-            self.link.clock(state, now, running="BW"[len(self.game.plies) % 2])
+            self.clock_state = {"B": {"main_ms": left, "penalty": 0},
+                                "W": {"main_ms": left, "penalty": 0}}  # fmt: skip
+            self.link.clock(self.clock_state, now, running="BW"[len(self.game.plies) % 2])
+        elif self.link.current is not None and self.clock_state is not None:
+            self.link.clock(self.clock_state, now, running=None)  # stopped: the game is over
         self.link.poll(now)
 
     def _play(self, now):
         if self.game is None:
             info = self.fleet.next_game(self)
             if info is None:
-                return  # waiting for the director's next pairing
+                return False  # waiting for the director's next pairing
             self.game = Game(19, "chinese", handicap=info.get("handicap", 0))
             self.plies_left = self.rng.randint(*self.fleet.plies)
             self.gid = self.link.new_game(info, now)
@@ -136,7 +142,7 @@ class SimBoard:
         color = game.to_play
         n = len(game.plies) + 1
         point = "pass"
-        mishap = self.fleet.mishaps.get((self.name, len(self.truth), n))
+        mishap = self.fleet.mishaps.pop((self.name, len(self.truth), n), None)
         if mishap == "illegal":
             # A stone on an occupied point: the relay's rules check flags it, holds the game.
             board = game.board

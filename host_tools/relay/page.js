@@ -140,7 +140,7 @@ function loadResults() {
           a.href = gameUrl(g);
           add(tr, "td", "", g.black);
           add(tr, "td", "", g.white);
-          add(tr, "td", "result", g.result ? g.result : "playing");
+          add(tr, "td", "result", g.result ? g.result + (g.reason === "corrected" ? " (corrected)" : "") : "playing");
         }
       }
     } catch (e) { /* the relay is restarting: the next event loads them again */ }

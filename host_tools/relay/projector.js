@@ -66,6 +66,18 @@ function render() {
     const res = t.result || (t.n ? "move " + t.n : "");
     add(c, "div", "pres" + (t.result ? "" : " quiet"), res + (t.status === "reported" ? " ?" : ""));
   }
+  // A long name gets a smaller font (not below 18 px) before it is cut with an ellipsis.
+  const u = parseFloat(hall.style.getPropertyValue("--u"));
+  for (const nm of hall.querySelectorAll(".nm")) {
+    let f = u;
+    while (nm.scrollWidth > nm.clientWidth && f > Math.max(18, u * 0.7)) {
+      f -= 1;
+      nm.style.fontSize = f + "px";
+    }
+  }
+  if (tables.some((t) => t.status === "reported")) {
+    $("note").textContent += ($("note").textContent ? " · " : "") + "? = result waiting for the director";
+  }
 }
 
 async function load() {

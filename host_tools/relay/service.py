@@ -226,7 +226,7 @@ class Relay:
             if not self._event_allowed(ev, board):
                 reason = "more than %d events from one board" % MAX_EVENTS
                 return self._quarantine(topic_name, payload, reason, now_ms)
-            self._seen(ev, board, now_ms)
+            self._seen(ev, board, now_ms, kind)
             handler = getattr(self, "_on_" + kind)
             try:
                 return handler(ev, board, msg, now_ms)
@@ -275,13 +275,17 @@ class Relay:
             self.boards[key] = v
         return v
 
-    def _seen(self, ev, board, now_ms):
+    def _seen(self, ev, board, now_ms, kind=None):
         v = self._view(ev, board)
         v["seen_ms"] = now_ms
+        if kind != "status" and v.pop("silent", False) and not v["online"]:
+            v["online"] = True  # it was only silent (tick), and it talks again
+            self._emit_board(v)
 
     def _emit_board(self, v):
         out = dict(v)
         out.pop("seen_ms", None)
+        out.pop("silent", None)
         self.on_event("board", out)
 
     def _on_status(self, ev, board, msg, now_ms):
@@ -292,6 +296,7 @@ class Relay:
         if not (boot is None or isinstance(boot, int) or valid_name(boot)):
             raise BadMessage("status boot must be a number or a name")
         online = state == "online"
+        v.pop("silent", None)
         if online != v["online"] or boot != v["boot"]:
             v["online"] = online
             if online:
@@ -481,6 +486,7 @@ class Relay:
             for v in self.boards.values():
                 if v["online"] and now_ms - v["seen_ms"] > self.offline_ms:
                     v["online"] = False
+                    v["silent"] = True
                     self._emit_board(v)
 
     def views(self):
@@ -489,6 +495,7 @@ class Relay:
             for key in sorted(self.boards):
                 v = dict(self.boards[key])
                 v.pop("seen_ms", None)
+                v.pop("silent", None)
                 out.append(v)
             return out
 

@@ -59,7 +59,7 @@ async function player(key) {
     (p.club ? " · " + p.club : "") + (p.country ? " · " + p.country : "");
   const t = add($("box"), "table", "standings");
   const head = add(t, "tr");
-  for (const h of ["round", "table", "colour", "opponent", "handicap", "result", "game"]) add(head, "th", "", h);
+  for (const h of ["round", "table", "colour", "opponent", "H", "result", "game"]) add(head, "th", "", h);
   for (const g of data.games) {
     const tr = add(t, "tr");
     add(tr, "td", "", String(g.round));

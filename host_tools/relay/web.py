@@ -419,8 +419,16 @@ class LiveServer(ThreadingHTTPServer):
         }
 
     def results(self):
-        """Every game of the archive by round, as far as broadcast (see game())."""
+        """Every game of the archive by round, as far as broadcast (see game()); where the
+        director has confirmed or corrected a game's result, that result."""
         rounds = {}
+        decided = {}
+        if self.director is not None:
+            from host_tools.relay.director import DONE
+
+            for row in self.director.desk.results(self.director.event).values():
+                if row["status"] in DONE and row["board"] and row["gid"]:
+                    decided[(row["board"], row["gid"])] = (row["result"], row["status"])
         if self.store is not None:
             for ev, board, gid, info, result, reason in self.store.games(self.event):
                 view = self.broadcaster.published(ev, board)
@@ -428,6 +436,8 @@ class LiveServer(ThreadingHTTPServer):
                     continue
                 if view.get("g") == gid:
                     result, reason = view.get("result"), view.get("reason")
+                if (board, gid) in decided and result is not None:
+                    result, reason = decided[(board, gid)]
                 rnd = info.get("round", 1)
                 rounds.setdefault(rnd if isinstance(rnd, int) else 0, []).append(
                     {

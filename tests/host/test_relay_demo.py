@@ -4,6 +4,7 @@ boards, the relay and its page) starts, plays, and stops cleanly on SIGTERM and 
 pairings and the director's password for the director to try; and the relay says loudly
 when it cannot reach the broker or the broker refuses its login."""
 
+import base64
 import json
 import os
 import signal
@@ -35,8 +36,12 @@ def relay(*args):
     )
 
 
-def get(url):
-    with urllib.request.urlopen(url, timeout=5) as resp:
+def get(url, credentials=None):
+    req = urllib.request.Request(url)
+    if credentials:
+        token = base64.b64encode(("%s:%s" % credentials).encode()).decode()
+        req.add_header("Authorization", "Basic " + token)
+    with urllib.request.urlopen(req, timeout=5) as resp:
         return json.loads(resp.read())
 
 
@@ -67,10 +72,24 @@ def test_demo_runs_the_whole_trial_and_stops_cleanly(boards, sig, tmp_path):
                 break
             time.sleep(0.5)
         assert len(views) == boards and all(v["online"] and v.get("n") for v in views), views
-        names = {v["info"]["players"]["B"] for v in views}
+        names = {v["info"]["players"]["B"]["name"] for v in views}  # from the desk's pairing
         assert len(names) == boards  # a pairing of 2N players, not placeholders
         games = get(url + "api/results")["rounds"][0]["games"]
         assert len(games) == boards
+        if boards >= 4:
+            # Round 1 shows the director every kind of event: an illegal move (b002), a board
+            # alert (b003) and a board offline for a while (b004), at its first dozen moves.
+            password = (tmp_path / "director-password.txt").read_text().strip()
+            kinds = set()
+            deadline = time.monotonic() + 150
+            while time.monotonic() < deadline and len(kinds) < 3:
+                state = get(url + "director/api/state", ("director", password))
+                kinds = {(a["kind"], a["board"]) for a in state["alerts"]}
+                kinds &= {("illegal-move", "b002"), ("bowl-mismatch", "b003"),
+                          ("offline", "b004")}  # fmt: skip
+                time.sleep(1)
+            assert len(kinds) == 3, state["alerts"]
+            assert len(state["round"]["tables"]) == boards and state["round"]["current"] == 1
         proc.send_signal(sig)
         out, err = proc.communicate(timeout=60)
     finally:

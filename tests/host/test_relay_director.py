@@ -227,7 +227,8 @@ CHANGES = [
     ("/director/api/correct", b'{"round": 1, "table": 1, "result": "W+R", "reason": "x"}'),
     ("/director/api/alert", b'{"id": 1}'),
 ]
-DIRECTOR_GETS = ["/director", "/director/api/state", "/director/export/opengotha.xml",
+DIRECTOR_GETS = ["/director", "/director/api/state", "/director/labels",
+                 "/director/export/opengotha.xml",
                  "/director/export/egd.h9", "/director/export/aga.txt",
                  "/director/export/sgf.zip?round=1"]  # fmt: skip
 
@@ -253,6 +254,8 @@ def test_a_viewer_cannot_do_what_the_director_does(served):
     status, body = _req(base, "/director/api/correct", b'{"round": 1, "table": 1}', ok)
     assert status == 400 and "reason" in json.loads(body)["error"]
     assert _req(base, "/director", None, ok)[0] == 200
+    status, body = _req(base, "/director/labels", None, ok)
+    assert status == 200 and body.count(b'class="label"') == 3 and b"Ito Ann - Kim Bo" in body
     state = json.loads(_req(base, "/director/api/state", None, ok)[1])
     assert state["round"]["current"] == 1 and len(state["round"]["tables"]) == 3
     status, body = _req(base, "/api/round")
