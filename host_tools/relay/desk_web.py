@@ -54,7 +54,8 @@ def public(h, path, query):
         return
     try:
         if path == "/api/round":
-            h._json(round_view(d, _int(query, "round")))
+            _seq, published = h.server.broadcaster.snapshot()  # what the delay has let out
+            h._json(round_view(d, _int(query, "round"), published))
         elif path == "/api/standings":
             h._json(dict(d.standings(_int(query, "round")), event=d.event,
                          name=d.tournament().name or d.event))  # fmt: skip

@@ -14,15 +14,19 @@ def _player(t, key):
     return {"key": key, "name": p.name, "rank": p.rank, "club": p.club, "country": p.country}
 
 
-def round_view(director, rnd=None):
+def round_view(director, rnd=None, views=None):
     """{"event", "name", "date", "round", "rounds", "tables", "finishing", "two_boards",
-    "byes", "criteria"} (see the module docstring)."""
+    "byes", "criteria"} (see the module docstring). `views`: the boards as the public sees
+    them (after the broadcast delay); a board's result not yet broadcast is not shown. By
+    default the relay's own (the director's page)."""
     t = director.tournament()
     current = director.current_round()
     rnd = current if rnd is None else rnd
     seats = director.seats()
     results = director.desk.results(director.event, rnd)
-    views = {v["board"]: v for v in director.views() if v["event"] == director.event}
+    public = views is not None
+    views = {v["board"]: v for v in (director.views() if views is None else views)
+             if v.get("event") == director.event}  # fmt: skip
     tables = []
     for n in sorted(t.tables.get(rnd, {})):
         tbl = t.tables[rnd][n]
@@ -31,6 +35,8 @@ def round_view(director, rnd=None):
         v = views.get(board) or {}
         live = bool(v) and row.get("gid") is not None and v.get("g") == row.get("gid")
         status = row.get("status") or "waiting"
+        if public and status == "reported" and not (live and v.get("result")):
+            status, row = "playing", dict(row, result=None, board_result=None)
         entry = {
             "table": n,
             "board": board,
@@ -70,7 +76,7 @@ def round_view(director, rnd=None):
                 if name:
                     seated.setdefault(_norm(name), (name, []))[1].append(board)
     two = [{"name": name, "boards": boards} for name, boards in seated.values() if len(boards) > 1]
-    for d in two:
+    for d in two if not public else ():
         director._alert(
             d["boards"][0], "two-boards", "%s at %s" % (d["name"], ", ".join(d["boards"])),
             "two:%s:%s" % (_norm(d["name"]), ",".join(d["boards"])),

@@ -274,3 +274,54 @@ def test_the_desk_is_off_without_credentials(hall):
         assert status == 403 and "--director-password-file" in json.loads(body)["error"]
     finally:
         server.stop()
+
+
+def test_the_public_round_waits_for_the_broadcast_delay(tmp_path):
+    """With --delay the hall's round view shows a board's result only once broadcast; the
+    director sees it at once."""
+    from host_tools.commands.relay import _fan_out
+
+    h = Hall(str(tmp_path / "relay.sqlite"))
+    broadcaster = Broadcaster(delay_s=3600)
+    h.relay.on_event = _fan_out(h.desk, broadcaster)
+    server = LiveServer(("127.0.0.1", 0), broadcaster, store=h.store, event=EV,
+                        director=h.desk, auth=DirectorAuth("pw"))  # fmt: skip
+    server.start()
+    try:
+        base = "http://127.0.0.1:%d" % server.server_address[1]
+        h.desk.import_file(CSV, "r1.csv", 1)
+        h.msg("t1", "status", {"state": "online", "boot": 1})
+        h.play("t1", "1-1", 1, "Ito Ann", "Kim Bo", ["D4", "Q16"], "B+R", "resign")
+        public = json.loads(_req(base, "/api/round")[1])["tables"][0]
+        assert (public["status"], public["result"], public["n"]) == ("playing", None, 0)
+        desk = json.loads(_req(base, "/director/api/state", None, "director:pw")[1])
+        assert desk["round"]["tables"][0]["status"] == "reported"
+        h.desk.confirm(1, 1)  # the director's decision is public at once
+        public = json.loads(_req(base, "/api/round")[1])["tables"][0]
+        assert (public["status"], public["result"]) == ("confirmed", "B+R")
+    finally:
+        server.stop()
+        h.store.close()
+
+
+def test_export_opengotha_from_the_command_line(hall, tmp_path):
+    import subprocess
+    import sys
+
+    from host_tools import ROOT
+
+    hall.desk.import_file(CSV, "r1.csv", 1)
+    hall.msg("t1", "status", {"state": "online", "boot": 1})
+    hall.play("t1", "1-1", 1, "Ito Ann", "Kim Bo", ["D4"], "W+R", "resign")
+    hall.desk.confirm(1, 1)
+    out = tmp_path / "results.xml"
+    cmd = [sys.executable, "-m", "host_tools", "relay", "--db", hall.store.path, "--event", EV,
+           "--export-opengotha", str(out)]  # fmt: skip
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    text = out.read_text(encoding="utf-8")
+    assert 'result="RESULT_WHITEWINS"' in text and 'name="Club Open"' in text
+    assert text.count("RESULT_UNKNOWN") == 2
+    proc = subprocess.run(cmd[:-4] + ["--export-opengotha", str(out)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert proc.returncode == 2 and "needs --event" in proc.stderr

@@ -293,3 +293,119 @@ def test_standings_mcmahon_bar_floor_byes_and_shared_places():
     assert rows["CC"]["games"][-1]["outcome"] == "bye"
     same = standings.compute(t.players, [], criteria=["NBW"])
     assert {r["place"] for r in same["rows"]} == {1}
+
+
+# -- the class of OpenGotha files: generated ----------------------------------------------------
+
+SURNAMES = ["Müller", "O'Connor", "Dvořák", "Ito", "Nagy-Kovács", "de la Fuente", "Łukasz",
+            "Smith", "Ørsted", "Bergström", "高", "Kim", "Costa Silva", "Sánchez"]  # fmt: skip
+GIVEN = ["Jürgen", "Seán", "Eva", "Ann", "Zoë", "Pierre-Luc", "Ágnes", "Bo", "传德", "Ines",
+         "François", "Li", "Jo"]  # fmt: skip
+
+
+def _generated(seed):
+    """(file bytes, truth) of a random OpenGotha tournament file: any data version (keys, or
+    the old canonical names), attributes in any order and case, optional ones left out, results
+    of every kind, byes, UTF-8 or ISO-8859-1, BOM, CRLF."""
+    import random
+    from xml.sax.saxutils import quoteattr
+
+    rng = random.Random(seed)
+    version = rng.choice([None, "200", "201", "201"])
+    old = version in (None, "200")
+    latin1 = rng.random() < 0.3
+    players, seen = [], set()
+    while len(players) < rng.randint(4, 14):
+        s, g = rng.choice(SURNAMES), rng.choice(GIVEN)
+        if latin1 and any(ord(c) > 255 for c in s + g):
+            continue
+        if opengotha.canonical_name(s, g) in seen or opengotha.key_string(s, g) in seen:
+            continue
+        seen |= {opengotha.canonical_name(s, g), opengotha.key_string(s, g)}
+        rank = "%d%s" % (
+            (rng.randint(1, 30), "K") if rng.random() < 0.7 else (rng.randint(1, 9), "D")
+        )
+        players.append((s, g, rank))
+    ref = (lambda p: opengotha.canonical_name(p[0], p[1])) if old else (
+        lambda p: opengotha.key_string(p[0], p[1]))  # fmt: skip
+    codes = sorted(opengotha.RESULTS)
+    tables, byes = [], {}
+    for rnd in range(1, rng.randint(1, 4) + 1):
+        order = players[:]
+        rng.shuffle(order)
+        if len(order) % 2:
+            byes[rnd] = order.pop()
+        for i in range(0, len(order), 2):
+            tables.append((rnd, i // 2 + 1, order[i], order[i + 1], rng.randint(0, 9),
+                           rng.choice(codes)))  # fmt: skip
+    case = (lambda a: a) if rng.random() < 0.7 else (lambda a: a.upper())
+
+    def element(tag, attrs):
+        items = list(attrs.items())
+        rng.shuffle(items)
+        return "<%s %s/>" % (tag, " ".join("%s=%s" % (case(k), quoteattr(v)) for k, v in items))
+
+    nl = "\r\n" if rng.random() < 0.3 else "\n"
+    head = "<Tournament%s>" % (' dataVersion="%s"' % version if version else "")
+    lines = ['<?xml version="1.0" encoding="%s" standalone="no"?>' % (
+        "ISO-8859-1" if latin1 else "UTF-8"), head, "<Players>"]  # fmt: skip
+    for s, g, rank in players:
+        attrs = {"name": s, "firstName": g, "rank": rank}
+        if rng.random() < 0.5:
+            attrs.update(club="Club", country="FR", egfPin="", agaId="", rating="1500",
+                         participating="1" * 20, registeringStatus="FIN")  # fmt: skip
+        lines.append(element("Player", attrs))
+    lines.append("</Players>")
+    lines.append("<Games>")
+    numbered = rng.random() < 0.8
+    for rnd, table, black, white, handicap, code in rng.sample(tables, len(tables)):
+        attrs = {"roundNumber": str(rnd), "blackPlayer": ref(black), "whitePlayer": ref(white),
+                 "handicap": str(handicap), "result": code}  # fmt: skip
+        if numbered:
+            attrs["tableNumber"] = str(table)
+        if rng.random() < 0.5:
+            attrs["knownColor"] = "true"
+        lines.append(element("Game", attrs))
+    lines.append("</Games>")
+    if byes:
+        lines.append("<ByePlayers>")
+        lines += [element("ByePlayer", {"roundNumber": str(r), "player": ref(p)})
+                  for r, p in byes.items()]  # fmt: skip
+        lines.append("</ByePlayers>")
+    if rng.random() < 0.7:
+        lines.append("<TournamentParameterSet>")
+        lines.append(element("GeneralParameterSet", {"name": "Gen %d" % seed, "komi": "6.5",
+                                                     "beginDate": "2026-05-02"}))  # fmt: skip
+        lines.append("</TournamentParameterSet>")
+    lines.append("</Tournament>")
+    text = nl.join(lines) + nl
+    data = text.encode("iso-8859-1" if latin1 else "utf-8")
+    if not latin1 and rng.random() < 0.3:
+        data = b"\xef\xbb\xbf" + data
+    truth = {
+        "players": sorted("%s %s" % (s, g) for s, g, _r in players),
+        "tables": sorted(
+            (r, t if numbered else None, "%s %s" % b[:2], "%s %s" % w[:2], h, opengotha.RESULTS[c])
+            for r, t, b, w, h, c in tables
+        ),  # fmt: skip
+        "byes": {r: ["%s %s" % p[:2]] for r, p in byes.items()},
+    }
+    return data, truth
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_generated_opengotha_files_read_as_written(seed):
+    data, truth = _generated(seed)
+    t = pairings.read(data, "gen.xml")
+    assert sorted(p.name for p in t.players.values()) == truth["players"]
+    numbered = truth["tables"][0][1] is not None
+    got = sorted((x.round, x.table if numbered else None, t.players[x.black].name,
+                  t.players[x.white].name, x.handicap, (x.outcome, x.bydef))
+                 for x in t.all_tables())  # fmt: skip
+    assert got == truth["tables"]
+    if not numbered:  # tables without numbers get 1..n in each round
+        for tables in t.tables.values():
+            assert sorted(tables) == list(range(1, len(tables) + 1))
+    assert {r: [t.players[k].name for k in v] for r, v in t.byes.items()} == truth["byes"]
+    again = pairings.read(opengotha.write(t, {}))
+    assert summary(again)["tables"] == summary(t)["tables"]

@@ -12,6 +12,7 @@ import pytest
 import screenshots
 
 from host_tools import ROOT
+from host_tools.commands.relay import _fan_out
 from host_tools.relay.demo import player_name
 from host_tools.relay.director import Director
 from host_tools.relay.service import Relay
@@ -31,7 +32,8 @@ def hall(tmp_path, boards):
     store = Store(str(tmp_path / "relay.sqlite"))
     relay = Relay(store, "proj")
     desk = Director(store, "proj", views=relay.views, wall=lambda: 1777748400.0)
-    relay.on_event = desk.on_relay_event
+    broadcaster = Broadcaster(0)
+    relay.on_event = _fan_out(desk, broadcaster)  # as `ingboard relay` does
     lines = ["# event: Projector Cup", "# date: 2026-05-02"]
     for i in range(boards):
         lines.append("%d,%s,%s,0,6.5" % (i + 1, player_name(2 * i), player_name(2 * i + 1)))
@@ -74,7 +76,7 @@ def hall(tmp_path, boards):
         )
         if i % 3 == 0:
             msg(b, "result", {"g": "1-1", "n": len(moves), "result": "B+R", "reason": "resign"})
-    server = LiveServer(("127.0.0.1", 0), Broadcaster(0), store=store, event="proj", director=desk)
+    server = LiveServer(("127.0.0.1", 0), broadcaster, store=store, event="proj", director=desk)
     return store, server
 
 
