@@ -57,7 +57,8 @@ def public(h, path, query):
             _seq, published = h.server.broadcaster.snapshot()  # what the delay has let out
             h._json(round_view(d, _int(query, "round"), published))
         elif path == "/api/standings":
-            h._json(dict(d.standings(_int(query, "round")), event=d.event,
+            every = d.standings()["rounds"]  # the rounds with a confirmed result
+            h._json(dict(d.standings(_int(query, "round")), event=d.event, every=every,
                          name=d.tournament().name or d.event))  # fmt: skip
         else:
             key = query.get("k", "")

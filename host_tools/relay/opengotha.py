@@ -114,19 +114,40 @@ def _parse_xml(data):
     head = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
     if not head.startswith(b"<"):
         raise PairingError("not an XML file (OpenGotha's tournament file is XML)")
-    if b"<!DOCTYPE" in data.upper() or b"<!ENTITY" in data.upper():
-        # OpenGotha never writes a DTD; entity tricks (billion laughs) stop here.
-        raise PairingError("the XML file declares a DOCTYPE or entities: not an OpenGotha file")
+    if b"<!ENTITY" in data.upper():
+        # OpenGotha declares no entities (a DOCTYPE naming its DTD is harmless: expat does not
+        # fetch it); entity tricks (billion laughs) stop here.
+        raise PairingError("the XML file declares entities (<!ENTITY>): not an OpenGotha file")
     try:
         root = ET.fromstring(data)
     except ET.ParseError as exc:
-        raise PairingError("the XML file is damaged: %s" % exc) from None
+        root = _latin1_saved_as_utf8(data)
+        if root is None:
+            raise PairingError("the XML file is damaged: %s" % exc) from None
     if not isinstance(root.tag, str) or root.tag.lower() != "tournament":
         raise PairingError(
             "not an OpenGotha tournament file: its root element is <%s>, not <Tournament>"
             % root.tag
         )
     return root
+
+
+def _latin1_saved_as_utf8(data):
+    """A file that says UTF-8 (or nothing) but was saved as Windows-1252 by an editor: read
+    as such, or None when that is not what is wrong."""
+    try:
+        data.decode("utf-8")
+        return None  # valid UTF-8: the damage is elsewhere
+    except UnicodeDecodeError:
+        pass
+    head = data[:200].lower()
+    if b"encoding=" in head and b"utf-8" not in head:
+        return None
+    text = re.sub(r"^\s*<\?xml[^>]*\?>", "", data.decode("cp1252", errors="replace"))
+    try:
+        return ET.fromstring(text)
+    except ET.ParseError:
+        return None
 
 
 def read(data):

@@ -21,6 +21,14 @@ async function standings() {
   $("title").textContent = "Standings: " + data.name;
   $("meta").textContent = (data.rounds.length ? "after round " + data.rounds[data.rounds.length - 1] : "no result yet") +
     " · order: " + data.criteria.join(", ") + (data.ignored.length ? " (not computed: " + data.ignored.join(", ") + ")" : "");
+  if (data.every.length > 1) {  // the standings after each round
+    const nav = add($("box"), "p", "rounds", "after round ");
+    for (const r of data.every) {
+      const a = add(nav, "a", "", String(r));
+      a.href = "/standings?round=" + r;
+      nav.appendChild(document.createTextNode(" "));
+    }
+  }
   const place = {};
   data.rows.forEach((row) => { place[row.key] = row.place; });
   const t = add($("box"), "table", "standings");

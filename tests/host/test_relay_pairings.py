@@ -90,6 +90,18 @@ def test_opengotha_old_file_names_players_by_canonical_names():
     assert t.criteria == [] and t.name == "Tournoi de Lyon" and t.komi == 6.5
 
 
+def test_a_doctype_naming_the_dtd_is_read():
+    data = load("v348_swiss_chinese.xml").replace(
+        b"<Tournament ", b'<!DOCTYPE Tournament SYSTEM "Tournament.dtd">\n<Tournament ', 1
+    )
+    assert len(pairings.read(data, "t.xml").players) == 4
+
+
+def test_a_file_saved_as_windows_1252_but_saying_utf8_is_read():
+    data = load("v340_latin1.xml").replace(b'encoding="ISO-8859-1"', b'encoding="UTF-8"')
+    assert pairings.read(data).players["ROULLIERHÉLÈNE"].name == "Roullier Hélène"
+
+
 def test_opengotha_latin1_and_hand_edited_files():
     t = pairings.read(load("v340_latin1.xml"))
     assert t.players["ROULLIERHÉLÈNE"].name == "Roullier Hélène"
@@ -122,7 +134,7 @@ BAD_XML = [
     (b"<Tournament><Players></Players></Tournament>", "no <Player>"),
     (b"<Tournoi/>", "root element is <Tournoi>"),
     (b"<Tournament><Players><Player name='A'", "damaged"),
-    (b'<?xml version="1.0"?><!DOCTYPE t [<!ENTITY a "aaaa">]><Tournament/>', "DOCTYPE"),
+    (b'<?xml version="1.0"?><!DOCTYPE t [<!ENTITY a "aaaa">]><Tournament/>', "entities"),
     (
         b"<Tournament><Players><Player name='A' firstName='B'/><Player name='C' firstName='D'/>"
         b"</Players><Games><Game blackPlayer='AB' whitePlayer='XY' roundNumber='1'/></Games>"
