@@ -216,3 +216,20 @@ def test_the_app_sends_both_clocks_and_the_running_side_at_every_move_press_and_
             assert b[ran]["main_ms"] == a[ran]["main_ms"] - (t1 - t0)
             assert b[stood]["main_ms"] == a[stood]["main_ms"]
     assert len([1 for t, m in clocks if t > runs[2][0]]) >= 2  # the last stretch is checked
+
+
+def test_face_names_in_the_clock_faces_font():
+    from ingboard.relay_feed import face_text
+
+    assert face_text("Müller Jürgen") == "MULLER JURGEN"
+    assert face_text("O'Connor Seán 2k") == "OCONNOR SEAN 2K"
+    assert face_text("Dvořák Łukasz") == "DVORAK LUKASZ"
+    assert face_text("高 传德") == "? ??"
+    assert len(face_text("x" * 80)) == 31
+    link = RelayLink("club", "t12", MemoryJournal())
+    feed = RelayFeed(link, Ticks().ticks_ms, Ticks().ticks_diff)
+    assert feed.face_names() is None
+    pairing = '{"round": 2, "table": 12, "B": {"name": "Müller Jürgen", "rank": "1d"}, '
+    pairing += '"W": {"name": "Ito Ann"}, "handicap": 0}'
+    assert link.message("go/v1/club/t12/pairing", pairing, 0)
+    assert feed.face_names() == ("T12 MULLER JURGEN 1D", "T12 ITO ANN")
