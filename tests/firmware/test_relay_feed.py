@@ -233,3 +233,26 @@ def test_face_names_in_the_clock_faces_font():
     pairing += '"W": {"name": "Ito Ann"}, "handicap": 0}'
     assert link.message("go/v1/club/t12/pairing", pairing, 0)
     assert feed.face_names() == ("T12 MULLER JURGEN 1D", "T12 ITO ANN")
+
+
+def test_a_dispute_on_the_board_reaches_the_director():
+    from app_fakes import VirtualTime, clear_records, hardware
+    from ingboard.app import App
+    from ingboard.records_store import RecordsStore
+    from test_app import LOG
+
+    root = "/tmp/ingboard-test-relay-feed-dispute"
+    clear_records(root)
+    vt = VirtualTime()
+    cfg, hw = hardware(vt, LOG)
+    link = RelayLink("club", "t12", MemoryJournal())
+    link.transport = Timed(vt)
+    link.connected(0)
+    hw["relay"] = RelayFeed(link, vt.ticks_ms, vt.ticks_diff)
+    app = App(hw, RecordsStore(root), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
+    vt.drive(app, 2000, stop=False)
+    app.cmd_button({"name": "dispute"})
+    vt.drive(app, 3000)
+    alerts = [m for _t, kind, m in link.transport.out if kind == "alert"]
+    codes = [a["code"] for a in alerts]  # the game's own alerts (the log has one), and:
+    assert codes.count("dispute") == 1 and codes[-1] == "dispute" and app.errors == {}
