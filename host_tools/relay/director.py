@@ -20,11 +20,10 @@ import threading
 import time
 
 from host_tools.relay import alerts as alert_kinds
-from host_tools.relay import pairings, standings
+from host_tools.relay import desk_import, pairings, standings
+from host_tools.relay.desk_import import DONE
 from host_tools.relay.desk_store import DeskStore
 from host_tools.relay.pairings import PairingError, Player, Table, Tournament
-
-DONE = ("confirmed", "corrected", "imported")
 
 
 class DeskError(ValueError):
@@ -102,81 +101,11 @@ class Director:
         nothing: a file with an error (PairingError) changes nothing."""
         new = pairings.read(data, filename, round_no)
         with self.lock:
-            report = self.desk.transaction(lambda: self._import(new, by))
+            report = self.desk.transaction(lambda: desk_import.apply(self, new))
             self._changed()
         self.publish_pairings()
         self.on_change("round")
         return report
-
-    def _import(self, new, by):
-        meta, current = self.desk.meta(self.event)
-        meta = dict(meta or {})
-        for k in ("name", "short_name", "begin", "end", "location", "director", "komi", "size",
-                  "rounds", "criteria", "mcmahon"):  # fmt: skip
-            v = getattr(new, k)
-            if v not in ("", None, [], {}) or k not in meta:
-                meta[k] = v
-        meta["source"] = new.source
-        if not meta.get("criteria"):
-            meta["criteria"] = []
-        if not meta.get("name"):
-            meta["name"] = self.event  # exports always name the event...
-        if not meta.get("begin"):
-            # ...and date it (the day of the import, when the file has no date)
-            meta["begin"] = meta["end"] = time.strftime("%Y-%m-%d", time.localtime(self.wall()))
-        self.desk.set_meta(self.event, meta)
-        known = self.desk.players(self.event)
-        for key, p in new.players.items():
-            d = dict(known.get(key) or {})  # a CSV names players the OpenGotha file ranked
-            d.update({k: v for k, v in p.as_dict().items() if v not in ("", None)})
-            if p.extra or "extra" not in d:
-                d["extra"] = p.extra
-            self.desk.put_player(self.event, key, d)
-        results = self.desk.results(self.event)
-        kept, imported, with_results = [], [], 0
-        for rnd in sorted(new.tables):
-            started = [k for k, r in results.items() if k[0] == rnd and r["gid"]]
-            old = {row[1]: row for row in self.desk.tables(self.event, rnd)}
-            rows = [(t.table, t.black, t.white, t.handicap, t.komi)
-                    for t in sorted(new.tables[rnd].values(), key=lambda t: t.table)]  # fmt: skip
-            if started and {r[0]: r[:3] for r in rows} != {n: o[1:4] for n, o in old.items()}:
-                kept.append(rnd)  # boards already play this round's games: keep its tables
-                continue
-            self.desk.replace_round(self.event, rnd, rows)
-            imported.append(rnd)
-            for t in new.tables[rnd].values():
-                if t.board:
-                    self.desk.seat(self.event, t.table, t.board)
-                if t.outcome is not None and results.get((rnd, t.table), {}).get("status") not in (
-                    "confirmed",
-                    "corrected",
-                ):
-                    with_results += 1
-                    self.desk.put_result(self.event, rnd, t.table, outcome=t.outcome,
-                                         bydef=int(t.bydef), result=result_text(t.outcome,
-                                         t.bydef), status="imported", at=self.now())  # fmt: skip
-        for rnd, keys in new.byes.items():
-            self.desk.set_byes(self.event, rnd, keys)
-        # The round to play: the first imported round with a table still without a result.
-        results = self.desk.results(self.event)
-        open_rounds = [r for r in imported
-                       if any((r, n) not in results or results[(r, n)]["status"] not in DONE
-                              for n in new.tables[r])]  # fmt: skip
-        target = min(open_rounds) if open_rounds else max(imported or [current or 0])
-        if target > current:
-            self.desk.set_round(self.event, target)
-            current = target
-        return {
-            "source": new.source,
-            "name": meta.get("name", ""),
-            "players": len(new.players),
-            "rounds": imported,
-            "kept": kept,
-            "tables": sum(len(new.tables[r]) for r in imported),
-            "results": with_results,
-            "round": current,
-            "criteria": meta["criteria"] or standings.DEFAULT,
-        }
 
     def set_round(self, rnd):
         if not isinstance(rnd, int) or rnd < 1 or rnd not in self.tournament().tables:
@@ -410,10 +339,3 @@ class Director:
         t = self.tournament()
         return standings.compute(t.players, self.confirmed_games(upto), t.byes, t.criteria,
                                  t.mcmahon, upto)  # fmt: skip
-
-
-def result_text(outcome, bydef=False):
-    """A result as the desk writes it: B+, W+F, =, 0-0, 1-1."""
-    if outcome in ("B", "W"):
-        return outcome + ("+F" if bydef else "+")
-    return {"=": "=", "0": "0-0", "2": "1-1"}.get(outcome, "")
