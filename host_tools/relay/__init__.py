@@ -13,6 +13,7 @@ pairings.py      a round's pairings from a CSV; the players, tables, byes of an 
 opengotha.py     OpenGotha's tournament file (XML) in and out
 director.py      the desk: tables bound to boards, pairings to the boards, results waiting
                  for confirmation, corrections with their reason, alerts
+desk_import.py   what an import changes (players merged, rounds replaced, the round played)
 desk_store.py    the desk's tables in the same SQLite archive
 alerts.py        each alert kind's title and what the referee does
 standings.py     wins and tie-breaks (OpenGotha's criteria, or NBW, SOS, SOSOS)

@@ -49,22 +49,24 @@ KINDS = {
         "sits there.",
     ),
 }
-# Board alert codes (core/alerts.py) -> the director's kind.
+# Board alert codes (core/alerts.py) -> the director's kind. The board's own rule alerts
+# (occupied, suicide, ko, superko, recycle, not-your-turn, wrong-colour) are not listed: the
+# board refuses such a stone and withdraws the alert when it is taken back, at the table, a
+# few times a game; a move the rules refuse that the board did commit is the relay's own
+# "illegal-move" (its rules check). They stay in the archive's flags all the same.
 BOARD_CODES = {
     "bowl-mismatch": "bowl-mismatch",
     "stone-missing": "stone-missing",
     "sensor-fault": "sensor-fault",
     "dead-point": "sensor-fault",
     "dispute": "dispute",
-    "occupied": "illegal-move",
-    "suicide": "illegal-move",
-    "ko": "illegal-move",
-    "superko": "illegal-move",
-    "recycle": "illegal-move",
-    "not-your-turn": "illegal-move",
-    "wrong-colour": "illegal-move",
     "two-moves": "illegal-move",
+    "retraction": "illegal-move",
+    "fill-in-wrong": "dispute",
 }
+TABLE_ONLY = ("occupied", "suicide", "ko", "superko", "recycle", "not-your-turn",
+              "wrong-colour", "two-stones", "remove-captured", "stone-extra", "stone-moved",
+              "resign-offer", "fill-in-disturbed", "odd-komi")  # fmt: skip
 
 
 def describe(kind):

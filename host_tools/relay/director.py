@@ -182,6 +182,8 @@ class Director:
                 self._board(data)
             elif kind == "alert":
                 code = str(data.get("code"))
+                if code in alert_kinds.TABLE_ONLY:
+                    return  # the board deals with it at the table (alerts.py)
                 k = alert_kinds.BOARD_CODES.get(code, code)
                 detail = "the board says %s%s%s" % (
                     code,

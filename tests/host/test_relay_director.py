@@ -99,6 +99,7 @@ def test_an_evening_pairings_results_corrections_alerts_standings(hall, tmp_path
     hall.play("t1", "1-1", 1, "Ito Ann", "Kim Bo", ["D4", "Q16"], "B+R", "resign")
     hall.play("t2", "1-1", 1, "Lee Cas", "Chen Dai", ["D4", "D4"], "W+3.5")  # illegal: occupied
     hall.msg("t2", "alert", {"g": "1-1", "n": 2, "code": "bowl-mismatch"})
+    hall.msg("t2", "alert", {"g": "1-1", "n": 1, "code": "not-your-turn"})  # the board's own
     hall.play("t9", "1-1", 1, "Sato Eli", "Somebody Else", ["C3"])  # not the paired players
     hall.msg("t9", "status", {"state": "offline"})
     rv = round_view(hall.desk)
