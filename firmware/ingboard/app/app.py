@@ -512,6 +512,8 @@ class App:
                     self.report("relay", exc)
         if self.relay is not None:
             try:
+                if button == "dispute":  # the players disagree: the director hears of it
+                    self.relay.event({"type": "dispute", "code": "dispute"})
                 self.relay.after(self.tracker.clock, t, events)  # the clocks, and who runs
             except Exception as exc:  # noqa: BLE001 (the relay never stops a game)
                 self.report("relay", exc)

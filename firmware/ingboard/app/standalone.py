@@ -259,6 +259,18 @@ class Standalone:
         else:
             yield from board_face.result_steps(fb, what[0], what[1], what[2])
 
+    def _paired(self, clock, color):
+        # Before the start, the player the director paired on this side (the club relay's
+        # pairing, relay_feed.face_names) where the face shows the moves; None without one.
+        relay = self.app.relay
+        if relay is None or clock.started:
+            return None
+        try:
+            names = relay.face_names()
+        except Exception:  # noqa: BLE001 (the relay never stops the faces)
+            return None
+        return names[0 if color == BLACK else 1] if names else None
+
     def wait_ms(self, t, period):
         """How long the display task may sleep from board time t: its period, or less when a
         running clock's time shown changes sooner (each second on time)."""
@@ -273,7 +285,11 @@ class Standalone:
         kind, what = self._face(t)
         self._painted[color] = None  # paint() starts again from a whole face
         if kind == "clock":
-            clock_face.draw(fb, self.app.tracker.clock, color, t)
+            clock = self.app.tracker.clock
+            clock_face.draw(fb, clock, color, t)
+            name = self._paired(clock, color)
+            if name:
+                clock_face.draw_part(fb, 4, name, color)
         else:
             self._whole(fb, kind, what)
         self.shown = kind
@@ -299,10 +315,13 @@ class Standalone:
             yield 0, clock_face.HEIGHT
             return
         clock = self.app.tracker.clock
-        look = (clock, self._noted, clock.turn, clock.started, clock.paused, clock.held)
+        name = self._paired(clock, color)
+        look = (clock, self._noted, clock.turn, clock.started, clock.paused, clock.held, name)
         if same and t < self._until.get(color, 0) and look == self._looks.get(color):
             return  # nothing shown can have changed
         shown, stays = clock_face.parts_until(clock, color, t)
+        if name:
+            shown = shown[:4] + (name,)
         self._until[color] = t + (_LOOK_MS if stays is None else stays)
         self._looks[color] = look
         old = last[2] if same else None

@@ -9,6 +9,8 @@ stays in the link's journal until the relay acknowledges it, also across a resta
 The link's own time is monotonic since boot (board time restarts with every game).
 """
 
+from micropython import const
+
 # Events after which the clock is sent at once (with the move it follows, a press switches the
 # running side too): the live page counts the running side down from each clock message.
 CLOCK_EVENTS = ("move", "pass", "clock", "pause", "resume", "end", "undo", "restored")
@@ -38,6 +40,10 @@ class RelayFeed:
         for key in INFO_KEYS:
             if key in config:
                 info[key] = config[key]
+        p = self.link.pairing
+        if p and "players" not in info:  # the director's pairing names the players
+            info["players"] = {"B": p["B"], "W": p["W"]}
+            info["round"] = p["round"]
         self._clock = None  # the old game's clock is not this game's
         self._run = _NOT_SENT
         return self.link.new_game(info, self.now())
@@ -51,6 +57,31 @@ class RelayFeed:
         elif kind == "end":
             if event.get("result"):
                 link.result(event["result"], event.get("reason"), self.now())
+        elif kind == "alert" or kind == "dispute":
+            # The director's list (bowl mismatch, stone missing, illegal move, sensor fault).
+            link.alert(event.get("code", kind), self.now())
+
+    def names(self):
+        """(Black, White) as the director paired this board's table, or None: for the
+        clock faces before the start and the next game's settings."""
+        p = self.link.pairing
+        if not p:
+            return None
+        return p["B"]["name"], p["W"]["name"]
+
+    def face_names(self):
+        """names() as the clock faces' font writes them (face_text), with the table: e.g.
+        ("T12 MULLER JURGEN 1D", ...), or None."""
+        p = self.link.pairing
+        if not p:
+            return None
+        table = "T%s " % p["table"] if isinstance(p.get("table"), int) else ""
+        out = []
+        for c in ("B", "W"):
+            side = p[c]
+            rank = side.get("rank") if isinstance(side.get("rank"), str) else ""
+            out.append(face_text(table + side["name"] + (" " + rank if rank else "")))
+        return out[0], out[1]
 
     def after(self, clock, t, events):
         """After an input the app applied at board time t: the clock to the relay at once when
@@ -136,3 +167,28 @@ def from_settings(settings_path, journal_path, ticks_ms, ticks_diff, mqtt_as=Non
     config = network_settings.mqtt_as_config(net, dict(mqtt_as.config))
     transport.client = mqtt_as.MQTTClient(transport.mqtt_as_config(config))
     return RelayFeed(link, ticks_ms, ticks_diff), transport
+
+
+# Letters with marks as the faces' font (A-Z only) writes them: pairs of (letter, plain).
+_FOLD = (
+    "ÀAÁAÂAÃAÄAÅAĀAĄAàAáAâAãAäAåAāAąAÇCĆCČCçCćCčCĎDĐDďDđDÈEÉEÊEËEĒEĘEĚEèEéEêEëEēEęEěE"
+    "ÌIÍIÎIÏIìIíIîIïIŁLłLÑNŃNŇNñNńNňNÒOÓOÔOÕOÖOØOŐOòOóOôOõOöOøOőOŘRřRŚSŠSśSšSßSŤTťT"
+    "ÙUÚUÛUÜUŮUŰUùUúUûUüUůUűUÝYýYÿYŹZŻZŽZźZżZžZ"
+)
+_FACE_CHARS = " 0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ:/+-.?!<>()=,"
+_FACE_LEN = const(31)  # characters across a 128-pixel face (4 px each)
+
+
+def face_text(text):
+    """A name in the faces' 3x5 font: upper case, marks dropped (Müller -> MULLER), other
+    letters '?', apostrophes left out, at most _FACE_LEN characters."""
+    out = []
+    for ch in text:
+        i = _FOLD.find(ch)
+        if i >= 0 and i % 2 == 0:
+            ch = _FOLD[i + 1]
+        ch = ch.upper()
+        if ch == "'":
+            continue
+        out.append(ch if ch in _FACE_CHARS else "?")
+    return "".join(out)[:_FACE_LEN]

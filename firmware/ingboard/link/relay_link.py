@@ -14,7 +14,10 @@ Topics are `go/v1/{event}/{board}/{kind}`; payloads are compact JSON:
     move    QoS 1            {"g": "7-1", "n": 12, "c": "B", "p": "Q16"|"pass", "t": ms}
     clock   QoS 0, ~1 Hz     {"g": "7-1", "n": 12, "run": "B"|"W"|null, "B": {...}, "W": {...}}
     result  QoS 1, retained  {"g": "7-1", "n": 212, "result": "B+3", "reason": "count"}
+    alert   QoS 1            {"g": "7-1", "n": 40, "code": "bowl-mismatch", "t": ms}
     ack     (relay → board)  {"g": "7-1", "n": 11, "end": false}
+    pairing (relay → board, retained)  {"round": 3, "table": 12, "B": {"name": "Ito Ann",
+            "rank": "3d"}, "W": {...}, "handicap": 0, "komi": 6.5}
 
 A game id is "{boot}-{k}": the board's boot counter (kept in the journal, one more at every
 start) and the game's number since that boot, so ids never repeat on a board; (game id, ply)
@@ -27,8 +30,12 @@ before the next (up to 8 x `resend_ms`), and any progress (or a reconnect) bring
 `resend_ms` - so a venue full of boards cannot bury a relay that fell behind under copies of
 what it has not read yet (issue 19's soak: a congestion collapse on a loaded machine).
 
-Only ack messages are read from the network, and an ack can only let the link forget moves it
-already sent: nothing from the network changes a game.
+Only acks and the pairing are read from the network. An ack can only let the link forget moves
+it already sent; the pairing (the director's players for this board's table) is kept in
+`pairing` for the board to name the players on its clock faces and to start the table's game
+with (`on_pairing` is called when it changes): nothing from the network changes a game in
+progress. Alerts (the board's alert codes, core/alerts.py) go out as they happen, QoS 1, not
+journaled: up to _MAX_ALERTS raised while offline wait in RAM for the next connection.
 
 Persistence goes through a *journal*, the small interface below; the board's crash-safe journal
 implements it, `MemoryJournal` and `FileJournal` are here for tests and simple boards:
@@ -43,8 +50,10 @@ import json
 from micropython import const
 
 _MAX_BACKOFF = const(8)  # resends wait at most this many resend_ms
+_MAX_ALERTS = const(8)  # alerts kept while offline
+_MAX_PAIRING = const(1024)  # bytes of a pairing message
 
-KINDS = ("status", "game", "move", "clock", "result", "ack")
+KINDS = ("status", "game", "move", "clock", "result", "ack", "alert", "pairing")
 _MAX_PLY = const(10000)
 
 
@@ -184,6 +193,9 @@ class RelayLink:
         self.current = None
         self.boot = 0
         self.ignored = 0  # network messages ignored (malformed, unknown game, not an ack)
+        self.pairing = None  # the director's pairing for this board (see the module docstring)
+        self.on_pairing = None  # called with the new pairing when it changes
+        self._alerts = []  # alerts not sent yet (offline)
         self._clock_sent = None
         self._records = 0
         self._recover()
@@ -324,13 +336,51 @@ class RelayLink:
         return topic(self.event, self.board, "status"), dumps({"state": "offline"}), 1, True
 
     def subscriptions(self):
-        return [(topic(self.event, self.board, "ack"), 1)]
+        return [
+            (topic(self.event, self.board, "ack"), 1),
+            (topic(self.event, self.board, "pairing"), 1),
+        ]
+
+    def alert(self, code, now_ms, n=None):
+        """One of the board's alerts (core/alerts.py code) for the director."""
+        rec = {"code": str(code)[:32], "t": now_ms}
+        g = self.current
+        if g is not None:
+            rec["g"] = g.gid
+            rec["n"] = g.last if n is None else n
+        self._alerts.append(rec)
+        if len(self._alerts) > _MAX_ALERTS:
+            self._alerts.pop(0)
+        self._flush_alerts()
+
+    def _flush_alerts(self):
+        while self._alerts and self._publish("alert", self._alerts[0], 1, False):
+            self._alerts.pop(0)
+
+    def _take_pairing(self, payload):
+        if isinstance(payload, (bytes, bytearray)):
+            if len(payload) > _MAX_PAIRING:
+                return False
+            payload = payload.decode()
+        p = json.loads(payload)
+        if not isinstance(p, dict) or not isinstance(p.get("round"), int):
+            return False
+        for c in ("B", "W"):
+            side = p.get(c)
+            if not isinstance(side, dict) or not isinstance(side.get("name"), str):
+                return False
+        if p != self.pairing:
+            self.pairing = p
+            if self.on_pairing is not None:
+                self.on_pairing(p)
+        return True
 
     def connected(self, now_ms):
         """The transport is (again) connected: announce, then send everything pending."""
         self.online = True
         self.backoff_ms = self.resend_ms
         self._publish("status", {"state": "online", "boot": self.boot}, 1, True)
+        self._flush_alerts()
         for g in self.games:
             g.sent = {}
             self._send_game(g)
@@ -342,8 +392,16 @@ class RelayLink:
         self.online = False
 
     def message(self, topic_name, payload, now_ms):
-        """An incoming MQTT message; only this board's acks are acted on."""
+        """An incoming MQTT message; only this board's acks and pairing are acted on."""
         parts = split_topic(topic_name)
+        if parts is not None and parts[2] == "pairing" and parts[:2] == (self.event, self.board):
+            try:
+                if self._take_pairing(payload):
+                    return True
+            except (ValueError, TypeError, AttributeError, UnicodeError, RuntimeError):
+                pass
+            self.ignored += 1
+            return False
         if parts is None or parts[2] != "ack" or parts[:2] != (self.event, self.board):
             self.ignored += 1
             return False
