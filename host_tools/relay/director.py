@@ -20,7 +20,7 @@ import threading
 import time
 
 from host_tools.relay import alerts as alert_kinds
-from host_tools.relay import desk_import, pairings, standings
+from host_tools.relay import desk_import, pairing_files, pairings, standings
 from host_tools.relay.desk_import import DONE
 from host_tools.relay.desk_store import DeskStore
 from host_tools.relay.pairings import PairingError, Player, Table, Tournament
@@ -99,7 +99,7 @@ class Director:
     def import_file(self, data, filename="", round_no=None, by="director"):
         """Import a pairings file (OpenGotha XML or CSV); returns what was imported. All or
         nothing: a file with an error (PairingError) changes nothing."""
-        new = pairings.read(data, filename, round_no)
+        new = pairing_files.read(data, filename, round_no)
         with self.lock:
             report = self.desk.transaction(lambda: desk_import.apply(self, new))
             self._changed()
@@ -130,7 +130,7 @@ class Director:
         return out
 
     def bind(self, table, board):
-        from ingboard.relay_link import valid_name
+        from ingboard.link.relay_link import valid_name
 
         if not isinstance(table, int) or table < 1:
             raise DeskError("a table is a number from 1")

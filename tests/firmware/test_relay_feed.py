@@ -219,7 +219,7 @@ def test_the_app_sends_both_clocks_and_the_running_side_at_every_move_press_and_
 
 
 def test_face_names_in_the_clock_faces_font():
-    from ingboard.relay_feed import face_text
+    from ingboard.link.relay_feed import face_text
 
     assert face_text("Müller Jürgen") == "MULLER JURGEN"
     assert face_text("O'Connor Seán 2k") == "OCONNOR SEAN 2K"
@@ -237,8 +237,8 @@ def test_face_names_in_the_clock_faces_font():
 
 def test_a_dispute_on_the_board_reaches_the_director():
     from app_fakes import VirtualTime, clear_records, hardware
-    from ingboard.app import App
-    from ingboard.records_store import RecordsStore
+    from ingboard.app.app import App
+    from ingboard.records.store import RecordsStore
     from test_app import LOG
 
     root = "/tmp/ingboard-test-relay-feed-dispute"

@@ -139,7 +139,7 @@ def test_every_check_of_the_build_guide_is_a_real_command(cmd, flags):
 def test_the_build_guide_links_only_alerts_that_exist():
     import re
 
-    from ingboard.core.alerts import ALERTS
+    from ingboard.alerts import ALERTS
 
     with open(GUIDE, encoding="utf-8") as f:
         text = f.read()

@@ -13,7 +13,7 @@ import os
 
 import pytest
 
-from host_tools.relay import opengotha, pairings, standings
+from host_tools.relay import opengotha, pairing_files, standings
 from host_tools.relay.pairings import PairingError
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "opengotha")
@@ -51,7 +51,7 @@ def summary(t):
 
 
 def test_opengotha_351_mcmahon_file():
-    t = pairings.read(load("v351_mcmahon.xml"), "v351_mcmahon.xml")
+    t = pairing_files.read(load("v351_mcmahon.xml"), "v351_mcmahon.xml")
     assert t.source == "opengotha" and t.name == "Spring Open 2026"
     assert (t.begin, t.end, t.komi, t.location) == ("2026-05-02", "2026-05-03", 7.5, "Paris")
     assert t.criteria == ["MMS", "SOSM", "SOSOSM"]  # not the team section's TEAMP, BDW
@@ -72,7 +72,7 @@ def test_opengotha_351_mcmahon_file():
 
 
 def test_opengotha_348_chinese_names_and_swiss_criteria():
-    t = pairings.read(load("v348_swiss_chinese.xml"))
+    t = pairing_files.read(load("v348_swiss_chinese.xml"))
     assert t.criteria == ["NBW", "SOSW", "SOSOSW"] and t.name == "中国 Swiss"
     assert t.tables[1][1].black == "马超" and t.tables[1][2].white == "高传德"
     assert t.players["高传德"].name == "高 传德"
@@ -81,7 +81,7 @@ def test_opengotha_348_chinese_names_and_swiss_criteria():
 def test_opengotha_old_file_names_players_by_canonical_names():
     """dataVersion absent (<= 200): games name players upper-cased, accents folded, A-Z
     only (OpenGotha's getPlayerByObsoleteCanonicalName); old ratings are shifted by 2050."""
-    t = pairings.read(load("v200_old_names.xml"))
+    t = pairing_files.read(load("v200_old_names.xml"))
     r1 = t.tables[1]
     assert (t.players[r1[1].black].name, t.players[r1[1].white].name) == (
         "O'Connor Seán", "Müller Jürgen")  # fmt: skip
@@ -94,19 +94,19 @@ def test_a_doctype_naming_the_dtd_is_read():
     data = load("v348_swiss_chinese.xml").replace(
         b"<Tournament ", b'<!DOCTYPE Tournament SYSTEM "Tournament.dtd">\n<Tournament ', 1
     )
-    assert len(pairings.read(data, "t.xml").players) == 4
+    assert len(pairing_files.read(data, "t.xml").players) == 4
 
 
 def test_a_file_saved_as_windows_1252_but_saying_utf8_is_read():
     data = load("v340_latin1.xml").replace(b'encoding="ISO-8859-1"', b'encoding="UTF-8"')
-    assert pairings.read(data).players["ROULLIERHÉLÈNE"].name == "Roullier Hélène"
+    assert pairing_files.read(data).players["ROULLIERHÉLÈNE"].name == "Roullier Hélène"
 
 
 def test_opengotha_latin1_and_hand_edited_files():
-    t = pairings.read(load("v340_latin1.xml"))
+    t = pairing_files.read(load("v340_latin1.xml"))
     assert t.players["ROULLIERHÉLÈNE"].name == "Roullier Hélène"
     assert t.tables[1][2].white == "ROULLIERHÉLÈNE"
-    h = pairings.read(load("handmade_bom_crlf.xml"))
+    h = pairing_files.read(load("handmade_bom_crlf.xml"))
     assert [(x.table, x.black, x.white, x.handicap) for x in h.all_tables()] == [
         (1, "KIMBO", "ITOANN", 3), (2, "CHENDAI", "LEECAS", 0)]  # fmt: skip
     assert h.players["LEECAS"].rank == "" and h.players["CHENDAI"].rank == "15k"
@@ -115,16 +115,16 @@ def test_opengotha_latin1_and_hand_edited_files():
 
 @pytest.mark.parametrize("name", FILES)
 def test_every_file_writes_back_the_same(name):
-    t = pairings.read(load(name), name)
-    again = pairings.read(opengotha.write(t, {}).encode(), "x.xml")
+    t = pairing_files.read(load(name), name)
+    again = pairing_files.read(opengotha.write(t, {}).encode(), "x.xml")
     assert summary(again) == dict(summary(t), name=t.name or "relay")
 
 
 def test_results_written_are_the_ones_read():
-    t = pairings.read(load("v351_mcmahon.xml"))
+    t = pairing_files.read(load("v351_mcmahon.xml"))
     results = {(3, 1): ("B", False), (3, 2): ("W", True), (3, 3): ("=", False),
                (3, 4): ("2", False)}  # fmt: skip
-    again = pairings.read(opengotha.write(t, results))
+    again = pairing_files.read(opengotha.write(t, results))
     assert [(x.outcome, x.bydef) for x in again.tables[3].values()] == list(results.values())
     assert again.tables[1][4].outcome == "W" and again.tables[1][4].bydef
 
@@ -188,7 +188,7 @@ BAD_XML = [
 @pytest.mark.parametrize("data, words", BAD_XML)
 def test_a_damaged_tournament_file_is_one_clear_error(data, words):
     with pytest.raises(PairingError) as err:
-        pairings.read(data, "t.xml")
+        pairing_files.read(data, "t.xml")
     assert words in str(err.value)
 
 
@@ -197,7 +197,7 @@ def test_cut_anywhere_a_real_file_fails_clearly_or_reads():
     data = load("v351_mcmahon.xml")
     for cut in range(0, len(data), 97):
         try:
-            pairings.read(data[:cut], "cut.xml")
+            pairing_files.read(data[:cut], "cut.xml")
         except PairingError as exc:
             assert str(exc)
 
@@ -219,7 +219,7 @@ CSV_FORMS = {
 
 @pytest.mark.parametrize("form", sorted(CSV_FORMS))
 def test_csv_forms_read_the_same(form):
-    t = pairings.read(CSV_FORMS[form].encode("utf-8"), "r.csv", 3)
+    t = pairing_files.read(CSV_FORMS[form].encode("utf-8"), "r.csv", 3)
     assert [(x.round, x.table, x.black, x.white, x.handicap, x.komi) for x in t.all_tables()] == [
         (3, 1, "ITOANN", "KIMBO", 0, 6.5), (3, 2, "LEECAS", "CHENDAI", 2, 0.5)]  # fmt: skip
     assert t.players["LEECAS"].name == "Lee Cas" and t.source == "csv"
@@ -233,7 +233,7 @@ def test_csv_extras_ranks_boards_results_and_event_lines():
         "2;2;;Lee Cas;Chen Dai;5k;;W+F\n"
         "2;3;;Müller Jürgen;O'Connor Seán;;;=\n"
     )
-    t = pairings.read(text.encode("cp1252"), "r.csv")
+    t = pairing_files.read(text.encode("cp1252"), "r.csv")
     assert (t.name, t.begin, t.criteria) == ("Club Night", "2026-05-02", ["NBW", "SODOS"])
     a, b, c = t.all_tables()
     assert (a.round, a.board, a.outcome, t.players["ITOANN"].rank) == (2, "t07", "B", "3d")
@@ -263,7 +263,7 @@ BAD_CSV = [
 @pytest.mark.parametrize("text, words", BAD_CSV)
 def test_a_bad_csv_is_one_clear_error_with_its_line(text, words):
     with pytest.raises(PairingError) as err:
-        pairings.read(text.encode(), "r.csv", 1)
+        pairing_files.read(text.encode(), "r.csv", 1)
     assert words in str(err.value)
 
 
@@ -272,8 +272,8 @@ def test_a_bad_csv_is_one_clear_error_with_its_line(text, words):
 
 def test_standings_wins_and_tie_breaks_by_hand():
     """Four players, two rounds (A beats B and C; D beats C; B-D jigo), worked by hand."""
-    t = pairings.read(b"1,A a,B b\n2,C c,D d\n", "r.csv", 1)
-    t2 = pairings.read(b"1,C c,A a\n2,B b,D d\n", "r.csv", 2)
+    t = pairing_files.read(b"1,A a,B b\n2,C c,D d\n", "r.csv", 1)
+    t2 = pairing_files.read(b"1,C c,A a\n2,B b,D d\n", "r.csv", 2)
     games = [(1, "AA", "BB", "B", False), (1, "CC", "DD", "W", False),
              (2, "CC", "AA", "W", False), (2, "BB", "DD", "=", False)]  # fmt: skip
     del t2
@@ -292,7 +292,7 @@ def test_standings_wins_and_tie_breaks_by_hand():
 
 
 def test_standings_mcmahon_bar_floor_byes_and_shared_places():
-    t = pairings.read(b"1,A a (5d),B b (2k)\n2,C c (20k),D d (20k)\n", "r.csv", 1)
+    t = pairing_files.read(b"1,A a (5d),B b (2k)\n2,C c (20k),D d (20k)\n", "r.csv", 1)
     games = [(1, "AA", "BB", "W", False), (1, "CC", "DD", "=", False)]
     s = standings.compute(t.players, games, {2: ["CC"]}, ["MMS", "SOSM", "NULL", "DC"],
                           {"bar": "1d", "floor": "15k", "zero": "30k"})  # fmt: skip
@@ -408,7 +408,7 @@ def _generated(seed):
 @pytest.mark.parametrize("seed", range(40))
 def test_generated_opengotha_files_read_as_written(seed):
     data, truth = _generated(seed)
-    t = pairings.read(data, "gen.xml")
+    t = pairing_files.read(data, "gen.xml")
     assert sorted(p.name for p in t.players.values()) == truth["players"]
     numbered = truth["tables"][0][1] is not None
     got = sorted((x.round, x.table if numbered else None, t.players[x.black].name,
@@ -419,5 +419,5 @@ def test_generated_opengotha_files_read_as_written(seed):
         for tables in t.tables.values():
             assert sorted(tables) == list(range(1, len(tables) + 1))
     assert {r: [t.players[k].name for k in v] for r, v in t.byes.items()} == truth["byes"]
-    again = pairings.read(opengotha.write(t, {}))
+    again = pairing_files.read(opengotha.write(t, {}))
     assert summary(again)["tables"] == summary(t)["tables"]

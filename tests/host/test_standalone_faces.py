@@ -82,12 +82,12 @@ def test_before_the_start_each_face_names_the_player_the_director_paired(tmp_pat
     """The club relay's pairing (relay_feed.face_names) on the clock faces until the clocks
     start; the faces are the clock's own once it runs."""
     from app_fakes import VirtualTime, hardware
-    from ingboard.app import App
-    from ingboard.core import clock_face
-    from ingboard.core.board import BLACK, WHITE
-    from ingboard.records_store import RecordsStore
-    from ingboard.relay_feed import RelayFeed
-    from ingboard.relay_link import MemoryJournal, RelayLink
+    from ingboard.app.app import App
+    from ingboard.faces import clock_face
+    from ingboard.link.relay_feed import RelayFeed
+    from ingboard.link.relay_link import MemoryJournal, RelayLink
+    from ingboard.records.store import RecordsStore
+    from ingrules.board import BLACK, WHITE
 
     game = sim.read_game(os.path.join(ROOT, "host_tools", "data", "demo_game.sgf"))
     simulation = sim.simulate(game, "typical", seed=3)
