@@ -1,5 +1,5 @@
 """The host's diagnostic and set-up commands (protocol.py): calibrate, enrol, list, read,
-health, raw-scan, raw-bowl, plies, cpu - each `cmd_<name>(app, cmd) -> [replies]`; and the
+health, raw-scan, raw-bowl, probe, plies, cpu - each `cmd_<name>(app, cmd) -> [replies]`; and the
 app's CPU accounting read out (App.cpu_stats, cpu_reset).
 
 Rare during play, so not part of app.py: Protocol imports this module for one of them and
@@ -113,20 +113,50 @@ def cmd_raw_scan(app, cmd):
 
 def cmd_raw_bowl(app, cmd):
     n = cmd.get("n", 1)
+    ticks, diff = app.ticks_ms, app.ticks_diff
     reply = {"type": "raw-bowl", "n": n}
     for c, hx in (app.hw.get("hx711") or {}).items():
         if not hasattr(hx, "read_code"):
             raise ValueError("the %s bowl has no raw reading" % c)
         codes = []
+        # An HX711 gives 10 conversions a second (4 periods after a power-up): a sample may
+        # take up to 500 ms of waiting, by the clock (and a bound on the tries where the
+        # clock is virtual and stands still).
+        start = ticks()
         tries = 0
         while len(codes) < n:
             tries += 1
-            if tries > 200 * n:
-                raise ValueError("the %s bowl's HX711 does not answer" % c)
             if hx.ready():
                 codes.append(hx.read_code())
+                start = ticks()
+                tries = 0
+            elif diff(ticks(), start) > 500 or tries > 200000:
+                raise ValueError("the %s bowl's HX711 does not answer" % c)
         codes.sort()
         reply[c] = codes[n // 2]
+    return [reply]
+
+
+def cmd_probe(app, cmd):
+    """`ingboard bringup`'s probes (drivers/probe.py): "grid-power", "i2c", "keys" (`ms`: how
+    long to watch, default 3000), "supply"."""
+    from ingboard.drivers import probe
+
+    what = cmd["what"]
+    hw = app.hw
+    reply = {"type": "probe", "what": what}
+    if what == "grid-power":
+        reply["groups"] = probe.grid_power(hw["grid"])
+    elif what == "i2c":
+        reply["buses"] = probe.i2c(hw.get("i2c") or [])
+    elif what == "keys":
+        from ingboard.board_config import KEYS
+
+        ms = cmd.get("ms", 3000)
+        reply.update(probe.keys(hw["keys"], KEYS, ms, app.ticks_ms, app.ticks_diff))
+    else:
+        gpio = (hw.get("config") or {}).get("battery_adc")
+        reply["mv"] = None if gpio is None else probe.supply(gpio)
     return [reply]
 
 

@@ -39,6 +39,8 @@ from array import array
 
 from micropython import const
 
+from ingboard import physical
+
 EMPTY = const(46)  # ord('.')
 BLACK = const(66)  # ord('B')
 WHITE = const(87)  # ord('W')
@@ -56,10 +58,10 @@ CAL_MAGIC = b"IGCL"
 CAL_VERSION = const(1)
 _CAL_HEADER = const(8)
 
-# Without a calibration file: empty at VCC/2, stones +-9000 counts (design.md: a 6x1 mm N35
-# magnet 6 mm above a DRV5055A2 at 3.3 V gives about 15 mT, 0.49 V, 9700 counts).
-DEFAULT_EMPTY = const(32768)
-DEFAULT_SPAN = const(9000)
+# Without a calibration file: empty at VCC/2, a stone one centred stone's span away
+# (physical.py: 14.8 mT of a 6x1 mm N35 magnet over 5 mm of wood, 30 mV/mT: 8818 counts).
+DEFAULT_EMPTY = physical.EMPTY_COUNTS
+DEFAULT_SPAN = physical.STONE_SPAN_COUNTS
 
 _COUNT_CAP = const(60000)
 _ARRAY = type(array("H"))
