@@ -112,7 +112,7 @@ class Grid:
         self.weak = [0] * n  # steps with a response too small to count
         self.steps = patterns
         bits = [p for p in patterns if p["name"].startswith("bit ") and "clear" not in p["name"]]
-        clear = [p for p in patterns if p["name"] == "bit 0 clear"]
+        clear = [p for p in patterns if p["name"].endswith(" clear")]
         if not bits:
             return
         for j in range(n):
@@ -133,12 +133,13 @@ class Grid:
                     self.weak[j] += 1
             if self.seen[j]:
                 self.share[j] = total / self.seen[j]
-                odd = bool(code & 1)
-                if clear:
-                    d = clear[0]["values"][j] - self.empty[j]
-                    if (abs(d) >= DETECT) == odd:
-                        continue  # bit 0 and its complement disagree: no consistent answer
-                if code < n:
+                consistent = True
+                for p in clear:
+                    k = int(p["name"].split()[1])
+                    d = p["values"][j] - self.empty[j]
+                    if (abs(d) >= DETECT) == bool((code >> k) & 1):
+                        consistent = False  # a bit and its complement disagree
+                if consistent and code < n:
                     self.code[j] = code
 
     # -- 3. the select lines -----------------------------------------------------------
@@ -336,18 +337,20 @@ class Grid:
         return None if slot is None else slot // CH
 
     def _groups(self):
+        """Physical groups whose sensors all read 0 V (wherever the select lines put them)."""
         self.dead_groups = set()
-        for g in range(self.groups):
-            if g // GPB in self.dead_banks:
+        by_group = {}
+        for j in range(self.n):
+            if j // (GPB * CH) in self.dead_banks:
                 continue
-            idx = [j for j in range(g * CH, min(self.n, (g + 1) * CH))]
+            slot = self.act(j)
+            if slot is None or slot >= self.n:
+                continue  # unknown, or a mux input tied to GND: the select lines explain it
+            by_group.setdefault(slot // CH, []).append(j)
+        for pg, idx in by_group.items():
             low = [j for j in idx if self.state[j] == "low"]
-            if len(low) * 4 < len(idx) * 3:
-                continue
-            pg = self._physical_group(g)
-            if pg is None or pg >= self.groups or pg * CH >= self.n:
-                continue  # a mux input tied to GND: the select lines explain it
-            self.dead_groups.add(pg)
+            if len(idx) >= 2 and len(low) * 4 >= len(idx) * 3:
+                self.dead_groups.add(pg)
         self._single_sensors()
         for pg in sorted(self.dead_groups):
             bank, out = divmod(pg, GPB)
@@ -378,10 +381,6 @@ class Grid:
             slot = self.act(j)
             if slot is None or slot >= self.n or slot // CH in self.dead_groups:
                 continue
-            g = j // CH
-            idx = range(g * CH, min(self.n, (g + 1) * CH))
-            if sum(1 for k in idx if self.state[k] == "low") * 4 >= len(idx) * 3:
-                continue  # the whole group: reported as such
             volts = self.empty[j] * ph.SUPPLY_MV / FULL / 1000
             if st == "odd":
                 text = (
@@ -391,8 +390,9 @@ class Grid:
             else:
                 text = (
                     "the sensor of %s (%s) reads %.2f V: dead, or its VCC, GND or output joint"
-                    " is open or shorted (check its solder joints and its 10 nF capacitor)"
-                    % (self.name(slot), self.where(slot), volts)
+                    " is open or shorted (check its solder joints and its 10 nF capacitor), or"
+                    " its output wired to another group's mux, which reads it while its own"
+                    " group is off" % (self.name(slot), self.where(slot), volts)
                 )
             self.findings.append(
                 _finding("sensor-dead" if st != "odd" else "sensor-offset", self.name(slot), text)
@@ -403,10 +403,6 @@ class Grid:
         if not self.steps:
             return
         n = self.n
-        reads = {}  # sensor -> scan indexes that read it
-        for j in range(n):
-            if self.code[j] is not None:
-                reads.setdefault(self.code[j], []).append(j)
         # Polarity of the stones: most answers the right way round, or most the other.
         answered = [j for j in range(n) if self.seen[j]]
         wrong_way = [j for j in answered if len(self.negative[j]) * 2 > self.seen[j]]
@@ -423,7 +419,7 @@ class Grid:
             )
         expected = {}
         for j in range(n):
-            if self.state[j] != "ok":
+            if self.state[j] != "ok" or j // (GPB * CH) in self.dead_banks:
                 continue
             slot = self.act(j)
             if slot is None or slot >= n or slot // CH in self.dead_groups:
@@ -492,7 +488,7 @@ class Grid:
                         ),
                     )
                 )
-        carried = set(self.code[j] for j in range(n) if self.code[j] is not None)
+        carried = set(self.code[j] for j in expected if self.code[j] is not None)
         for j, slot in sorted(expected.items()):
             i = self.code[j]
             if i is None and slot not in carried and slot not in miswired:

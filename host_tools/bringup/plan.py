@@ -1,11 +1,12 @@
 """The bring-up walk's steps, as data (pure).
 
 The grid is checked with stones put down in binary-coded patterns: in step k (k = 0..B-1, B =
-bits of the largest scan index) a stone on every point whose scan index has bit k set, and one
-step more with a stone on every point whose index has bit 0 clear. Each scan index then answers
-with the bits of the sensor it really reads - the whole wiring (which sensor each mux input
-carries), whatever the fault, in B + 1 steps rather than one stone walked over 361 points.
-Only Black stones: at most ~180 at once on 19x19 (bit 0: every other point, a checkerboard).
+bits of the largest scan index) a stone on every point whose scan index has bit k set. Each
+scan index then answers with the bits of the sensor it really reads - the whole wiring (which
+sensor each mux input carries), whatever the fault, in B + 2 steps rather than one stone
+walked over 361 points. The two steps more (bit 0 clear, bit 1 clear) put a stone on every
+point at least twice, so a point that reads a stone the wrong way once (a reversed stone) is
+told from a sensor that always does. Only Black stones: at most ~180 at once on 19x19.
 """
 
 from ingboard import board_config
@@ -21,12 +22,14 @@ def index_bits(size):
 
 
 def pattern_steps(size):
-    """[(name, [scan indexes with a stone])]: bit k for each k, then "bit 0 clear"."""
+    """[(name, [scan indexes with a stone])]: bit k for each k, then "bit 0 clear" and "bit 1
+    clear"."""
     n = size * size
     steps = []
     for k in range(index_bits(size)):
         steps.append(("bit %d" % k, [i for i in range(n) if (i >> k) & 1]))
-    steps.append(("bit 0 clear", [i for i in range(n) if not i & 1]))
+    for k in (0, 1):
+        steps.append(("bit %d clear" % k, [i for i in range(n) if not (i >> k) & 1]))
     return steps
 
 

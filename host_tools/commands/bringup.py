@@ -2,7 +2,7 @@
 checked part by part; every wiring fault named with the chip, pin, cable or part to check.
 
 The walk (host_tools/bringup/walk.py): the empty board (each input's level and spread), each
-sensor group's power switched on and off, the I2C buses and the supply; Black stones in ten
+sensor group's power switched on and off, the I2C buses and the supply; Black stones in eleven
 patterns (host_tools/bringup/plan.py: each scan index then tells which sensor it really
 reads); each key pressed once; a known weight at each end of each bowl's platform. From those
 raw readings (host_tools/bringup/diagnosis.py, a pure function) it names swapped or stuck
