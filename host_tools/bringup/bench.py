@@ -4,6 +4,7 @@
 Both offer the same methods to walk.py:
 - `request(cmd, reply_type)` -> the board's reply (DeviceError on an error reply or none);
 - `clear()`, `stones(step, indexes)`: the board empty / a stone on each of those points;
+- `hold(point)`: the next stone held over a point (the pole tester);
 - `key(name, window_ms)` -> the `probe keys` reply while that key is pressed;
 - `load(colour, grams, spot)`: the known weight on a platform (grams 0: nothing);
 - `say(text)`: a line for the person (the twin logs it).
@@ -68,6 +69,9 @@ class BoardBench:
             'Clear the board, then put a Black stone on each X above (%d stones, step "%s").'
             % (len(indexes), step)
         )
+
+    def hold(self, point):
+        self.ask("Hold the next stone flat over %s, centred (q to stop)." % point)
 
     def key(self, name, window_ms):
         self.dev.write(
@@ -200,6 +204,11 @@ class TwinBench:
 
     def stones(self, step, indexes):
         self.twin.model("grid", position=self._position(indexes, step))
+
+    def hold(self, point):
+        from ingboard.core.classifier import point_index
+
+        self.stones("pole test", [point_index(point, self.size)])
 
     def key(self, name, window_ms):
         # Held through the whole window (the app may take a while to start the probe: it

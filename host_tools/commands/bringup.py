@@ -192,7 +192,7 @@ def _pole(bench, args):
     verdicts = []
     while True:
         try:
-            bench.stones("pole test", [i])
+            bench.hold(args.pole.upper())
         except KeyboardInterrupt:
             break
         reading = bench.request({"cmd": "raw-scan", "n": 4}, "raw-scan")["values"][i]

@@ -96,6 +96,7 @@ def twin():
                     "ingboard/__init__.py",
                     "ingboard/core/__init__.py",
                     "ingboard/core/classifier.py",
+                    "ingboard/physical.py",
                     "ingboard/core/classify_viper.py",
                 ]
             ),
