@@ -1,5 +1,5 @@
 """The host's diagnostic and set-up commands (protocol.py): calibrate, enrol, list, read,
-health, raw-scan, raw-bowl, probe, plies, cpu - each `cmd_<name>(app, cmd) -> [replies]`; and the
+health, raw-scan, raw-bowl, plies, cpu - each `cmd_<name>(app, cmd) -> [replies]`; and the
 app's CPU accounting read out (App.cpu_stats, cpu_reset).
 
 Rare during play, so not part of app.py: Protocol imports this module for one of them and
@@ -134,29 +134,6 @@ def cmd_raw_bowl(app, cmd):
                 raise ValueError("the %s bowl's HX711 does not answer" % c)
         codes.sort()
         reply[c] = codes[n // 2]
-    return [reply]
-
-
-def cmd_probe(app, cmd):
-    """`ingboard bringup`'s probes (drivers/probe.py): "grid-power", "i2c", "keys" (`ms`: how
-    long to watch, default 3000), "supply"."""
-    from ingboard.drivers import probe
-
-    what = cmd["what"]
-    hw = app.hw
-    reply = {"type": "probe", "what": what}
-    if what == "grid-power":
-        reply["groups"] = probe.grid_power(hw["grid"])
-    elif what == "i2c":
-        reply["buses"] = probe.i2c(hw.get("i2c") or [])
-    elif what == "keys":
-        from ingboard.board_config import KEYS
-
-        ms = cmd.get("ms", 3000)
-        reply.update(probe.keys(hw["keys"], KEYS, ms, app.ticks_ms, app.ticks_diff))
-    else:
-        gpio = (hw.get("config") or {}).get("battery_adc")
-        reply["mv"] = None if gpio is None else probe.supply(gpio)
     return [reply]
 
 

@@ -27,10 +27,6 @@ Commands (fields; reply):
   point (scan order) the mean of n scans
 - `raw-bowl` (`n` 1..64, default 1): `{"type": "raw-bowl", "n", "B": code, "W": code}`, the
   median raw HX711 codes
-- `probe` (`what`: grid-power, i2c, keys, supply; `ms` for keys): `ingboard bringup`'s raw
-  reads (host_commands.cmd_probe, drivers/probe.py): `{"type": "probe", "what", ...}` with
-  "groups" [[off, early, settled] per group], "buses" [{"found", "status"}], "idle"/"down"
-  (key names), or "mv" (VSYS, null where the variant has no battery sense)
 - `cpu`: `{"type": "cpu", "unit_us", "elapsed_us", "tasks": {"scan": us, ...}, "load_pct",
   "scans", "scan_late_max_us"}`, the CPU each task took since the start (App.cpu_stats);
   with `"reset": true` the counters start again after the reply (e.g. to time one burst)
@@ -94,11 +90,8 @@ COMMANDS = {
     "cpu": {"reset": "flag"},
     "mem": {},
     "plies": {"from": "count"},
-    "probe": {"what": "probe", "ms": "window"},
 }
-REQUIRED = {"new-game": ("config",), "button": ("name",), "read": ("name",), "probe": ("what",)}
-PROBES = ("grid-power", "i2c", "keys", "supply")
-MAX_WINDOW_MS = const(10000)
+REQUIRED = {"new-game": ("config",), "button": ("name",), "read": ("name",)}
 
 
 class ProtocolError(ValueError):
@@ -135,12 +128,6 @@ def _check(name, key, kind, v):
     elif kind == "samples":
         if not _is_int(v) or not 1 <= v <= MAX_SAMPLES:
             raise ProtocolError("%s must be 1..%d" % (key, MAX_SAMPLES), name)
-    elif kind == "probe":
-        if v not in PROBES:
-            raise ProtocolError("unknown probe %r (%s)" % (v, ", ".join(PROBES)), name)
-    elif kind == "window":
-        if not _is_int(v) or not 1 <= v <= MAX_WINDOW_MS:
-            raise ProtocolError("%s must be 1..%d ms" % (key, MAX_WINDOW_MS), name)
     elif kind == "chunk":
         if not _is_int(v) or not 1 <= v <= MAX_READ:
             raise ProtocolError("%s must be 1..%d" % (key, MAX_READ), name)

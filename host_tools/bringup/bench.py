@@ -1,13 +1,18 @@
 """Where the bring-up walk runs: a real board (a person does what it asks) or the device twin
-(the walk does it itself, on the twin's hardware models, with wiring faults if asked).
+(the walk does it itself, on the twin's hardware models, wired wrong if asked).
 
-Both offer the same methods to walk.py:
-- `request(cmd, reply_type)` -> the board's reply (DeviceError on an error reply or none);
+The reads go through the board's REPL with the game app stopped (the firmware's
+drivers/probe.py: raw scans, the groups' power, raw HX711 codes, the I2C buses, the keys, the
+supply), so a badly wired board that would keep the app busy still answers, and the app
+raises no alert while half the board is covered with stones.
+
+Both benches offer the same methods to walk.py:
+- `probe(what, **options)` -> the probe's result (a dict; DeviceError when it fails);
 - `clear()`, `stones(step, indexes)`: the board empty / a stone on each of those points;
 - `hold(point)`: the next stone held over a point (the pole tester);
-- `key(name, window_ms)` -> the `probe keys` reply while that key is pressed;
+- `key(name, window_ms)` -> the keys probe's result while that key is pressed;
 - `load(colour, grams, spot)`: the known weight on a platform (grams 0: nothing);
-- `say(text)`: a line for the person (the twin logs it).
+- `say(text)`: a line for the person (the twin logs it); `close()`.
 """
 
 import json
@@ -18,8 +23,25 @@ from host_tools.bringup import plan
 from host_tools.device import DeviceError
 
 HUMAN_KEY_WINDOW_MS = 8000
-TWIN_KEY_WINDOW_MS = 300
-TWIN_KEY_MARGIN_MS = 20000  # released when the reply comes
+TWIN_KEY_WINDOW_MS = 200
+
+
+def probe_code(what, options):
+    args = ", ".join("%s=%r" % (k, v) for k, v in sorted(options.items()))
+    return "from ingboard.drivers import probe\nprobe.main(%r%s)\n" % (
+        what,
+        ", " + args if args else "",
+    )
+
+
+def parse_probe(what, out):
+    lines = [ln for ln in out.splitlines() if ln.strip()]
+    try:
+        return json.loads(lines[-1])
+    except (IndexError, ValueError):
+        raise DeviceError(
+            "the board's %s probe printed no result: %r" % (what, out[-200:])
+        ) from None
 
 
 class BoardBench:
@@ -28,9 +50,10 @@ class BoardBench:
 
     key_window_ms = HUMAN_KEY_WINDOW_MS
 
-    def __init__(self, dev, size, answers=None, out=print):
+    def __init__(self, dev, size, variant, answers=None, out=print):
         self.dev = dev
         self.size = size
+        self.variant = variant
         self.answers = answers
         self.out = out
 
@@ -50,12 +73,9 @@ class BoardBench:
             raise KeyboardInterrupt
         return answer
 
-    def request(self, cmd, reply_type, timeout_s=60.0, send=True):
-        from host_tools.commands.calibrate import request
-
-        if send:
-            return request(self.dev, cmd, reply_type, timeout_s)
-        return _reply(self.dev, reply_type, timeout_s)
+    def probe(self, what, **options):
+        options.setdefault("variant", self.variant)
+        return parse_probe(what, self.dev.exec(probe_code(what, options)))
 
     def clear(self):
         self.ask(
@@ -74,11 +94,8 @@ class BoardBench:
         self.ask("Hold the next stone flat over %s, centred (q to stop)." % point)
 
     def key(self, name, window_ms):
-        self.dev.write(
-            (json.dumps({"cmd": "probe", "what": "keys", "ms": window_ms}) + "\n").encode()
-        )
-        self.out("Press key %s now, once (within %d s)." % (name, window_ms // 1000))
-        return self.request({}, "probe", window_ms / 1000 + 10, send=False)
+        self.out("Press key %s once, within %d s." % (name, window_ms // 1000))
+        return self.probe("keys", ms=window_ms)
 
     def load(self, colour, grams, spot):
         if grams:
@@ -88,30 +105,17 @@ class BoardBench:
         else:
             self.ask("Take the weight off %s's platform." % colour)
 
-
-def _reply(dev, reply_type, timeout_s):
-    """The next reply of `reply_type` to a command already sent (events are skipped)."""
-    import time
-
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        raw = dev.readline(1.0)
-        if raw is None:
-            continue
+    def close(self):
         try:
-            msg = json.loads(raw)
-        except ValueError:
-            continue
-        if isinstance(msg, dict) and msg.get("type") == reply_type:
-            return msg
-        if isinstance(msg, dict) and msg.get("type") == "error":
-            raise DeviceError("the board refused: %s" % msg.get("text"))
-    raise DeviceError("no %s reply from the board in %d s" % (reply_type, timeout_s))
+            self.dev.start_app()  # the game app again, as the board is used
+        except DeviceError:
+            pass
+        self.dev.close()
 
 
 class TwinBench:
-    """The device twin running the real firmware, its hardware models wired as `faults`
-    (host_tools/twin/faults.py texts) say; it does each step itself."""
+    """The device twin running the real firmware (ROMFS image, the REPL, no app), its hardware
+    models wired as `faults` (host_tools/twin/faults.py texts) say; it does each step itself."""
 
     key_window_ms = TWIN_KEY_WINDOW_MS
 
@@ -119,14 +123,13 @@ class TwinBench:
         self.variant = variant
         self.log = log or (lambda text: None)
         self.twin = None
-        self.player = None
         self._tmp = None
         self.texts = list(faults)
 
     def start(self):
         from host_tools import FIRMWARE
         from host_tools.commands import flash
-        from host_tools.twin import deploy, faults, hardware, scenario
+        from host_tools.twin import faults, hardware
         from host_tools.twin.process import Twin
 
         self.spec = faults.parse(self.texts, self.variant)
@@ -139,11 +142,7 @@ class TwinBench:
         self.twin = Twin("romfs", romfs_image=romfs).start()
         self.cfg = hardware.attach(self.twin, variant=self.variant, faults=self.spec)
         self.size = self.cfg["grid"]["size"]
-        entry = {b: open(p, "rb").read() for b, p in built if not b.startswith("/ingboard/")}
-        deploy.put_files(self.twin, entry)
-        deploy.start_app(self.twin)
-        self.player = scenario.Player(self.twin)
-        self.player.wait_until_running()
+        self.clear()
         return self
 
     def rewire(self, texts):
@@ -174,18 +173,11 @@ class TwinBench:
     def say(self, text):
         self.log(text)
 
-    def request(self, cmd, reply_type, max_ms=30000, send=True):
-        if send:
-            self.player.send(cmd)
-        seen = len(self.player.messages)
-        msg = self.player.wait_for(lambda m: m.get("type") in (reply_type, "error"), max_ms=max_ms)
-        del seen
-        self.player.messages.clear()
-        if msg.get("type") == "error":
-            raise DeviceError("the board refused %s: %s" % (cmd.get("cmd"), msg.get("text")))
-        return msg
+    def probe(self, what, **options):
+        options.setdefault("variant", self.variant)
+        return parse_probe(what, self.twin.exec(probe_code(what, options), max_ms=30000))
 
-    def _position(self, indexes, first):
+    def _position(self, indexes):
         n = self.size * self.size
         cells = ["."] * n
         stone = self.spec.get("stone") or {}
@@ -203,7 +195,7 @@ class TwinBench:
         self.twin.model("grid", position="/".join(["." * self.size] * self.size))
 
     def stones(self, step, indexes):
-        self.twin.model("grid", position=self._position(indexes, step))
+        self.twin.model("grid", position=self._position(indexes))
 
     def hold(self, point):
         from ingboard.core.classifier import point_index
@@ -211,13 +203,12 @@ class TwinBench:
         self.stones("pole test", [point_index(point, self.size)])
 
     def key(self, name, window_ms):
-        # Held through the whole window (the app may take a while to start the probe: it
-        # loads the probe's code first), released before the next key is asked for.
-        self.player.send({"cmd": "probe", "what": "keys", "ms": window_ms})
-        self.twin.model("key", key=name, hold_ms=window_ms + TWIN_KEY_MARGIN_MS)
-        reply = self.request({}, "probe", max_ms=window_ms + 20000, send=False)
-        self.twin.model("key", release=name)
-        return reply
+        # Pressed before the probe starts and held until it has answered.
+        self.twin.model("key", key=name, hold_ms=600000)
+        try:
+            return self.probe("keys", ms=window_ms)
+        finally:
+            self.twin.model("key", release=name)
 
     def load(self, colour, grams, spot):
         position = dict(plan.BOWL_SPOTS).get(spot, 0.5)

@@ -1,8 +1,9 @@
 """The grid's wiring read from raw readings (pure): which sensor each mux input carries, the
 select lines' wiring that explains it, and what is left over (sensors, muxes, MOSFETs).
 
-Readings (walk.py collects them): `empty` (mean raw scan of the empty board), `empty_scans`
-(single scans, for the spread), `patterns` ([{"name", "points": [scan indexes with a stone],
+Readings (walk.py collects them through drivers/probe.py, each mux input read on its own
+with its lines set and its group powered): `empty` (the empty board, averaged), `empty_scans`
+(single reads, for the spread), `patterns` ([{"name", "points": [scan indexes with a stone],
 "values": raw scan}], plan.pattern_steps), `power` ([[off, early, settled]] per group,
 drivers/probe.py).
 

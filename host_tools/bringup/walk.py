@@ -8,14 +8,14 @@ from host_tools.device import DeviceError
 EMPTY_SCANS = 4  # averaged for the empty levels
 SPREAD_SCANS = 3  # single scans, for the spread of each input
 PATTERN_SCANS = 1
-BOWL_SAMPLES = 2
+BOWL_SAMPLES = 3
 
 
 def _scan(bench, n):
-    msg = bench.request({"cmd": "raw-scan", "n": n}, "raw-scan")
+    msg = bench.probe("scan", n=n)
     values = msg.get("values")
     if not isinstance(values, list) or len(values) != msg.get("size", 0) ** 2:
-        raise DeviceError("malformed raw-scan reply from the board")
+        raise DeviceError("malformed scan from the board")
     return msg["size"], values
 
 
@@ -24,17 +24,16 @@ def walk(bench, variant, grams=500.0, parts=("grid", "keys", "bowls", "displays"
     readings = {"version": READINGS_VERSION, "variant": variant}
     bench.clear()
     if "grid" in parts:
-        bench.say("Reading the empty board, the sensor groups' power and the buses.")
+        bench.say("Reading the empty board and the sensor groups' power.")
         size, empty = _scan(bench, EMPTY_SCANS)
         readings["size"] = size
         readings["empty"] = empty
         readings["empty_scans"] = [_scan(bench, 1)[1] for _ in range(SPREAD_SCANS)]
-        readings["power"] = bench.request({"cmd": "probe", "what": "grid-power"}, "probe")[
-            "groups"
-        ]
+        readings["power"] = bench.probe("grid-power")["groups"]
     if "displays" in parts:
-        readings["i2c"] = bench.request({"cmd": "probe", "what": "i2c"}, "probe")["buses"]
-        readings["supply_mv"] = bench.request({"cmd": "probe", "what": "supply"}, "probe")["mv"]
+        bench.say("Asking the I2C buses who is there; the supply.")
+        readings["i2c"] = bench.probe("i2c")["buses"]
+        readings["supply_mv"] = bench.probe("supply")["mv"]
     if "grid" in parts:
         bench.say("Stones in patterns: each scan index tells which sensor it reads.")
         steps = []
@@ -58,29 +57,19 @@ def walk(bench, variant, grams=500.0, parts=("grid", "keys", "bowls", "displays"
     return readings
 
 
-def _raw_bowl(bench):
-    return bench.request({"cmd": "raw-bowl", "n": BOWL_SAMPLES}, "raw-bowl")
-
-
 def _bowls(bench, grams):
     out = {"grams": grams, "zero": None, "loads": {}, "errors": {}}
-    try:
-        zero = _raw_bowl(bench)
-    except DeviceError as exc:
-        text = str(exc)
-        for colour in ("B", "W"):
-            if "the %s bowl" % colour in text:
-                out["errors"][colour] = text
-        if not out["errors"]:
-            raise
+    zero = bench.probe("bowls", n=BOWL_SAMPLES)
+    out["errors"] = dict(zero["errors"])
+    if out["errors"]:
         return out
-    out["zero"] = {"B": zero["B"], "W": zero["W"]}
+    out["zero"] = dict(zero["codes"])
     for colour in ("B", "W"):
         out["loads"][colour] = {}
         for spot, _where in plan.BOWL_SPOTS:
             bench.load(colour, grams, spot)
-            r = _raw_bowl(bench)
-            r = _raw_bowl(bench)  # the first may be a conversion from before the load
-            out["loads"][colour][spot] = {"B": r["B"], "W": r["W"]}
+            # The median of 3: one conversion from before the load changes nothing.
+            r = bench.probe("bowls", n=BOWL_SAMPLES)
+            out["loads"][colour][spot] = dict(r["codes"])
         bench.load(colour, 0, None)
     return out

@@ -13,6 +13,8 @@ the wrong address or an SH1106 for an SSD1306, keys swapped, open or stuck.
 
 - `--port P`: a real board (the firmware flashed: `ingboard flash`); it asks for each step
   (Enter goes on, q stops). `--answers FILE` answers the prompts from FILE, one line each.
+  The reads go through the board's REPL with the game app stopped (drivers/probe.py); the app
+  is started again at the end.
 - `--twin`: the device twin (MicroPython rp2 on the emulated RP2040, $INGBOARD_MCU_DIR) plays
   the builder; `--fault TEXT` wires it wrong first (host_tools/twin/faults.py).
 - `--readings FILE`: diagnose saved readings (`--save-readings FILE` writes them).
@@ -150,16 +152,11 @@ def run(args):
             return 1
     else:
         dev = connect(args.port)
-        try:
-            dev.start_app()
-        except DeviceError as exc:
-            dev.close()
-            print("ingboard bringup: %s" % exc, file=sys.stderr)
-            return 1
         if variant is None:
             variant = board_config.DEFAULT
-        bench = benches.BoardBench(dev, 19, answers)
-        bench.close = dev.close
+        bench = benches.BoardBench(
+            dev, board_config.variant(variant)["grid"]["size"], variant, answers
+        )
     try:
         if args.pole:
             return _pole(bench, args)
@@ -188,14 +185,14 @@ def _pole(bench, args):
             "--pole %s: not a point of the %dx%d board" % (args.pole, size, size)
         ) from None
     bench.clear()
-    empty = bench.request({"cmd": "raw-scan", "n": 8}, "raw-scan")["values"][i]
+    empty = bench.probe("scan", n=8)["values"][i]
     verdicts = []
     while True:
         try:
             bench.hold(args.pole.upper())
         except KeyboardInterrupt:
             break
-        reading = bench.request({"cmd": "raw-scan", "n": 4}, "raw-scan")["values"][i]
+        reading = bench.probe("scan", n=4)["values"][i]
         what, share = pole.verdict(empty, reading, args.colour)
         verdicts.append(what)
         print(

@@ -32,7 +32,7 @@ def refused(line):
 def test_every_command_of_the_table_parses():
     import json
 
-    required = {"config": {"size": 9, "rules": "aga"}, "name": "undo", "what": "supply"}
+    required = {"config": {"size": 9, "rules": "aga"}, "name": "undo"}
     for name in protocol.COMMANDS:
         cmd = {"cmd": name}
         for key in protocol.REQUIRED.get(name, ()):

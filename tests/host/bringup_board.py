@@ -139,16 +139,14 @@ class Board:
         return out
 
     def scan(self):
+        """drivers/probe.py's scan: each input on its own - its select lines set, every bank
+        enabled, the power-on time waited - then read."""
         out = [0] * self.n
-        banks = bc.grid_banks(self.size)
-        for a in range(min(self.groups, GPB)):
-            enabled = [b for b in range(banks) if b * GPB + a < self.groups]
-            for b in enabled:
-                g = b * GPB + a
-                for c in range(CH):
-                    j = g * CH + c
-                    if j < self.n:
-                        out[j] = self.read(b, self._commanded(a, c, enabled))
+        banks = list(range(bc.grid_banks(self.size)))
+        for j in range(self.n):
+            g, c = divmod(j, CH)
+            bank, a = divmod(g, GPB)
+            out[j] = self.read(bank, self._commanded(a, c, banks))
         return out
 
     def power(self):

@@ -1,21 +1,52 @@
-"""Bring-up probes: what `ingboard bringup` reads, beyond raw scans and raw bowl codes, to name
-a wiring fault (host_commands.cmd_probe). Plain pin work, slow and rare: never during a scan.
+"""Bring-up probes: the raw reads `ingboard bringup` makes to name a wiring fault, run through
+the REPL with the game app stopped (a badly wired board can keep the app too busy to answer,
+and a bring-up must not be a game full of alerts): `probe.main(what, **options)` builds the
+drivers (board_config.build), reads, and prints one JSON line.
 
-- `grid_power(grid)`: per sensor group, its channel 0 read three times: with every bank
-  disabled (nothing may drive the ADC input: a bank whose enable is stuck low still shows a
-  sensor), at once after the group's bank is enabled (its sensors are still powering up: 0 V,
-  unless the group's MOSFET is always on), and after the power-on time (a sensor's level).
-- `i2c(buses)`: per bus, the addresses that answer and each one's status byte (the low bits
-  tell an SSD1306, 0x06, from an SH1106, 0x08).
-- `keys(keys, ms, ticks)`: which keys read pressed at the start and which went down within
-  `ms` (raw levels, no debouncing: a builder presses the key asked for).
-- `supply(gpio)`: the module's VSYS/3 divider (board_config `battery_adc`), in millivolts of
-  VSYS.
+- "scan" (n): every mux input read on its own, scan order: its select lines set, every bank
+  enabled, the sensors' power-on time waited, then n reads averaged. Not the game's
+  fast scan (one wait per group address, channels in Gray order): whatever is swapped
+  between the select lines, each input is read powered, so the wiring shows as it is;
+- "grid-power": per sensor group, its channel 0 read three times: with every bank disabled
+  (nothing may drive the ADC input: a bank whose enable is stuck low still shows a sensor),
+  at once after the group's bank is enabled (its sensors are still powering up: 0 V, unless
+  the group's MOSFET is always on), and after the power-on time (a sensor's level);
+- "bowls" (n): per bowl the median of n raw HX711 codes, or the reason there is none;
+- "i2c": per bus, the addresses that answer a one-byte read and each one's status byte (the
+  low bits tell an SSD1306, 0x06, from an SH1106, 0x08);
+- "keys" (ms): which keys read pressed at the start and which within ms (raw levels);
+- "supply": the module's VSYS/3 divider (board_config `battery_adc`) in mV of VSYS, or null.
 """
 
+import json
 
-def _delay(grid, us):
-    grid._delay_us(us)
+
+def scan(grid, n):
+    """[reading per scan index]: each input read on its own (see the module docstring)."""
+    sel = grid._sel
+    grp = grid._grp
+    en = grid._en
+    adcs = grid._adcs
+    delay = grid._delay_us
+    wait = grid._power_on_us
+    out = []
+    for j in range(grid.points):
+        g, c = j // 16, j % 16
+        bank = g // 16
+        grid.off()
+        for b in range(4):
+            sel[b]((c >> b) & 1)
+            grp[b](((g % 16) >> b) & 1)
+        for e in en:
+            e(0)
+        delay(wait)
+        adc = adcs[bank]
+        total = 0
+        for _ in range(n):
+            total += adc.read_u16()
+        out.append((total + n // 2) // n)
+    grid.off()
+    return out
 
 
 def grid_power(grid, off_us=2000):
@@ -25,6 +56,7 @@ def grid_power(grid, off_us=2000):
     grp = grid._grp
     en = grid._en
     adcs = grid._adcs
+    delay = grid._delay_us
     wait = grid._power_on_us
     for g in range(grid.groups):
         bank = g // 16
@@ -33,12 +65,12 @@ def grid_power(grid, off_us=2000):
         for b in range(4):
             sel[b](0)
             grp[b]((address >> b) & 1)
-        _delay(grid, off_us)
+        delay(off_us)
         adc = adcs[bank]
         off = adc.read_u16()
         en[bank](0)
         early = adc.read_u16()
-        _delay(grid, wait)
+        delay(wait)
         settled = adc.read_u16()
         en[bank](1)
         out.append([off, early, settled])
@@ -46,10 +78,31 @@ def grid_power(grid, off_us=2000):
     return out
 
 
+def bowls(hx711, n, ticks_ms, ticks_diff):
+    """{"codes": {colour: median code}, "errors": {colour: text}}; an HX711 gives 10
+    conversions a second, 4 periods after a power-up: up to 1 s a sample."""
+    codes = {}
+    errors = {}
+    for colour, hx in hx711.items():
+        got = []
+        start = ticks_ms()
+        while len(got) < n:
+            if hx.ready():
+                got.append(hx.read_code())
+                start = ticks_ms()
+            elif ticks_diff(ticks_ms(), start) > 1000:
+                errors[colour] = "its HX711 gives no conversion (DOUT stays high)"
+                break
+        if len(got) == n:
+            got.sort()
+            codes[colour] = got[n // 2]
+    return {"codes": codes, "errors": errors}
+
+
 def i2c(buses):
     """[{"found": [addresses], "status": {address: status byte}}] per bus: every 7-bit address
-    asked for one byte (a read, not I2C.scan()'s empty write: the rp2 port bit-bangs that, and
-    the read is the status byte wanted anyway)."""
+    asked for one byte (a read, not I2C.scan()'s empty write: the rp2 port bit-bangs that,
+    and the read is the status byte wanted anyway)."""
     out = []
     for bus in buses:
         found = []
@@ -65,16 +118,13 @@ def i2c(buses):
 
 
 def keys(keys, names, ms, ticks_ms, ticks_diff):
-    """{"idle": [keys pressed at the start], "down": [keys that read pressed within ms]}
-    (polled by the clock; at most ms * 100 polls where the clock is virtual)."""
+    """{"idle": [keys pressed at the start], "down": [keys that read pressed within ms]}."""
     pins = keys._pins
     active = keys._active
     idle = [names[i] for i in range(len(pins)) if pins[i]() == active]
     down = []
     start = ticks_ms()
-    polls = 0
-    while ticks_diff(ticks_ms(), start) < ms and polls < ms * 100:
-        polls += 1
+    while ticks_diff(ticks_ms(), start) < ms:
         for i in range(len(pins)):
             if pins[i]() == active and names[i] not in down:
                 down.append(names[i])
@@ -87,3 +137,29 @@ def supply(gpio):
 
     code = machine.ADC(machine.Pin(gpio)).read_u16()
     return code * 3 * 3300 // 65535
+
+
+def main(what, n=1, ms=3000, variant=None):
+    """Build the drivers, run one probe, print its result as one JSON line."""
+    import time
+
+    from ingboard import board_config
+
+    hw = board_config.build(variant)
+    cfg = hw["config"]
+    if what == "scan":
+        out = {"size": cfg["grid"]["size"], "values": scan(hw["grid"], n)}
+    elif what == "grid-power":
+        out = {"groups": grid_power(hw["grid"])}
+    elif what == "bowls":
+        out = bowls(hw["hx711"], n, time.ticks_ms, time.ticks_diff)
+    elif what == "i2c":
+        out = {"buses": i2c(hw["i2c"])}
+    elif what == "keys":
+        out = keys(hw["keys"], board_config.KEYS, ms, time.ticks_ms, time.ticks_diff)
+    elif what == "supply":
+        gpio = cfg.get("battery_adc")
+        out = {"mv": None if gpio is None else supply(gpio)}
+    else:
+        raise ValueError("unknown probe %r" % (what,))
+    print(json.dumps(out))
