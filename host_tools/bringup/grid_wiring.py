@@ -298,10 +298,19 @@ class Grid:
         if not power:
             return
         grid = self.cfg["grid"]
+        crossed_banks = []
         for bank in range(self.banks):
             gs = [g for g in range(bank * GPB, min(self.groups, (bank + 1) * GPB))]
             live = [g for g in gs if abs(power[g][2] - EMPTY) <= QUIESCENT_TOL]
-            if not live or bank in self.dead_banks:
+            if bank in self.dead_banks:
+                continue
+            if len(power[gs[0]]) > 3 and len(live) * 4 < len(gs) and not self.adc_swapped:
+                # Not enabled by its own enable line, though the scans (all enabled) read it.
+                crossed = [g for g in gs if abs(power[g][3] - EMPTY) <= QUIESCENT_TOL]
+                if len(crossed) * 4 >= len(gs) * 3:
+                    crossed_banks.append(bank)
+                    continue
+            if not live:
                 continue
             driven = [g for g in live if abs(power[g][0] - power[g][2]) <= QUIESCENT_TOL // 2]
             if len(driven) * 4 >= len(live) * 3 and len(live) >= 2:
@@ -321,6 +330,18 @@ class Grid:
                     pg = self._physical_group(g)
                     if pg is not None and pg < self.groups:
                         self.always_on.add(pg)
+        if crossed_banks:
+            pins = grid["bank_enable"]
+            names = ", ".join("EN%d (GP%d)" % (b, pins[b]) for b in range(self.banks))
+            self.findings.append(
+                _finding(
+                    "enables-swapped",
+                    "/".join("EN%d" % b for b in range(self.banks)),
+                    "each bank is enabled by the other bank's line: the enable wires %s are"
+                    " swapped (to the second-level muxes' E and the 74HC154s' G1); the game's"
+                    " scan would read half the board disabled" % names,
+                )
+            )
         for pg in sorted(self.always_on):
             self.findings.append(
                 _finding(

@@ -21,8 +21,9 @@ enables); muxes U1-U23 and MOSFETs Q1-Q23 (group g is U(g+1)/Q(g+1)); points by 
 - `cell-reversed:B`: Black's load cells' signal pair swapped at the HX711;
   `cell-mismatch:W=0.7` (or `=-1`: wired backwards): White's second cell gives that share of
   the first's signal
+- `hx711-open:B`: Black's HX711 not connected (no conversion)
 - `display-addr:W=0x3D`: White's display strapped to another address; `display-sh1106:B`:
-  Black's display an SH1106 module, not an SSD1306
+  Black's display an SH1106 module, not an SSD1306; `display-open:W`: not connected
 - `key-swap:B,W` / `key-open:pause` / `key-short:menu`: keys wired to each other's GPIO, not
   connected, shorted to GND
 
@@ -151,6 +152,10 @@ def parse(texts, variant="pico"):
             if not 0x08 <= addr <= 0x77:
                 raise InputError("fault %r: a 7-bit I2C address 0x08-0x77" % text)
             out["displays"].setdefault(_colour(text, colour.upper()), {})["addr"] = addr
+        elif kind == "hx711-open" and len(parts) == 1:
+            out["bowls"].setdefault(_colour(text, parts[0].upper()), {})["unplugged"] = True
+        elif kind == "display-open" and len(parts) == 1:
+            out["displays"].setdefault(_colour(text, parts[0].upper()), {})["absent"] = True
         elif kind == "display-sh1106" and len(parts) == 1:
             out["displays"].setdefault(_colour(text, parts[0].upper()), {})["chip"] = "sh1106"
         elif kind in ("key-swap", "key-open", "key-short"):

@@ -160,7 +160,9 @@ class Board:
             on_cmd = self._commanded(a, 0, [bank])
             early = self.read(bank, on_cmd, settled=False, early_powered=already)
             settled = self.read(bank, on_cmd)
-            out.append([off, early, settled])
+            others = [b for b in range(bc.grid_banks(self.size)) if b != bank]
+            crossed = self.read(bank, self._commanded(a, 0, others))
+            out.append([off, early, settled, crossed])
         return out
 
     # -- the walk ----------------------------------------------------------------------
@@ -226,6 +228,12 @@ class Board:
             "errors": {},
         }
         for colour in "BW":
+            if faults.get(colour, {}).get("unplugged"):
+                out["errors"][colour] = "its HX711 gives no conversion (DOUT stays high)"
+        if out["errors"]:
+            out["zero"] = None
+            return out
+        for colour in "BW":
             out["loads"][colour] = {}
             for spot, position in plan.BOWL_SPOTS:
                 out["loads"][colour][spot] = {
@@ -238,6 +246,8 @@ class Board:
         buses = [{"found": [], "status": {}} for _ in self.cfg["i2c"]]
         for colour, d in self.cfg["displays"].items():
             f = faults.get(colour, {})
+            if f.get("absent"):
+                continue
             addr = f.get("addr", d["addr"])
             status = 0x08 if f.get("chip") == "sh1106" else 0x06
             bus = buses[d["bus"]]

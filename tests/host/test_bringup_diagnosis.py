@@ -28,6 +28,8 @@ N = 361
 def expected(text):
     """(code, part) the diagnosis must give for one fault text (faults.py's language)."""
     kind, _, arg = text.partition(":")
+    if kind == "swap" and arg.startswith("EN"):
+        return ("enables-swapped", "EN0/EN1")
     if kind == "swap":
         a, b = sorted(arg.split(","), key=grid_wiring.LINES.index)
         return ("lines-swapped", "%s/%s" % (a, b))
@@ -55,6 +57,8 @@ def expected(text):
         "cell-mismatch": ("cell-mismatch", "load cells %s" % arg.split("=")[0]),
         "display-addr": ("display-address", "display %s" % arg.split("=")[0]),
         "display-sh1106": ("display-sh1106", "display %s" % arg),
+        "display-open": ("display-missing", "display %s" % arg),
+        "hx711-open": ("hx711-silent", "HX711 %s" % arg),
         "key-swap": ("key-swapped", "keys %s" % arg.replace(",", "/")),
         "key-open": ("key-open", "key %s" % arg),
         "key-short": ("key-stuck", "key %s" % arg),
@@ -132,7 +136,9 @@ def test_an_open_select_line_is_named(line):
     check(["open:%s" % line], parts=("grid",))
 
 
-@pytest.mark.parametrize("text", ["open:EN0", "open:EN1", "short:EN0", "short:EN1", "adc-swap"])
+@pytest.mark.parametrize(
+    "text", ["open:EN0", "open:EN1", "short:EN0", "short:EN1", "adc-swap", "swap:EN0,EN1"]
+)
 def test_enable_and_analog_line_faults(text):
     check([text], parts=("grid",))
 
@@ -180,6 +186,8 @@ def test_reversed_stones_with_a_reversed_sensor():
         "display-addr:W=0x3D",
         "display-addr:B=0x3D",
         "display-sh1106:B",
+        "display-open:W",
+        "hx711-open:B",
         "key-swap:B,W",
         "key-swap:pause,menu",
         "key-open:pause",

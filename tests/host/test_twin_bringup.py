@@ -55,6 +55,8 @@ def test_a_healthy_twin_gives_a_clean_report(bench):
         ["short:EN0", "stone-reversed", "sensor-dead:Q16"],
         # an enable line open (floating)
         ["open:EN1", "mux-swap:U3:1,14"],
+        # the two enable lines crossed; a channel-select line crossed with a group-select one
+        ["swap:EN0,EN1", "swap:S3,A0"],
     ],
 )
 def test_grid_faults_are_named(bench, texts):
@@ -71,6 +73,12 @@ def test_keys_bowls_and_displays_faults_are_named(bench):
         "display-sh1106:B",
     ]
     _walk(bench, texts, ("keys", "bowls", "displays"))
+
+
+def test_missing_parts_are_named(bench):
+    _walk(
+        bench, ["hx711-open:W", "display-open:W", "key-open:pause"], ("keys", "bowls", "displays")
+    )
 
 
 def test_the_pole_tester_calls_a_reversed_stone(bench, capsys):

@@ -7,10 +7,11 @@ drivers (board_config.build), reads, and prints one JSON line.
   enabled, the sensors' power-on time waited, then n reads averaged. Not the game's
   fast scan (one wait per group address, channels in Gray order): whatever is swapped
   between the select lines, each input is read powered, so the wiring shows as it is;
-- "grid-power": per sensor group, its channel 0 read three times: with every bank disabled
+- "grid-power": per sensor group, its channel 0 read four times: with every bank disabled
   (nothing may drive the ADC input: a bank whose enable is stuck low still shows a sensor),
   at once after the group's bank is enabled (its sensors are still powering up: 0 V, unless
-  the group's MOSFET is always on), and after the power-on time (a sensor's level);
+  the group's MOSFET is always on), after the power-on time (a sensor's level), and with the
+  other banks enabled instead (nothing again, unless the enable lines are crossed);
 - "bowls" (n): per bowl the median of n raw HX711 codes, or the reason there is none;
 - "i2c": per bus, the addresses that answer a one-byte read and each one's status byte (the
   low bits tell an SSD1306, 0x06, from an SH1106, 0x08);
@@ -50,7 +51,7 @@ def scan(grid, n):
 
 
 def grid_power(grid, off_us=2000):
-    """[[off, early, settled] per group]: read_u16 codes of each group's channel 0."""
+    """[[off, early, settled, crossed] per group]: read_u16 codes of its channel 0."""
     out = []
     sel = grid._sel
     grp = grid._grp
@@ -73,7 +74,13 @@ def grid_power(grid, off_us=2000):
         delay(wait)
         settled = adc.read_u16()
         en[bank](1)
-        out.append([off, early, settled])
+        for b in range(len(en)):
+            if b != bank:
+                en[b](0)
+        delay(wait)
+        crossed = adc.read_u16()
+        grid.off()
+        out.append([off, early, settled, crossed])
     grid.off()
     return out
 

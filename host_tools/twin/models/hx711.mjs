@@ -20,7 +20,7 @@
 // `position` along the platform (0: over the first cell, 1: over the second, 0.5: centred)
 // loads them (1 - position) and position. Wiring faults (`faults`, or the "bowl" command's):
 // {reversed: true} the signal pair S+/S- swapped at the HX711 (the code falls with the load),
-// {cells: [k1, k2]} each cell's sensitivity (1 as designed; a mismatched cell 0.8, one wired
+// {unplugged: true} the chip not connected, {cells: [k1, k2]} each cell's sensitivity (1 as designed; a mismatched cell 0.8, one wired
 // backwards -1, one unconnected 0): a centred load then reads (k1 + k2) / 2 of the grams.
 import { prng } from "./hall_grid.mjs";
 
@@ -171,6 +171,7 @@ export function attach(board, options) {
     const cell = (options.cells || {})[colour] || {};
     cells[colour] = new HX711(board, pins, { seed: seed++, ...cell });
     cells[colour].faults = ((options.faults || {})[colour]) || {};
+    if (cells[colour].faults.unplugged) cells[colour].unplug();
   }
   board.handle("bowl", (args) => {
     const cell = cells[args.colour];
@@ -178,7 +179,11 @@ export function attach(board, options) {
     if (args.grams !== undefined) {
       cell.setGrams(Number(args.grams), args.position === undefined ? 0.5 : Number(args.position));
     }
-    if (args.faults !== undefined) cell.faults = args.faults || {};
+    if (args.faults !== undefined) {
+      cell.faults = args.faults || {};
+      if (cell.faults.unplugged) cell.unplug();
+      else cell.plug();
+    }
     if (args.plugged === false) cell.unplug();
     if (args.plugged === true) cell.plug();
     return {

@@ -215,8 +215,8 @@ export class SH1106 extends SSD1306 {
 }
 
 /** Twin model entry: options {i2c (board_config "i2c"), displays (board_config "displays"),
- * faults {name: {addr, chip: "sh1106"}} (a module strapped to another address, or the other
- * controller; also the "display" command's `faults`)}.
+ * faults {name: {addr, chip: "sh1106", absent}} (a module strapped to another address, the
+ * other controller, or none; also the "display" command's `faults`)}.
  * handler "frames": the frames since the last call, [{t_us, name, bits (base64)}], at most
  * `keep` per display (the latest ones); "display": each display's state. */
 export function attach(board, options) {
@@ -226,8 +226,10 @@ export function attach(board, options) {
   const detach = [];
   const fit = (faults) => {
     while (detach.length) detach.pop()();
+    for (const name of Object.keys(displays)) delete displays[name];
     for (const [name, where] of Object.entries(options.displays)) {
       const fault = (faults || {})[name] || {};
+      if (fault.absent) continue; // not connected: nothing answers
       const bus = options.i2c[where.bus];
       const Chip = fault.chip === "sh1106" ? SH1106 : SSD1306;
       const display = new Chip(name, {
