@@ -41,6 +41,8 @@ DETECT = SPAN // 4  # a stone: the classifier's entry threshold of the default s
 WEAK = SPAN * 6 // 100  # a response at all (above crosstalk of a few neighbours)
 # Weak: the field of a stone over 1 mm more wood than designed (7 mm gap: 70 %), a margin below.
 WEAK_SHARE = 0.75
+# Strong: 4.5 mm of wood gives 122 %, 4 mm 150 %: the pocket cut too deep, the wood too thin.
+STRONG_SHARE = 1.3
 LINES = ("S0", "S1", "S2", "S3", "A0", "A1", "A2", "A3")
 
 
@@ -566,6 +568,21 @@ class Grid:
                         % (self.name(i), step),
                     )
                 )
+        if self.share[j] > STRONG_SHARE:
+            self.findings.append(
+                _finding(
+                    "sensor-strong",
+                    self.name(i),
+                    "the sensor of %s sees %d %% of a stone's field: too little wood over it (the"
+                    " pocket is cut too deep; %d %% is what 1 mm too little gives): the wood"
+                    " there may crack"
+                    % (
+                        self.name(i),
+                        round(100 * self.share[j]),
+                        ph.STONE_FIELD_UT[0] * 100 // ph.STONE_FIELD_NOMINAL_UT,
+                    ),
+                )
+            )
         if self.share[j] < WEAK_SHARE:
             self.findings.append(
                 _finding(

@@ -15,7 +15,7 @@ enables); muxes U1-U23 and MOSFETs Q1-Q23 (group g is U(g+1)/Q(g+1)); points by 
 - `mux-swap:U7:3,5`: two sensors' wires exchanged on a mux (channels 3 and 5 of U7);
   `swap-points:D4,Q16`: two sensors' wires exchanged, wherever they are
 - `sensor-reversed:D4` / `sensor-axis:K10` / `sensor-dead:Q16`: one sensor mounted face down,
-  on the wrong axis, dead
+  on the wrong axis, dead; `sensor-deep:D4=6`: 6 mm of wood over it (its pocket too shallow)
 - `stone-reversed`: every stone's magnet the wrong way (the whole batch glued north down);
   `stone-reversed:D4`: one reversed stone in the set, the first one put on D4
 - `cell-reversed:B`: Black's load cells' signal pair swapped at the HX711;
@@ -128,6 +128,16 @@ def parse(texts, variant="pico"):
         elif kind in ("sensor-reversed", "sensor-axis", "sensor-dead") and len(parts) == 1:
             i = _point(text, parts[0].strip(), size)
             grid.setdefault("sensors", {})[str(i)] = kind.split("-")[1]
+        elif kind == "sensor-deep" and len(parts) == 1:
+            point, _, mm = parts[0].partition("=")
+            i = _point(text, point.strip(), size)
+            try:
+                wood_um = round(float(mm) * 1000)
+            except ValueError:
+                raise InputError(
+                    "fault %r: sensor-deep:D4=6 (mm of wood over it)" % text
+                ) from None
+            grid.setdefault("gains", {})[str(i)] = field_share(wood_um)
         elif kind == "stone-reversed" and not parts:
             out["stone"]["reversed"] = True
         elif kind == "stone-reversed" and len(parts) == 1:
@@ -175,6 +185,24 @@ def parse(texts, variant="pico"):
         else:
             raise InputError("unknown fault %r (see host_tools/twin/faults.py)" % text)
     return out
+
+
+def field_share(wood_um):
+    """A stone's field over `wood_um` of wood as a share of the nominal (physical.py's table,
+    interpolated; beyond it, the field's falloff of the last step)."""
+    from ingboard import physical as ph
+
+    depths = ph.STONE_FIELD_DEPTH_UM
+    fields = ph.STONE_FIELD_UT
+    if wood_um <= 0:
+        raise InputError("the wood over a sensor is more than 0 mm")
+    k = 0
+    while k < len(depths) - 2 and wood_um > depths[k + 1]:
+        k += 1
+    d0, d1 = depths[k], depths[k + 1]
+    ratio = fields[k + 1] / fields[k]
+    field = fields[k] * ratio ** ((wood_um - d0) / (d1 - d0))
+    return field / ph.STONE_FIELD_NOMINAL_UT
 
 
 def _swap_slots(grid, i1, i2):

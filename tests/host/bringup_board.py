@@ -52,6 +52,7 @@ class Board:
             self.slot_sensor[slot] = int(key)
         self.mosfet = {int(k): v for k, v in grid.get("mosfet", {}).items()}
         self.sensors = {int(k): v for k, v in grid.get("sensors", {}).items()}
+        self.share = {int(k): v for k, v in grid.get("gains", {}).items()}
         self.adc_swap = grid.get("adc") is not None and list(grid["adc"]) != [
             p - 26 for p in g["adc"]
         ]
@@ -83,6 +84,7 @@ class Board:
                         else ph.CROSSTALK_ALONG_LINE_BP
                     )
                     f += self.stones[rr * n + cc] * span * bp / 10000
+        f *= self.share.get(i, 1)
         return -f if fault == "reversed" else f
 
     def _level(self, name, commanded):

@@ -40,6 +40,9 @@ def expected(text):
                 ("enable-stuck-low", line) if not arg.endswith("high") else ("bank-floating", line)
             )
         return ("line-stuck", line)
+    if kind == "sensor-deep":
+        point, _, mm = arg.partition("=")
+        return ("sensor-weak" if float(mm) > 5 else "sensor-strong", point)
     if kind == "open":
         return ("bank-floating", arg) if arg.startswith("EN") else ("line-floating", arg)
     return {
@@ -164,6 +167,14 @@ def test_single_sensors_reversed_on_the_wrong_axis_or_dead():
     for kind in ("sensor-reversed", "sensor-axis", "sensor-dead"):
         for i in rng.sample(range(N), 4):
             check(["%s:%s" % (kind, point_name(i))], seed=i, parts=("grid",))
+
+
+def test_a_sensor_under_too_much_wood_is_weak_within_the_tolerance_it_is_not():
+    check(["sensor-deep:K10=6"], parts=("grid",))
+    check(["sensor-deep:A1=6.5"], parts=("grid",))
+    check(["sensor-deep:C3=4"], parts=("grid",))
+    for mm in ("4.7", "5.3"):  # the pocket's tolerance, 5 mm +- 0.3 mm: nothing to name
+        assert diagnose(Board(faults.parse(["sensor-deep:K10=%s" % mm])).readings(("grid",))) == []
 
 
 def test_reversed_stones():

@@ -56,7 +56,7 @@ def test_a_healthy_twin_gives_a_clean_report(bench):
         # an enable line open (floating)
         ["open:EN1", "mux-swap:U3:1,14"],
         # the two enable lines crossed; a channel-select line crossed with a group-select one
-        ["swap:EN0,EN1", "swap:S3,A0"],
+        ["swap:EN0,EN1", "swap:S3,A0", "sensor-deep:K10=6"],
     ],
 )
 def test_grid_faults_are_named(bench, texts):

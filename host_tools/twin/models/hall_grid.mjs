@@ -34,6 +34,7 @@
 //   mosfet:  {group: "open" | "short"}  that group's P-MOSFET never / always conducts
 //   sensors: {sensor index: "reversed" | "axis" | "dead"}  mounted marked face down, on the
 //            wrong axis (sensing along the board, not across it), or dead (output at 0 V)
+//   gains:   {sensor index: share}  the field it sees of a stone (more wood over it: 0.7)
 //   adc:     [bank 0's ADC channel, bank 1's]  the banks' analog lines swapped or moved
 
 const CHANNELS = 16;
@@ -152,6 +153,7 @@ export class HallGrid {
     }
     this.mosfet = faults.mosfet || {};
     this.sensorFault = faults.sensors || {};
+    this.fieldShare = faults.gains || {};
     this.adcChannel = faults.adc || this.adcOfBank;
     this._listeners = [];
     for (const name of ["A0", "A1", "A2", "A3", "EN0", "EN1"]) {
@@ -238,6 +240,7 @@ export class HallGrid {
           }
         }
       }
+      f *= this.fieldShare[i] ?? 1;
       this.field[i] = fault === "reversed" ? -f : f;
     }
   }
