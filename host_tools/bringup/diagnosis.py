@@ -13,11 +13,15 @@ from host_tools.bringup import grid_wiring, parts
 READINGS_VERSION = 1
 
 
-def diagnose(readings):
+def diagnose(readings, notes=None):
+    """The findings; `notes` (a list), if given, gets what could not be checked and why."""
     cfg = board_config.variant(readings.get("variant", "pico"))
     findings = []
     if readings.get("empty") is not None:
-        findings += grid_wiring.Grid(readings, cfg).findings
+        grid = grid_wiring.Grid(readings, cfg)
+        findings += grid.findings
+        if notes is not None:
+            notes += grid.notes
     findings += parts.bowls(readings, cfg)
     findings += parts.displays(readings, cfg)
     findings += parts.keys(readings, cfg)
@@ -25,11 +29,15 @@ def diagnose(readings):
     return findings
 
 
-def report(findings):
-    """The findings as text lines for the builder."""
+def report(findings, notes=()):
+    """The findings (and notes) as text lines for the builder."""
     if not findings:
-        return ["bring-up: no fault found"]
-    lines = ["bring-up: %d fault%s found" % (len(findings), "" if len(findings) == 1 else "s")]
+        lines = ["bring-up: no fault found"]
+    else:
+        n = len(findings)
+        lines = ["bring-up: %d fault%s found" % (n, "" if n == 1 else "s")]
     for f in findings:
         lines.append("- [%s] %s: %s" % (f["code"], f["part"], f["text"]))
+    for note in notes:
+        lines.append("note: %s" % note)
     return lines

@@ -72,6 +72,7 @@ class Grid:
         self.groups = bc.grid_groups(self.size)
         self.banks = bc.grid_banks(self.size)
         self.findings = []
+        self.notes = []
         self._baseline(readings["empty"], readings.get("empty_scans") or [])
         self._patterns(readings.get("patterns") or [])
         self._fit_lines()
@@ -144,6 +145,18 @@ class Grid:
                         consistent = False  # a bit and its complement disagree
                 if consistent and code < n:
                     self.code[j] = code
+
+        ok = sum(1 for j in range(n) if self.state[j] == "ok")
+        answered = sum(1 for j in range(n) if self.seen[j] or self.weak[j])
+        if ok and answered * 20 < ok:
+            # Nobody put the stones down (or not where asked): the sensors cannot be judged.
+            self.steps = []
+            self.code = [None] * n
+            self.notes.append(
+                "no stone was seen in any pattern step (%d of %d inputs answered): the"
+                " sensors' wiring and polarity were not checked, only their levels and the"
+                " groups' power" % (answered, ok)
+            )
 
     # -- 3. the select lines -----------------------------------------------------------
     def _fit_lines(self):

@@ -186,6 +186,17 @@ def keys(readings, cfg):
     seen = {}
     for n, a in asked.items():
         seen[n] = [d for d in a["down"] if d not in stuck]
+    silent = [n for n in asked if n not in stuck]
+    if len(silent) > 1 and not any(seen[n] for n in silent):
+        out.append(
+            _finding(
+                "keys-silent",
+                "keys %s" % "/".join(silent),
+                "no key reads pressed (%s): the keys' common GND wire is open (or nobody"
+                " pressed them)" % ", ".join("%s GP%d" % (n, pins[n]) for n in silent),
+            )
+        )
+        return out
     done = set()
     for n in asked:
         if n in stuck or n in done:

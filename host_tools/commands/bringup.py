@@ -99,17 +99,19 @@ def _answers(path):
         raise InputError("cannot read %s: %s" % (path, exc.strerror)) from None
 
 
-def _finish(findings, args, readings=None):
-    from host_tools.bringup.diagnosis import report
+def _finish(readings, args, save=False):
+    from host_tools.bringup.diagnosis import diagnose, report
 
-    if args.save_readings and readings is not None:
+    notes = []
+    findings = diagnose(readings, notes)
+    if args.save_readings and save:
         from host_tools.outputs import write_all
 
         write_all({args.save_readings: json.dumps(readings)})
     if args.json:
         print(json.dumps(findings, indent=1))
     else:
-        for line in report(findings):
+        for line in report(findings, notes):
             print(line)
     return 1 if findings else 0
 
@@ -118,7 +120,6 @@ def run(args):
     from ingboard import board_config
 
     from host_tools.bringup import bench as benches
-    from host_tools.bringup.diagnosis import diagnose
     from host_tools.bringup.walk import walk
     from host_tools.device import DeviceError, connect
 
@@ -130,7 +131,7 @@ def run(args):
     if args.readings:
         readings = _load_readings(args.readings)
         try:
-            return _finish(diagnose(readings), args)
+            return _finish(readings, args)
         except (KeyError, IndexError, TypeError, ValueError) as exc:
             raise InputError("%s: incomplete readings (%s)" % (args.readings, exc)) from None
     variant = args.variant or ("pico" if args.twin else None)
@@ -169,7 +170,7 @@ def run(args):
         return 1
     finally:
         bench.close()
-    return _finish(diagnose(readings), args, readings)
+    return _finish(readings, args, save=True)
 
 
 def _pole(bench, args):

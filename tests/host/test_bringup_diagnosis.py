@@ -353,3 +353,24 @@ def test_bad_fault_texts_are_refused():
     ):
         with pytest.raises(InputError):
             faults.parse([text])
+
+
+def test_no_stones_put_down_is_a_note_not_361_faults():
+    board = Board({})
+    readings = board.readings(("grid",))
+    for step in readings["patterns"]:
+        step["values"] = list(readings["empty"])
+    notes = []
+    assert diagnose(readings, notes) == []
+    assert notes and "no stone was seen" in notes[0]
+    dead = Board(faults.parse(["mosfet-open:Q4"])).readings(("grid",))
+    for step in dead["patterns"]:
+        step["values"] = list(dead["empty"])
+    assert [(f["code"], f["part"]) for f in diagnose(dead)] == [("mosfet-open", "Q4")]
+
+
+def test_no_key_at_all_is_one_finding():
+    readings = Board(faults.parse([])).readings(("keys",))
+    for a in readings["keys"]["asked"].values():
+        a["down"] = []
+    assert [f["code"] for f in diagnose(readings)] == ["keys-silent"]
