@@ -27,6 +27,9 @@ from ingboard import board_config as bc
 from ingboard import physical as ph
 from ingboard.core.classifier import point_name
 
+from host_tools.bringup import grid_sensors, select_lines
+from host_tools.bringup.findings import finding as _finding
+
 CH = bc.CHANNELS_PER_GROUP
 GPB = bc.GROUPS_PER_BANK
 EMPTY = ph.EMPTY_COUNTS
@@ -39,27 +42,7 @@ LOW = ph.SENSOR_RAIL_MARGIN_MV * FULL // ph.SUPPLY_MV // 2
 FLOAT_SPREAD = 40 * ph.SENSOR_NOISE_COUNTS  # single scans of a live sensor agree within noise
 DETECT = SPAN // 4  # a stone: the classifier's entry threshold of the default span
 WEAK = SPAN * 6 // 100  # a response at all (above crosstalk of a few neighbours)
-# Weak: the field of a stone over 1 mm more wood than designed (7 mm gap: 70 %), a margin below.
-WEAK_SHARE = 0.75
-# Strong: 4.5 mm of wood gives 122 %, 4 mm 150 %: the pocket cut too deep, the wood too thin.
-STRONG_SHARE = 1.3
-LINES = ("S0", "S1", "S2", "S3", "A0", "A1", "A2", "A3")
-
-
-def _finding(code, part, text):
-    return {"code": code, "part": part, "text": text}
-
-
-def line_gpio(cfg, k):
-    grid = cfg["grid"]
-    return (grid["channel_select"] + grid["group_select"])[k] if k < 8 else None
-
-
-def _bits(index):
-    """The 8 line levels (S0-S3, A0-A3) and the bank of a slot (= scan index)."""
-    g, c = divmod(index, CH)
-    bank, a = divmod(g, GPB)
-    return [(c >> b) & 1 for b in range(4)] + [(a >> b) & 1 for b in range(4)], bank
+LINES = select_lines.LINES
 
 
 class Grid:
@@ -73,13 +56,16 @@ class Grid:
         self.banks = bc.grid_banks(self.size)
         self.findings = []
         self.notes = []
+        self.ch = CH
+        self.bank_size = GPB * CH
         self._baseline(readings["empty"], readings.get("empty_scans") or [])
         self._patterns(readings.get("patterns") or [])
         self._fit_lines()
         self._bank_faults()
         self._power(readings.get("power"))
         self._groups()
-        self._local()
+        grid_sensors.single(self)
+        grid_sensors.local(self)
 
     def name(self, i):
         return point_name(i, self.size)
@@ -158,124 +144,14 @@ class Grid:
                 " groups' power" % (answered, ok)
             )
 
-    # -- 3. the select lines -----------------------------------------------------------
+    # -- 3. the select lines (select_lines.py) ----------------------------------------
     def _fit_lines(self):
         pairs = [(j, self.code[j]) for j in range(self.n) if self.code[j] is not None]
-        self.pairs = pairs
-        self.source = list(range(8))  # per line: commanded bit m, or ("const", v), or None
-        self.adc_swapped = False
-        if len(pairs) < 8:
-            return
-        cross = sum(1 for j, i in pairs if _bits(j)[1] != _bits(i)[1])
-        self.adc_swapped = cross * 2 > len(pairs)
-        for k in range(8):
-            scores = []
-            for m in range(8):
-                agree = sum(1 for j, i in pairs if _bits(i)[0][k] == _bits(j)[0][m])
-                scores.append((agree, 2 if m == k else 1, m))
-            for v in (0, 1):
-                agree = sum(1 for j, i in pairs if _bits(i)[0][k] == v)
-                scores.append((agree, 0, ("const", v)))
-            agree, _pref, src = max(scores, key=lambda s: (s[0], s[1]))
-            self.source[k] = src if agree >= 0.8 * len(pairs) else None
-        self._report_lines()
+        self.source, self.adc_swapped = select_lines.fit(pairs)
+        self.findings += select_lines.findings(self.source, self.adc_swapped, self.cfg)
 
     def act(self, j):
-        """The slot (group*16 + channel) scan index j reads under the fitted lines (None:
-        unknown - a floating line; >= n or on a missing group: an input tied to GND)."""
-        v, bank = _bits(j)
-        u = []
-        for k in range(8):
-            src = self.source[k]
-            if src is None:
-                return None
-            u.append(src[1] if isinstance(src, tuple) else v[src])
-        if self.adc_swapped:
-            bank = 1 - bank
-        c = sum(u[b] << b for b in range(4))
-        a = sum(u[4 + b] << b for b in range(4))
-        return (bank * GPB + a) * CH + c
-
-    def _line_text(self, k):
-        return "%s (GP%d)" % (LINES[k], line_gpio(self.cfg, k))
-
-    def _report_lines(self):
-        done = set()
-        for k in range(8):
-            src = self.source[k]
-            if k in done or src == k:
-                continue
-            if src is None:
-                self.findings.append(
-                    _finding(
-                        "line-floating",
-                        LINES[k],
-                        "%s of the %s follows no GPIO: an open or intermittent wire between"
-                        " the Pico and the %s inputs (check that wire and its connector)"
-                        % (self._line_text(k), _chips(k), _chips(k)),
-                    )
-                )
-            elif isinstance(src, tuple):
-                self.findings.append(
-                    _finding(
-                        "line-stuck",
-                        LINES[k],
-                        "%s is stuck %s at the %s: its wire from the Pico is broken or shorted"
-                        " to %s (points whose %s bit is %d are never read)"
-                        % (
-                            self._line_text(k),
-                            "low" if src[1] == 0 else "high",
-                            _chips(k),
-                            "GND" if src[1] == 0 else "3.3 V",
-                            LINES[k],
-                            1 - src[1],
-                        ),
-                    )
-                )
-            elif self.source[src] == k:
-                done.update((k, src))
-                self.findings.append(
-                    _finding(
-                        "lines-swapped",
-                        "%s/%s" % (LINES[k], LINES[src]),
-                        "%s and %s are swapped: the wires from GP%d and GP%d go to each"
-                        " other's inputs (%s); exchange them at the Pico or the cable"
-                        % (
-                            LINES[k],
-                            LINES[src],
-                            line_gpio(self.cfg, k),
-                            line_gpio(self.cfg, src),
-                            _chips(k)
-                            if _chips(k) == _chips(src)
-                            else "%s, %s" % (_chips(k), _chips(src)),
-                        ),
-                    )
-                )
-            else:
-                self.findings.append(
-                    _finding(
-                        "lines-swapped",
-                        LINES[k],
-                        "%s of the %s is wired to GP%d (the pin of %s), not GP%d"
-                        % (
-                            LINES[k],
-                            _chips(k),
-                            line_gpio(self.cfg, src),
-                            LINES[src],
-                            line_gpio(self.cfg, k),
-                        ),
-                    )
-                )
-        if self.adc_swapped:
-            adc = self.cfg["grid"]["adc"]
-            self.findings.append(
-                _finding(
-                    "adc-swapped",
-                    "GP%d/GP%d" % (adc[0], adc[1]),
-                    "the two banks' analog lines are swapped: GP%d must go to bank 0's"
-                    " second-level mux (COM), GP%d to bank 1's" % (adc[0], adc[1]),
-                )
-            )
+        return select_lines.slot(self.source, self.adc_swapped, j)
 
     # -- 4. banks and the power probe --------------------------------------------------
     def _bank_indexes(self, bank):
@@ -388,7 +264,6 @@ class Grid:
             low = [j for j in idx if self.state[j] == "low"]
             if len(idx) >= 2 and len(low) * 4 >= len(idx) * 3:
                 self.dead_groups.add(pg)
-        self._single_sensors()
         for pg in sorted(self.dead_groups):
             bank, out = divmod(pg, GPB)
             self.findings.append(
@@ -408,211 +283,3 @@ class Grid:
                     ),
                 )
             )
-
-    def _single_sensors(self):
-        """Empty levels of single sensors in otherwise healthy groups."""
-        for j in range(self.n):
-            st = self.state[j]
-            if st in ("ok", "floating") or j // (GPB * CH) in self.dead_banks:
-                continue
-            slot = self.act(j)
-            if slot is None or slot >= self.n or slot // CH in self.dead_groups:
-                continue
-            volts = self.empty[j] * ph.SUPPLY_MV / FULL / 1000
-            if st == "odd":
-                text = (
-                    "the sensor of %s idles at %.2f V, not 1.65 V: a magnet or steel near it,"
-                    " a stone left on it, or a damaged sensor" % (self.name(slot), volts)
-                )
-            else:
-                text = (
-                    "the sensor of %s (%s) reads %.2f V: dead, or its VCC, GND or output joint"
-                    " is open or shorted (check its solder joints and its 10 nF capacitor), or"
-                    " its output wired to another group's mux, which reads it while its own"
-                    " group is off" % (self.name(slot), self.where(slot), volts)
-                )
-            self.findings.append(
-                _finding("sensor-dead" if st != "odd" else "sensor-offset", self.name(slot), text)
-            )
-
-    # -- 5. what the wiring does not explain -------------------------------------------
-    def _local(self):
-        if not self.steps:
-            return
-        n = self.n
-        # Polarity of the stones: most answers the right way round, or most the other.
-        answered = [j for j in range(n) if self.seen[j]]
-        wrong_way = [j for j in answered if len(self.negative[j]) * 2 > self.seen[j]]
-        stones_reversed = len(answered) >= 8 and len(wrong_way) * 2 > len(answered)
-        if stones_reversed:
-            self.findings.append(
-                _finding(
-                    "stones-reversed",
-                    "stones",
-                    "the Black stones read as White on %d of %d points: their magnets are"
-                    " glued with the north pole down (Black needs south down; test them with"
-                    " `ingboard bringup --pole POINT`)" % (len(wrong_way), len(answered)),
-                )
-            )
-        expected = {}
-        for j in range(n):
-            if self.state[j] != "ok" or j // (GPB * CH) in self.dead_banks:
-                continue
-            slot = self.act(j)
-            if slot is None or slot >= n or slot // CH in self.dead_groups:
-                continue
-            expected[j] = slot
-        miswired = {}
-        for j, slot in expected.items():
-            i = self.code[j]
-            if i is not None and i != slot:
-                miswired[slot] = i  # the input meant for `slot` carries sensor i
-        done = set()
-        for slot, i in sorted(miswired.items()):
-            if slot in done:
-                continue
-            if miswired.get(i) == slot:
-                done.update((slot, i))
-                if slot // CH == i // CH:
-                    self.findings.append(
-                        _finding(
-                            "mux-swap",
-                            "U%d" % (slot // CH + 1),
-                            "the sensors of %s and %s are swapped on U%d: %s is wired to"
-                            " channel %d, %s to channel %d (swap the two wires)"
-                            % (
-                                self.name(slot),
-                                self.name(i),
-                                slot // CH + 1,
-                                self.name(slot),
-                                i % CH,
-                                self.name(i),
-                                slot % CH,
-                            ),
-                        )
-                    )
-                else:
-                    self.findings.append(
-                        _finding(
-                            "sensors-swapped",
-                            "%s/%s" % (self.where(slot), self.where(i)),
-                            "the sensors of %s and %s are swapped between muxes: %s is on %s,"
-                            " %s on %s (swap the two wires)"
-                            % (
-                                self.name(slot),
-                                self.name(i),
-                                self.name(slot),
-                                self.where(i),
-                                self.name(i),
-                                self.where(slot),
-                            ),
-                        )
-                    )
-            else:
-                done.add(slot)
-                self.findings.append(
-                    _finding(
-                        "sensor-miswired",
-                        self.where(slot),
-                        "%s (the input of %s) carries the sensor of %s: check the wire from %s's"
-                        " sensor and what is on %s"
-                        % (
-                            self.where(slot),
-                            self.name(slot),
-                            self.name(i),
-                            self.name(i),
-                            self.where(slot),
-                        ),
-                    )
-                )
-        carried = set(self.code[j] for j in expected if self.code[j] is not None)
-        for j, slot in sorted(expected.items()):
-            i = self.code[j]
-            if i is None and slot not in carried and slot not in miswired:
-                self._silent(j, slot)
-            elif i is not None and i == slot:
-                self._answer(j, i, stones_reversed)
-
-    def _silent(self, j, i):
-        if self.seen[j]:
-            return  # answered, but inconsistently: a floating line is reported already
-        if self.weak[j]:
-            self.findings.append(
-                _finding(
-                    "sensor-axis",
-                    self.name(i),
-                    "the sensor of %s (%s) barely answers a stone: mounted on the wrong axis"
-                    " (a TO-92 bent over, or a sensor tilted so it senses along the board) or"
-                    " far too deep" % (self.name(i), self.where(i)),
-                )
-            )
-        else:
-            self.findings.append(
-                _finding(
-                    "sensor-axis",
-                    self.name(i),
-                    "the sensor of %s (%s) idles at a normal level but never answers a stone:"
-                    " mounted on the wrong axis (its face not towards the stone: a TO-92 bent"
-                    " flat, a part on its side)" % (self.name(i), self.where(i)),
-                )
-            )
-
-    def _answer(self, j, i, stones_reversed):
-        neg = self.negative[j]
-        mostly_negative = len(neg) * 2 > self.seen[j]
-        if mostly_negative != stones_reversed and self.seen[j] >= 2:
-            self.findings.append(
-                _finding(
-                    "sensor-reversed",
-                    self.name(i),
-                    "the sensor of %s reads the other way from the others: mounted the wrong"
-                    " way round (marked face down, away from the stone); turn it over"
-                    % self.name(i),
-                )
-            )
-        elif neg and not mostly_negative and not stones_reversed:
-            for step in neg:
-                self.findings.append(
-                    _finding(
-                        "stone-reversed",
-                        "the stone on %s (%s)" % (self.name(i), step),
-                        'the stone put on %s in step "%s" reads as White: its magnet is'
-                        " glued with the north pole down; re-glue it south pole down"
-                        % (self.name(i), step),
-                    )
-                )
-        if self.share[j] > STRONG_SHARE:
-            self.findings.append(
-                _finding(
-                    "sensor-strong",
-                    self.name(i),
-                    "the sensor of %s sees %d %% of a stone's field: too little wood over it (the"
-                    " pocket is cut too deep; %d %% is what 1 mm too little gives): the wood"
-                    " there may crack"
-                    % (
-                        self.name(i),
-                        round(100 * self.share[j]),
-                        ph.STONE_FIELD_UT[0] * 100 // ph.STONE_FIELD_NOMINAL_UT,
-                    ),
-                )
-            )
-        if self.share[j] < WEAK_SHARE:
-            self.findings.append(
-                _finding(
-                    "sensor-weak",
-                    self.name(i),
-                    "the sensor of %s sees %d %% of a stone's field: too much wood over it (the"
-                    " pocket is too shallow) or it is tilted; %d %% is what 1 mm too much gives"
-                    % (
-                        self.name(i),
-                        round(100 * self.share[j]),
-                        ph.STONE_FIELD_UT[2] * 100 // ph.STONE_FIELD_NOMINAL_UT,
-                    ),
-                )
-            )
-
-
-def _chips(k):
-    return (
-        "first-level muxes U1-U23 (S0-S3)" if k < 4 else "second-level muxes and 74HC154s (A0-A3)"
-    )
