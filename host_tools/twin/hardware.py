@@ -1,14 +1,17 @@
 """The board's hardware around the twin's RP2040: loads the models of host_tools/twin/models/
 with the pins of a board_config variant (default `pico`, the RP2040 module the twin emulates).
 
-    attach(twin, variant="pico", position=None, cells=None)
+    attach(twin, variant="pico", position=None, cells=None, faults=None)
+    set_faults(twin, faults)          # rewire a running twin
 
 Each model is a small module that knows one part's datasheet behaviour and nothing of go:
 `hall_grid.mjs` (DRV5055 sensors behind the CD74HC4067 muxes, 74HC154 power decoders and the
-ADC), `hx711.mjs` (the two load-cell ADCs), `keys.mjs`, `buzzer.mjs` (PWM tones recorded),
-`ssd1306.mjs` (the two displays on I2C; frames as pictures). Each answers a command of the
-twin (`twin.model(name, **args)`): "grid" {position}, "bowl" {colour, grams | plugged},
-"key" {key, hold_ms}, "tones", "frames", "display".
+ADC, with physical.py's figures), `hx711.mjs` (the two load-cell ADCs), `keys.mjs`,
+`buzzer.mjs` (PWM tones recorded), `ssd1306.mjs` (the two displays on I2C; frames as
+pictures). Each answers a command of the twin (`twin.model(name, **args)`): "grid" {position,
+faults}, "bowl" {colour, grams, position | plugged, faults}, "key" {key, hold_ms, release,
+faults}, "tones", "frames", "display" {faults}. `faults` is host_tools/twin/faults.py's
+parse() of wiring faults (swapped lines, dead groups, reversed sensors, load cells...).
 """
 
 import os

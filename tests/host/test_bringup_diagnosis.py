@@ -263,10 +263,15 @@ def _slots(text):
     return None
 
 
+def _wires(text):
+    kind, _, arg = text.partition(":")
+    return {"ADC"} if kind == "adc-swap" else {p.split("=")[0] for p in arg.split(",")}
+
+
 def _combinable(combo):
     lines = [t for t in combo if t.startswith(WIRING)]
-    if len(lines) > 1:
-        return False  # two wiring faults at once: still inferred, named as one wiring
+    if len(lines) > 1 and set.intersection(*[_wires(t) for t in lines]):
+        return False  # two faults on one line: named as the wiring they make together
     if any(pair <= set(combo) for pair in CLASH):
         return False
     if lines:
@@ -286,7 +291,7 @@ def _combinable(combo):
 def test_random_combinations_of_two_and_three_faults():
     rng = random.Random(2026)
     done = 0
-    while done < 30:
+    while done < 40:
         combo = rng.sample(POOL, rng.choice((2, 3)))
         if not _combinable(combo):
             continue
