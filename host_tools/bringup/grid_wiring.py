@@ -161,10 +161,20 @@ class Grid:
     def _bank_faults(self):
         self.dead_banks = set()
         grid = self.cfg["grid"]
+        answered = [
+            sum(1 for j in self._bank_indexes(b) if self.seen[j]) for b in range(self.banks)
+        ]
         for bank in range(self.banks):
             idx = list(self._bank_indexes(bank))
             floating = sum(1 for j in idx if self.state[j] == "floating")
-            if floating * 4 >= len(idx) * 3 and not self.adc_swapped:
+            # A disabled mux's output may also hold a steady level (the ADC's sample charge):
+            # then it shows as a bank where no input ever answers a stone, while the other
+            # bank's do.
+            silent = self.steps and answered[bank] == 0 and sum(answered) >= 20
+            low = sum(1 for j in idx if self.state[j] == "low")
+            if silent and low * 4 >= len(idx) * 3:
+                silent = False  # every group of the bank unpowered: their MOSFETs, below
+            if (floating * 4 >= len(idx) * 3 or silent) and not self.adc_swapped:
                 self.dead_banks.add(bank)
                 self.findings.append(
                     _finding(
@@ -203,7 +213,15 @@ class Grid:
                     continue
             if not live:
                 continue
-            driven = [g for g in live if abs(power[g][0] - power[g][2]) <= QUIESCENT_TOL // 2]
+            # Stuck enabled: the ADC input shows the sensor with the bank disabled, AND the
+            # group is already powered at once after "enabling" (its decoder was on all
+            # along). The first alone could be a disabled mux's output holding its charge.
+            driven = [
+                g
+                for g in live
+                if abs(power[g][0] - power[g][2]) <= QUIESCENT_TOL // 2
+                and abs(power[g][1] - power[g][2]) <= QUIESCENT_TOL
+            ]
             if len(driven) * 4 >= len(live) * 3 and len(live) >= 2:
                 self.findings.append(
                     _finding(

@@ -379,3 +379,29 @@ def test_no_key_at_all_is_one_finding():
     for a in readings["keys"]["asked"].values():
         a["down"] = []
     assert [f["code"] for f in diagnose(readings)] == ["keys-silent"]
+
+
+def test_a_disabled_bank_that_holds_a_steady_level_is_named_as_the_bank():
+    # A real mux's disabled output may keep the ADC's sample charge instead of wandering: no
+    # input of that bank answers a stone, while the other bank's do.
+    readings = Board(faults.parse([])).readings(("grid",))
+    steady = [32768 + (j % 7) for j in range(N)]
+    bank1 = range(256, N)
+    for series in (
+        [readings["empty"]] + readings["empty_scans"] + [p["values"] for p in readings["patterns"]]
+    ):
+        for j in bank1:
+            series[j] = steady[j]
+    found = diagnose(readings)
+    assert [(f["code"], f["part"]) for f in found] == [("bank-floating", "EN1 (GP11)")]
+
+
+def test_a_disabled_mux_holding_its_charge_is_not_an_enable_fault():
+    # With every bank disabled a real ADC input may keep the last sensor's level; a healthy
+    # group still reads 0 V at once after its bank is enabled (not yet powered).
+    readings = Board(faults.parse([])).readings(("grid",))
+    for entry in readings["power"]:
+        entry[0] = entry[2] + 40
+    assert diagnose(readings) == []
+    stuck = Board(faults.parse(["short:EN1"])).readings(("grid",))
+    assert [f["code"] for f in diagnose(stuck)] == ["enable-stuck-low"]
