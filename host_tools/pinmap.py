@@ -14,6 +14,7 @@ import os
 import sys
 
 from ingboard import board_config as bc
+from ingboard import physical as ph
 from ingboard.sensing.classifier import point_name
 
 import host_tools  # noqa: F401  (puts firmware/ on sys.path)
@@ -61,7 +62,7 @@ CLASSIFY_US_PER_POINT = 40
 SCAN_PERIOD_MS = 50  # 20 Hz
 
 # Currents (mA) behind the power budget: datasheet typical values, see design.md.
-HALL_MA = 6.0  # DRV5055 supply current, typical
+HALL_MA = float(ph.SENSOR_MA)  # DRV5055 supply current, typical (physical.py)
 MCU_MA = 25.0  # RP2350 running MicroPython, USB idle
 DISPLAY_MA = 10.0  # one SSD1306 128x64 with a clock face (about a quarter of the pixels lit)
 HX711_MA = 1.5
@@ -371,7 +372,8 @@ def bom_markdown():
         (
             "Linear Hall sensor, one per point",
             "Texas Instruments DRV5055A2QDBZR (SOT-23) or DRV5055A2QLPG (TO-92)",
-            "+-42 mT range, 33 mV/mT at 3.3 V",
+            "+-%d mT range, %d mV/mT at 3.3 V"
+            % (ph.SENSOR_RANGE_UT // 1000, ph.SENSOR_UV_PER_MT // 1000),
             n,
         ),
         ("Bypass capacitor per sensor", "10 nF X7R 0603", "DRV5055 datasheet minimum", n),

@@ -15,8 +15,10 @@ gates both, so at most one group of 16 sensors per bank is powered at a time; th
 both banks' groups at one address together (drivers/grid.py: 16 power-on waits, not 23).
 """
 
-# Raspberry Pi Pico 2 (RP2350): the reference design. GP23-25 and GP29 stay unused so that the
-# same map works on a Pico 2 W, whose radio uses them.
+# Raspberry Pi Pico 2 (RP2350): the reference design. GP23-25 stay unused so that the same map
+# works on a Pico 2 W, whose radio uses them; GP29 is no wire of ours: the module's own VSYS/3
+# divider, read as the battery sense on the Pico 2 (`ingboard bringup` checks the supply with
+# it) and left alone on the Pico 2 W, whose radio shares it.
 PICO2 = {
     "name": "pico2",
     "title": "Raspberry Pi Pico 2 (RP2350) - reference design",

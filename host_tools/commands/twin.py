@@ -1,10 +1,11 @@
 """`ingboard twin [--romfs | --image F.uf2] [--flash-image F] [--hardware] [--model M.mjs]
-[--link PATH] [--fast]`.
+[--fault TEXT]... [--link PATH] [--fast]`.
 
 Boots the MicroPython rp2 firmware on the emulated RP2040 (host_tools/twin/) and serves its USB
 serial on a pseudo-terminal: `ingboard flash/pull/monitor --port <pty>` and `mpremote connect
 <pty>` work against it as against a board; `--hardware` puts the board's hardware models around
-it (host_tools/twin/hardware.py: an empty board, empty bowls). Runs until Ctrl-C.
+it (host_tools/twin/hardware.py: an empty board, empty bowls), `--fault TEXT` wired wrong
+(host_tools/twin/faults.py). Runs until Ctrl-C.
 `--flash-image F` boots from F's flash contents when F exists and saves the flash to F at the
 end (a board's memory between sessions). Emulated time follows the wall clock (never ahead of
 it; `--fast` lets idle time run ahead).
@@ -35,6 +36,13 @@ def add_arguments(parser):
         help="attach the board's hardware models (grid, load cells, keys, buzzer, displays)",
     )
     parser.add_argument(
+        "--fault",
+        action="append",
+        default=[],
+        metavar="TEXT",
+        help="with --hardware: a wiring fault of the models (host_tools/twin/faults.py)",
+    )
+    parser.add_argument(
         "--model", action="append", default=[], help="a hardware model (.mjs) to attach"
     )
     parser.add_argument("--link", help="also make PATH a symlink to the pseudo-terminal")
@@ -57,6 +65,12 @@ def run(args):
     for model in args.model:
         if not os.path.isfile(model):
             raise InputError("--model %s: no such file" % model)
+    if args.fault and not args.hardware:
+        raise InputError("--fault wires the hardware models: give --hardware too")
+    if args.fault:
+        from host_tools.twin import faults
+
+        faults.parse(args.fault)  # bad input before anything boots
     flash = args.flash_image
     if flash and os.path.isdir(flash):
         raise InputError("--flash-image %s is a directory" % flash)
@@ -69,9 +83,9 @@ def run(args):
     try:
         twin.start()
         if args.hardware:
-            from host_tools.twin import hardware
+            from host_tools.twin import faults, hardware
 
-            hardware.attach(twin)
+            hardware.attach(twin, faults=faults.parse(args.fault))
         for model in args.model:
             twin.load_model(model)
         bridge = PtyBridge(twin).start()

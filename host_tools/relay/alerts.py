@@ -1,6 +1,6 @@
 """What the director is told about a table, and what to do about it.
 
-Every alert the relay lists comes from a board (its own alert codes, firmware/ingboard/core/
+Every alert the relay lists comes from a board (its own alert codes, firmware/ingboard/
 alerts.py, published on `go/v1/{event}/{board}/alert`) or from the relay itself (an illegal
 move its rules check found, a board gone offline, a player seated at two boards). Each kind
 has a short title and the referee's next step; unknown board codes are listed as they come.
@@ -49,7 +49,7 @@ KINDS = {
         "sits there.",
     ),
 }
-# Board alert codes (core/alerts.py) -> the director's kind. The board's own rule alerts
+# Board alert codes (ingboard/alerts.py) -> the director's kind. The board's own rule alerts
 # (occupied, suicide, ko, superko, recycle, not-your-turn, wrong-colour) are not listed: the
 # board refuses such a stone and withdraws the alert when it is taken back, at the table, a
 # few times a game; a move the rules refuse that the board did commit is the relay's own

@@ -435,7 +435,7 @@ class Relay:
         return "result"
 
     def _on_alert(self, ev, board, msg, now_ms):
-        """A board's alert (its code, core/alerts.py): flagged in the archive, and passed on
+        """A board's alert (its code, ingboard/alerts.py): flagged in the archive, and passed on
         to the director's desk (director.py) as an `alert` event."""
         code, gid, n = msg.get("code"), msg.get("g"), msg.get("n")
         if not valid_name(code) or not (gid is None or valid_name(gid)):

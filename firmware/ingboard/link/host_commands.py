@@ -112,18 +112,25 @@ def cmd_raw_scan(app, cmd):
 
 def cmd_raw_bowl(app, cmd):
     n = cmd.get("n", 1)
+    ticks, diff = app.ticks_ms, app.ticks_diff
     reply = {"type": "raw-bowl", "n": n}
     for c, hx in (app.hw.get("hx711") or {}).items():
         if not hasattr(hx, "read_code"):
             raise ValueError("the %s bowl has no raw reading" % c)
         codes = []
+        # An HX711 gives 10 conversions a second (4 periods after a power-up): a sample may
+        # take up to 500 ms of waiting, by the clock (and a bound on the tries where the
+        # clock is virtual and stands still).
+        start = ticks()
         tries = 0
         while len(codes) < n:
             tries += 1
-            if tries > 200 * n:
-                raise ValueError("the %s bowl's HX711 does not answer" % c)
             if hx.ready():
                 codes.append(hx.read_code())
+                start = ticks()
+                tries = 0
+            elif diff(ticks(), start) > 500 or tries > 200000:
+                raise ValueError("the %s bowl's HX711 does not answer" % c)
         codes.sort()
         reply[c] = codes[n // 2]
     return [reply]

@@ -34,7 +34,7 @@ Only acks and the pairing are read from the network. An ack can only let the lin
 it already sent; the pairing (the director's players for this board's table) is kept in
 `pairing` for the board to name the players on its clock faces and to start the table's game
 with (`on_pairing` is called when it changes): nothing from the network changes a game in
-progress. Alerts (the board's alert codes, core/alerts.py) go out as they happen, QoS 1, not
+progress. Alerts (the board's alert codes, ingboard/alerts.py) go out as they happen, QoS 1, not
 journaled: up to _MAX_ALERTS raised while offline wait in RAM for the next connection.
 
 Persistence goes through a *journal*, the small interface below; the board's crash-safe journal
@@ -342,7 +342,7 @@ class RelayLink:
         ]
 
     def alert(self, code, now_ms, n=None):
-        """One of the board's alerts (core/alerts.py code) for the director."""
+        """One of the board's alerts (ingboard/alerts.py code) for the director."""
         rec = {"code": str(code)[:32], "t": now_ms}
         g = self.current
         if g is not None:

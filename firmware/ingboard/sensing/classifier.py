@@ -56,10 +56,13 @@ CAL_MAGIC = b"IGCL"
 CAL_VERSION = const(1)
 _CAL_HEADER = const(8)
 
-# Without a calibration file: empty at VCC/2, stones +-9000 counts (design.md: a 6x1 mm N35
-# magnet 6 mm above a DRV5055A2 at 3.3 V gives about 15 mT, 0.49 V, 9700 counts).
+# Without a calibration file: empty at VCC/2, a stone one centred stone's span away
+# (physical.py: 14.8 mT of a 6x1 mm N35 magnet over 5 mm of wood, 30 mV/mT: 8818 counts).
+# Copied as consts, not imported: the whole table would sit in the board's heap for two
+# numbers; tests/host/test_physical.py checks they equal physical.EMPTY_COUNTS and
+# physical.STONE_SPAN_COUNTS.
 DEFAULT_EMPTY = const(32768)
-DEFAULT_SPAN = const(9000)
+DEFAULT_SPAN = const(8818)
 
 _COUNT_CAP = const(60000)
 _ARRAY = type(array("H"))
