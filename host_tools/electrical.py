@@ -34,7 +34,7 @@ ADC_SPAN_COUNTS = 9000  # the classifier's default span (core/classifier.py), re
 ENTER_FRACTION = 0.25  # core/classifier.py: a point enters B/W at 25 % of its span
 LEAVE_FRACTION = 0.12  # and leaves below 12 %
 CROSSTALK_FRACTION = 0.06  # design.md: eight like neighbours shift a point by at most 6 %
-ANALOG_LINE_M = 0.5  # longest first-level mux output to its second-level mux (inside the board)
+ANALOG_LINE_M = 0.5  # longest sensor-to-ADC path: strip, ribbon, spine (inside the board)
 ANALOG_LINE_PF_PER_M = 100  # ribbon or trace with a ground beside it: assumed
 MUX_COM_PF = 90  # assumed: common and switch capacitance of the two muxes in series
 SETTLE_US = 3  # the earliest a read follows a select flip (pinmap PIN_WRITE_US)
@@ -49,6 +49,7 @@ CABLE_PF_PER_M = (
 )
 CLOCK_CABLE_M = 1.0  # the clock stands at White's right (seed 000 Art. 10), beside the board
 CLOCK_CABLE_MAX_M = 1.5
+BOWL_CABLE_MAX_M = 3.0  # HX711 lines: 3 m is 240 pF, settled in tens of ns; the pulses last us
 BUS_FIXED_PF = (  # once per bus
     ("MCU pin", 10),  # pad input capacitance (assumed)
     ("controller board traces", 10),
@@ -348,9 +349,10 @@ def noise_markdown():
         [
             "## Analog noise margin",
             "",
-            "No analog signal leaves the board unit: the bowls send digits (HX711), and the"
-            " longest analog line is a group's output from its first-level mux to the"
-            " second-level mux, %.1f m at most." % ANALOG_LINE_M,
+            "No analog signal leaves the board unit: the bowls send digits (HX711). Inside it,"
+            " a sensor's output runs along its strip and a short ribbon to its first-level mux"
+            " on the spine, and the group's output along the spine to its second-level mux:"
+            " %.1f m at most in all." % ANALOG_LINE_M,
             "",
             "| figure | value |",
             "|---|---:|",
@@ -384,3 +386,102 @@ def noise_markdown():
             "",
         ]
     )
+
+
+# -- cables and jacks -------------------------------------------------------------------------
+# Every cable between units is a straight Cat 5e patch cable (T568B at both ends) into an 8P8C
+# (RJ45) jack; 3V3 is on pin 4 and ground on pins 2 and 6 of every jack, and no pin carries an
+# output on one kind of jack where the other kind has ground, so a cable in the wrong jack
+# harms nothing (hardware_docs/electrical.md, "Cables and units").
+T568B = {1: "white-orange", 2: "orange", 3: "white-green", 4: "blue", 5: "white-blue",
+         6: "green", 7: "white-brown", 8: "brown"}  # fmt: skip
+CLOCK_JACK = ("SDA", "GND", "SCL", "3V3", "AUX2", "GND", "KEY", "AUX1")  # pins 1-8
+BOWL_JACK = ("DOUT", "GND", "PD_SCK", "3V3", "NC", "GND", "NC", "NC")
+# What KEY and AUX carry on each side's clock cable.
+CLOCK_SIDES = {
+    "B": {"KEY": "B", "AUX1": "pause", "AUX2": "buzzer"},
+    "W": {"KEY": "W", "AUX1": "menu", "AUX2": None},
+}
+
+
+def jacks(cfg):
+    """[(jack, [(pin, wire colour, signal, gpio or None)])] of the controller board's jacks."""
+    out = []
+    for side in ("B", "W"):
+        disp = cfg["displays"][side]
+        bus = cfg["i2c"][disp["bus"]]
+        pins = []
+        for n, role in enumerate(CLOCK_JACK, 1):
+            gpio = None
+            signal = role
+            if role in ("SDA", "SCL"):
+                gpio = bus[role.lower()]
+                signal = "I2C%d %s (display %s)" % (bus["id"], role, side)
+            elif role in ("KEY", "AUX1", "AUX2"):
+                what = CLOCK_SIDES[side][role]
+                if what is None:
+                    signal = "NC"
+                elif what == "buzzer":
+                    gpio = cfg["buzzer"]
+                    signal = "buzzer (PWM, 100 Ohm in series)"
+                else:
+                    gpio = cfg["keys"].get(what)  # a missing key is problems()' to report
+                    signal = "key %s (to GND at the clock)" % what
+            pins.append((n, T568B[n], signal, gpio))
+        out.append(("CLOCK %s" % side, pins))
+    for side in ("B", "W"):
+        hx = cfg["bowls"][side]
+        pins = []
+        for n, role in enumerate(BOWL_JACK, 1):
+            gpio = None
+            signal = role
+            if role == "DOUT":
+                gpio, signal = hx["dout"], "HX711 DOUT"
+            elif role == "PD_SCK":
+                gpio, signal = hx["sck"], "HX711 PD_SCK"
+            pins.append((n, T568B[n], signal, gpio))
+        out.append(("BOWL %s" % side, pins))
+    return out
+
+
+def jack_problems(cfg):
+    """Wrong-jack hazards: an output of one kind of jack on a pin the other kind grounds."""
+    out = []
+    grounds = {}
+    outputs = {}
+    for name, pins in jacks(cfg):
+        kind = name.split()[0]
+        for n, _colour, signal, _gpio in pins:
+            if signal == "GND":
+                grounds.setdefault(kind, set()).add(n)
+            elif signal.startswith(("buzzer", "HX711 PD_SCK")) or "3V3" == signal:
+                outputs.setdefault(kind, set()).add(n)
+    for kind, pins in outputs.items():
+        for other, ground in grounds.items():
+            if other != kind:
+                for n in sorted(pins & ground):
+                    out.append("%s jack pin %d drives what a %s jack grounds" % (kind, n, other))
+    return out
+
+
+def jacks_markdown(cfg):
+    out = [
+        "## Cables and jacks (variant `%s`)" % cfg["name"],
+        "",
+        "Straight Cat 5e patch cables (T568B), clock cables %.1f m (%.1f m at most), bowl"
+        " cables up to %.1f m; the same 8P8C jack at both ends (hardware_docs/electrical.md)."
+        " The clock board and the bowl boards wire the same pin numbers."
+        % (CLOCK_CABLE_M, CLOCK_CABLE_MAX_M, BOWL_CABLE_MAX_M),
+        "",
+        "| pin | T568B wire | %s |" % " | ".join(name for name, _p in jacks(cfg)),
+        "|---:|---|" + "---|" * len(jacks(cfg)),
+    ]
+    table = jacks(cfg)
+    for i in range(8):
+        cells = []
+        for _name, pins in table:
+            n, _colour, signal, gpio = pins[i]
+            cells.append(signal if gpio is None else "%s, GPIO%d" % (signal, gpio))
+        out.append("| %d | %s | %s |" % (i + 1, T568B[i + 1], " | ".join(cells)))
+    out.append("")
+    return "\n".join(out)

@@ -134,7 +134,7 @@ def problems(cfg):
             "the ADC range (%s mV, attenuation %s) does not cover the Hall sensors' output"
             " (up to %d mV)" % (full_scale, cfg["grid"].get("adc_atten"), SENSOR_OUT_MAX_MV)
         )
-    for line in electrical.i2c_ok(cfg):
+    for line in electrical.i2c_ok(cfg) + electrical.jack_problems(cfg):
         out.append(line)
     return out
 
@@ -281,6 +281,7 @@ def pinmap_markdown():
         timing_markdown(cfg),
         power_markdown(cfg),
         electrical.rails_markdown(cfg),
+        electrical.jacks_markdown(cfg),
         electrical.i2c_markdown(list(bc.VARIANTS.values())),
         electrical.noise_markdown(),
     ]

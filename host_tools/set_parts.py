@@ -19,19 +19,33 @@ SOURCES = {
     "lcsc": "LCSC list price at the price break for that quantity",
     "ali": "AliExpress / marketplace lots (typical listing)",
     "shop": "go equipment shops' online prices (glass stones)",
-    "fab": "estimate from JLCPCB / PCBWay 2-layer FR-4 prices per cm2, minimum-order and"
-    " setup fees spread over the boards ordered: replace with the fab's quote for the Gerbers",
+    "fab": "estimate from JLCPCB / PCBWay FR-4 prices per cm2 (PCB_USD_PER_CM2), the minimum"
+    " order of 5 boards per design spread over the set(s): replace with the fab's quote for"
+    " the Gerbers",
 }
 
-# PCB areas (cm2). The sensor plane covers the grid with a 10 mm margin on each side; the
-# controller, clock and bowl boards are the sizes hardware_docs/electrical.md gives them.
-_GRID_W_MM = (physical.SIZE - 1) * physical.PITCH_X_UM / 1000 + 20
-_GRID_H_MM = (physical.SIZE - 1) * physical.PITCH_Y_UM / 1000 + 20
-SENSOR_PLANE_CM2 = round(_GRID_W_MM * _GRID_H_MM / 100)
-CONTROLLER_CM2 = 10 * 8
-CLOCK_BOARD_CM2 = 16 * 6
-BOWL_BOARD_CM2 = 4 * 3
-PCB_USD_PER_CM2 = (0.05, 0.02)  # at 1 set, at 10 sets
+# The boards, as hardware/electronics/ lays them out (hardware_docs/boards.md): one sensor strip
+# per line of the board, 17 mm wide, 9 mm beyond its first and last sensor; the controller
+# ("spine", 4 layers) under the middle of the board; the clock board and the two bowl boards
+# are small 2-layer boards (hardware_docs/electrical.md). Sizes in mm.
+STRIP_MM = ((physical.SIZE - 1) * physical.PITCH_X_UM / 1000 + 2 * 9.0, 17.0)
+SPINE_MM = (438.0, 122.0)
+CLOCK_BOARD_MM = (160.0, 60.0)
+BOWL_BOARD_MM = (40.0, 30.0)
+# USD per cm2 of bare FR-4 (1.6 mm, HASL, green) at (1 set, 10 sets): estimates from the fabs'
+# online price lists as known 2026-11, shipping and tooling included, to be replaced by a quote.
+PCB_USD_PER_CM2 = {2: (0.030, 0.015), 4: (0.070, 0.040)}
+PCB_MINIMUM_ORDER = 5  # boards of one design per order (JLCPCB, PCBWay)
+
+
+def _pcb_unit_prices(size_mm, per_set, layers):
+    """USD per board at 1 set and at 10 sets, the minimum order's spare boards included."""
+    area = size_mm[0] * size_mm[1] / 100
+    out = []
+    for sets, rate in zip((1, 10), PCB_USD_PER_CM2[layers], strict=True):
+        ordered = max(per_set * sets, PCB_MINIMUM_ORDER)
+        out.append(round(area * rate * ordered / (per_set * sets), 2))
+    return tuple(out)
 
 
 def _pulls(cfg, ohms):
@@ -346,20 +360,38 @@ def parts(cfg=None):
         # -- boards
         (
             "PCBs",
-            "Sensor plane PCBs (2-layer)",
-            "the sensor boards of hardware/ (%d cm2)" % SENSOR_PLANE_CM2,
-            "price per cm2",
-            SENSOR_PLANE_CM2,
-            PCB_USD_PER_CM2,
+            "Sensor strip, one per line (2 layers)",
+            "%.0f x %.0f mm" % STRIP_MM,
+            "hardware/ Gerbers",
+            size,
+            _pcb_unit_prices(STRIP_MM, size, 2),
             "fab",
         ),
         (
             "PCBs",
-            "Controller, clock and bowl PCBs (2-layer)",
-            "%d + %d + 2 x %d cm2" % (CONTROLLER_CM2, CLOCK_BOARD_CM2, BOWL_BOARD_CM2),
-            "price per cm2",
-            CONTROLLER_CM2 + CLOCK_BOARD_CM2 + 2 * BOWL_BOARD_CM2,
-            PCB_USD_PER_CM2,
+            "Controller board, the spine (4 layers)",
+            "%.0f x %.0f mm" % SPINE_MM,
+            "minimum order of 5 in the 1-set price",
+            1,
+            _pcb_unit_prices(SPINE_MM, 1, 4),
+            "fab",
+        ),
+        (
+            "PCBs",
+            "Clock board (2 layers)",
+            "%.0f x %.0f mm" % CLOCK_BOARD_MM,
+            "minimum order of 5 in the 1-set price",
+            1,
+            _pcb_unit_prices(CLOCK_BOARD_MM, 1, 2),
+            "fab",
+        ),
+        (
+            "PCBs",
+            "Bowl board (2 layers)",
+            "%.0f x %.0f mm" % BOWL_BOARD_MM,
+            "minimum order of 5 in the 1-set price",
+            2,
+            _pcb_unit_prices(BOWL_BOARD_MM, 2, 2),
             "fab",
         ),
     ]

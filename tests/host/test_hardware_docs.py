@@ -262,6 +262,28 @@ def test_two_displays_on_one_bus_need_standard_mode_over_two_cables():
     assert electrical.i2c_ok(bc.ESP32S3) == []
 
 
+def test_a_cable_in_the_wrong_jack_drives_no_ground(monkeypatch):
+    for cfg in bc.VARIANTS.values():
+        assert electrical.jack_problems(cfg) == []
+        names = [name for name, _pins in electrical.jacks(cfg)]
+        assert names == ["CLOCK B", "CLOCK W", "BOWL B", "BOWL W"]
+        wired = {
+            gpio for _n, pins in electrical.jacks(cfg) for *_x, gpio in pins if gpio is not None
+        }
+        # Every pin that leaves the board unit goes through a jack.
+        leaving = {cfg["buzzer"]} | set(cfg["keys"].values())
+        leaving |= {b[k] for b in cfg["bowls"].values() for k in ("dout", "sck")}
+        leaving |= {bus[k] for bus in cfg["i2c"] for k in ("sda", "scl")}
+        assert wired == leaving, cfg["name"]
+    # A bowl jack grounding pin 5 would short the buzzer of a clock cable plugged into it.
+    monkeypatch.setattr(
+        electrical, "BOWL_JACK", ("DOUT", "GND", "PD_SCK", "3V3", "GND", "GND", "NC", "NC")
+    )
+    assert electrical.jack_problems(bc.PICO2) == [
+        "CLOCK jack pin 5 drives what a BOWL jack grounds"
+    ]
+
+
 def test_analog_noise_margin_holds():
     n = electrical.noise_budget()
     assert n["margin_mv"] > 0 and n["ratio"] > 2
@@ -305,3 +327,26 @@ def test_build_without_a_name_takes_the_variant_of_the_chip_it_runs_on():
     assert bc.detect("") == bc.DEFAULT  # CPython, WebAssembly
     pico = bc.variant("pico")
     assert pico["mcu"] == "RP2040" and pico["grid"] == bc.variant("pico2")["grid"]
+
+
+def test_electrical_doc_quotes_the_computed_figures():
+    # electrical.md explains the decisions in words; its numbers must be the computed ones.
+    text = " ".join(_doc("electrical.md").split())  # line breaks as spaces
+    (_hall, hall_limit, hall), (_pico, pico_limit, logic) = electrical.rails(bc.PICO2)
+    hall_ma = electrical.rail_total(hall)
+    pico_ma = electrical.rail_total(logic)
+    assert "%d mA of %d" % (round(hall_ma), hall_limit) in text
+    assert "%d mA of %d" % (round(pico_ma), pico_limit) in text
+    assert "%d mA" % round(hall_ma + pico_ma) in text
+    n = electrical.noise_budget()
+    assert "%d mV between" % round(n["margin_mv"]) in text
+    assert "against %d mV of noise" % round(n["peak_mv"]) in text
+    assert "%.1f times" % n["ratio"] in text
+    worst = max(
+        row[7] for row in electrical.i2c_rows(bc.PICO2) if row[2] == electrical.CLOCK_CABLE_MAX_M
+    )
+    assert "%d ns in the" % round(worst) in text
+    up = bc.PULLS["bank_enable"][1]
+    assert "%.2f V" % (3.3 * 50000 / (50000 + up)) in text
+    for part in ("TPS63001", "TPD4E1U06", "USBLC6-2SC6", "SH1106", "ATTN_11DB", "E9"):
+        assert part in text, part
