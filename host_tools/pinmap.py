@@ -17,7 +17,7 @@ from ingboard import board_config as bc
 from ingboard.core.classifier import point_name
 
 import host_tools  # noqa: F401  (puts firmware/ on sys.path)
-from host_tools import ROOT, electrical, set_parts
+from host_tools import ROOT, electrical, set_parts, wiring
 
 DOCS = os.path.join(ROOT, "hardware_docs")
 GENERATED_NOTE = (
@@ -142,30 +142,6 @@ def problems(cfg):
 # -- pin map ---------------------------------------------------------------------------------
 
 
-def _connects_to(function):
-    table = (
-        ("grid channel select", "S%s of all first-level CD74HC4067 (U1-U23)"),
-        ("grid group select", "A%s: S%s of both second-level CD74HC4067 and A%s of both 74HC154"),
-        ("grid bank 0 enable", "enable E of second-level mux M0 and G1 of decoder D0 (G2 to GND)"),
-        ("grid bank 1 enable", "enable E of second-level mux M1 and G1 of decoder D1 (G2 to GND)"),
-        ("grid bank 0 analog", "COM (SIG) of second-level mux M0"),
-        ("grid bank 1 analog", "COM (SIG) of second-level mux M1"),
-        ("HX711", "HX711 module of that bowl, over the bowl cable"),
-        ("SDA", "display SDA, over the clock cable"),
-        ("SCL", "display SCL, over the clock cable"),
-        ("key", "push button to GND over the clock cable (internal pull-up on too)"),
-        ("buzzer", "passive piezo via 100 Ohm (other pin to GND), over the clock cable"),
-        ("battery", "on the module (VSYS through 200k/100k)"),
-    )
-    for prefix, text in table:
-        if function.startswith(prefix) or prefix in function:
-            if "%s" in text:
-                bit = function.split()[-1][-1]
-                return text.replace("%s", bit)
-            return text
-    return ""
-
-
 def _pull_text(pull, function):
     if pull is None:
         if function.startswith("buzzer"):
@@ -217,15 +193,21 @@ def pinmap_markdown():
                 "",
             ]
         lines += [
-            "| GPIO | function | connects to | external pull (state at boot) |",
-            "|---:|---|---|---|",
+            "| GPIO | module pin | function | connects to | external pull (state at boot) |",
+            "|---:|---:|---|---|---|",
         ]
         pulls = {g: (rail, ohms) for g, rail, ohms, _role in bc.pulls(cfg)}
         for gpio, function in bc.used_pins(cfg):
             pull = pulls.get(gpio)
             lines.append(
-                "| %d | %s | %s | %s |"
-                % (gpio, function, _connects_to(function), _pull_text(pull, function))
+                "| %d | %s | %s | %s | %s |"
+                % (
+                    gpio,
+                    wiring.module_pin(cfg, gpio),
+                    function,
+                    wiring.connects_to(cfg, gpio, function),
+                    _pull_text(pull, function),
+                )
             )
         lines.append("")
         disp = ", ".join(
@@ -491,114 +473,6 @@ def bom_markdown():
     return "\n".join(lines)
 
 
-# -- wiring diagram (SVG) -------------------------------------------------------------------
-
-
-def _esc(text):
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def _block_of(function):
-    if function.startswith("grid"):
-        return "grid"
-    if function.startswith("HX711 B"):
-        return "hx_b"
-    if function.startswith("HX711 W"):
-        return "hx_w"
-    if "SDA" in function or "SCL" in function:
-        return "i2c"
-    if function.startswith("key"):
-        return "keys"
-    if function.startswith("buzzer"):
-        return "buzzer"
-    return "module"
-
-
-def wiring_svg(cfg):
-    size = cfg["grid"]["size"]
-    groups = bc.grid_groups(size)
-    banks = bc.grid_banks(size)
-    pins = bc.used_pins(cfg)
-    row_h = 22
-    top = 70
-    mcu_x, mcu_w = 40, 300
-    height = top + row_h * len(pins) + 60
-    blocks = {
-        "grid": (
-            "Sensor grid",
-            [
-                "%d x DRV5055 (one per point)" % (size * size),
-                "%d x CD74HC4067, 16 sensors each" % groups,
-                "%d banks: CD74HC4067 + 74HC154" % banks,
-                "%d P-MOSFETs switch group power" % groups,
-            ],
-        ),
-        "hx_b": ("Black bowl", ["HX711 + 2 load cells"]),
-        "hx_w": ("White bowl", ["HX711 + 2 load cells"]),
-        "i2c": (
-            "Displays",
-            [
-                "SSD1306 %s: I2C%d 0x%02X" % (c, cfg["i2c"][d["bus"]]["id"], d["addr"])
-                for c, d in sorted(cfg["displays"].items())
-            ],
-        ),
-        "keys": ("Keys", ["Black, White clock keys", "pause and menu keys (all to GND)"]),
-        "buzzer": ("Buzzer", ["passive piezo"]),
-        "module": ("On the module", ["battery sense"]),
-    }
-    # Place each block beside the first of its pins.
-    order = []
-    first_row = {}
-    for idx, (_gpio, function) in enumerate(pins):
-        b = _block_of(function)
-        if b not in first_row:
-            first_row[b] = idx
-            order.append(b)
-    bx, bw = 520, 300
-    block_y = {}
-    y = top
-    for b in sorted(order, key=lambda k: first_row[k]):
-        title, body = blocks[b]
-        h = 26 + 16 * len(body)
-        y = max(y, top + first_row[b] * row_h - 6)
-        block_y[b] = (y, h)
-        y += h + 14
-    height = max(height, y + 40)
-    out = [
-        '<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="monospace"'
-        ' font-size="12">' % (bx + bw + 40, height),
-        '<rect width="100%" height="100%" fill="white"/>',
-        '<text x="40" y="30" font-size="16" font-weight="bold">%s</text>' % _esc(cfg["title"]),
-        '<text x="40" y="50">generated from firmware/ingboard/board_config.py by'
-        " host_tools/pinmap.py</text>",
-        '<rect x="%d" y="%d" width="%d" height="%d" fill="#eef5ee" stroke="black"/>'
-        % (mcu_x, top - 10, mcu_w, row_h * len(pins) + 10),
-    ]
-    for idx, (gpio, function) in enumerate(pins):
-        py = top + idx * row_h + 8
-        out.append('<text x="%d" y="%d">GP%-2d %s</text>' % (mcu_x + 8, py, gpio, _esc(function)))
-        b = _block_of(function)
-        by, bh = block_y[b]
-        ty = by + 12 + ((idx - first_row[b]) * 4) % max(bh - 16, 1)
-        out.append(
-            '<polyline points="%d,%d %d,%d %d,%d %d,%d" fill="none" stroke="#446"/>'
-            % (mcu_x + mcu_w, py - 4, 420 + (idx % 8) * 8, py - 4, 420 + (idx % 8) * 8, ty, bx, ty)
-        )
-    for b, (by, bh) in block_y.items():
-        title, body = blocks[b]
-        out.append(
-            '<rect x="%d" y="%d" width="%d" height="%d" fill="#eef" stroke="black"/>'
-            % (bx, by, bw, bh)
-        )
-        out.append(
-            '<text x="%d" y="%d" font-weight="bold">%s</text>' % (bx + 8, by + 16, _esc(title))
-        )
-        for k, text in enumerate(body):
-            out.append('<text x="%d" y="%d">%s</text>' % (bx + 8, by + 32 + 16 * k, _esc(text)))
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
-
-
 # -- files -----------------------------------------------------------------------------------
 
 
@@ -609,7 +483,7 @@ def generated_files():
         "hardware_docs/bom.md": bom_markdown(),
     }
     for name, cfg in bc.VARIANTS.items():
-        files["hardware_docs/wiring-%s.svg" % name] = wiring_svg(cfg)
+        files["hardware_docs/wiring-%s.svg" % name] = wiring.wiring_svg(cfg)
     return files
 
 

@@ -9,7 +9,7 @@ import types
 from ingboard import board_config as bc
 from ingboard.core.alerts import ALERTS
 
-from host_tools import ROOT, electrical, pinmap, set_parts
+from host_tools import ROOT, electrical, pinmap, set_parts, wiring
 
 DOCS = os.path.join(ROOT, "hardware_docs")
 
@@ -64,7 +64,28 @@ def test_wiring_problems_are_found():
 def test_pin_map_lists_every_used_pin_of_the_reference_design():
     text = _doc("pinmap.md")
     for gpio, function in bc.used_pins(bc.PICO2):
-        assert "| %d | %s |" % (gpio, function) in text
+        assert "| %d | %s | %s |" % (gpio, wiring.module_pin(bc.PICO2, gpio), function) in text
+
+
+def test_wiring_names_part_pins_jack_pins_and_power():
+    # The diagrams and the pin map say which pin of which part or jack each line reaches.
+    for name, cfg in bc.VARIANTS.items():
+        svg = _doc("wiring-%s.svg" % name)
+        for rail in ("3V3_HALL", "3V3", "GND", "TPS63001"):
+            assert rail in svg, (name, rail)
+        for gpio, function in bc.used_pins(cfg):
+            where = wiring.connects_to(cfg, gpio, function)
+            assert where, (name, gpio, function)
+            assert where.replace("&", "&amp;") in svg, (name, gpio)
+            if gpio in cfg["grid"]["channel_select"]:
+                assert "(pin %d)" % wiring.MUX_PINS["S0"] in wiring.connects_to(
+                    cfg, cfg["grid"]["channel_select"][0], function
+                )
+    # Pico pins: GP0 is pin 1, GP22 pin 29, GP26 pin 31 (the module's pinout).
+    assert [wiring.module_pin(bc.PICO2, g) for g in (0, 22, 26, 28)] == ["1", "29", "31", "34"]
+    assert wiring.module_pin(bc.ESP32S3, 1) == ""
+    esp = wiring.connects_to(bc.ESP32S3, 39, "I2C0 SDA (displays)")
+    assert "CLOCK B pin 1" in esp and "CLOCK W pin 1" in esp  # one bus, both cables
 
 
 def test_every_alert_code_has_a_troubleshooting_section_and_no_stale_ones():
@@ -233,7 +254,7 @@ def test_every_line_has_a_defined_state_at_boot():
 
 def test_pin_map_shows_each_pull_and_the_rails_at_peak():
     text = _doc("pinmap.md")
-    assert "| 10 | grid bank 0 enable (active low) |" in text
+    assert "| 10 | 14 | grid bank 0 enable (active low) |" in text  # Pico pin 14
     assert "4.7 kOhm to 3V3: high: bank off, no group powered" in text
     rails = electrical.rails(bc.PICO2)
     for rail, limit, items in rails:
