@@ -24,6 +24,7 @@ HX711_MA_MAX = 1.5  # HX711 datasheet: operating current < 1.5 mA (regulator inc
 CELL_BRIDGE_OHM = 1000  # 2 kg bar cells: input resistance about 1 kOhm
 CELLS_PER_BOWL = 2
 DISPLAY_MA_MAX = 30.0  # assumed: no module datasheet gives it; all pixels lit, full contrast
+MCU_MA_MAX = 50.0  # assumed: about 25 mA running MicroPython at 150 MHz, doubled (radio apart)
 PICO_3V3_OUT_MA = 300  # Pico 2 datasheet, 3V3 pin: keep the external load under 300 mA
 SENSOR_REG_MA = 800  # TPS63001 datasheet: 800 mA out in boost mode (V_IN > 2.4 V), 1200 buck
 SENSOR_REG = "TPS63001 buck-boost (3.3 V fixed, 1.8-5.5 V in)"
@@ -79,6 +80,7 @@ def rails(cfg):
     pulls = bc.pulls(cfg)
     pull_ma = sum(RAIL_V / ohms * 1000 for _g, _rail, ohms, _role in pulls)
     logic = [
+        ("%s itself, on the same regulator" % cfg["mcu"], 1, MCU_MA_MAX),
         ("CD74HC4067 muxes", groups + banks, MUX_ICC_MAX_MA),
         ("74HC154 decoders", banks, DECODER_ICC_MAX_MA),
         ("displays (all pixels lit)", len(cfg["displays"]), DISPLAY_MA_MAX),
@@ -106,7 +108,9 @@ def rails_markdown(cfg):
         "",
         "Datasheet maxima (`host_tools/electrical.py`; hardware_docs/electrical.md explains the"
         " choices). 3V3_HALL: the sensor plane's own %s, %d mA in boost mode; 3V3: the"
-        " Pico's 3V3(OUT) pin, at most %d mA of external load (Pico 2 datasheet)."
+        " Pico's 3V3(OUT) pin, at most %d mA of external load (Pico 2 datasheet), here with"
+        " the MCU's own current counted against it too. The Pico 2 W's radio transmits in"
+        " bursts on top of this: measure them on a built set."
         % (SENSOR_REG, SENSOR_REG_MA, PICO_3V3_OUT_MA),
         "",
         "| rail | consumer | count | each mA | mA |",
