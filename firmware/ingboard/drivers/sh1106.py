@@ -34,7 +34,7 @@ _OFFSET = const(0xD3)
 _START_LINE = const(0x40)
 _SEGMENT_REMAP = const(0xA1)
 _COM_SCAN_REVERSED = const(0xC8)
-_COM_PINS = const(0xDA)  # then 0x12: alternative (the power-on default)
+_COM_PINS = const(0xDA)  # then 0x12: alternative (the power-on default; 0x02 for 32 rows)
 _CONTRAST = const(0x81)
 _PRECHARGE = const(0xD9)  # then 0x22 (power-on default)
 _VCOM_DESELECT = const(0xDB)  # then 0x35 (power-on default)
@@ -66,7 +66,7 @@ class SH1106_I2C(SSD1306_I2C):
             _SEGMENT_REMAP,
             _COM_SCAN_REVERSED,
             _COM_PINS,
-            0x12,
+            0x12 if self.height == 64 else 0x02,
             _CONTRAST,
             0xCF,
             _PRECHARGE,
