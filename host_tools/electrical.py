@@ -369,7 +369,7 @@ def noise_markdown():
             "| **margin left for noise** | **%.0f mV** |" % n["margin_mv"],
             "| ADC noise, ENOB %.1f bits (RP2350 datasheet) | %.2f mV rms |"
             % (ADC_ENOB, n["adc_rms_mv"]),
-            "| DRV5055 noise, %d nT/sqrt(Hz) over %d kHz | %.2f mV rms |"
+            "| DRV5055 noise, %d nT/sqrt(Hz) (typical) over %d kHz | %.2f mV rms |"
             % (HALL_NOISE_NT_RTHZ, HALL_BANDWIDTH_HZ // 1000, n["hall_rms_mv"]),
             "| both, 6 sigma | %.1f mV |" % n["peak_mv"],
             "| **margin / noise** | **%.1f x** |" % n["ratio"],

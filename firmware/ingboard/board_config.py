@@ -13,6 +13,9 @@ the selected group's output to that bank's ADC input, and one 4-to-16 decoder (s
 switches that group's sensor supply on through a P-MOSFET; the bank's active-low enable line
 gates both, so at most one group of 16 sensors per bank is powered at a time; the scan powers
 both banks' groups at one address together (drivers/grid.py: 16 power-on waits, not 23).
+
+PULLS gives every kind of line the external resistor that defines its state while the MCU boots
+(hardware_docs/electrical.md); `pulls(cfg)` lists them per pin for the docs and the boards.
 """
 
 # Raspberry Pi Pico 2 (RP2350): the reference design. GP23-25 and GP29 stay unused so that the
