@@ -1,6 +1,6 @@
 """Clock faces as PNG images on the host (README, simulator, golden-image tests).
 
-The firmware's own renderer (ingboard.core.clock_face) draws into the CPython framebuf shim
+The firmware's own renderer (ingboard.faces.clock_face) draws into the CPython framebuf shim
 (host_tools/cpython_shims/framebuf.py, MONO_VLSB like the SSD1306); this module turns the bytes
 into a Pillow image: lit pixels white on black, like the OLED, each shown as scale x scale.
 
@@ -15,8 +15,8 @@ import os
 import sys
 
 import framebuf
-from ingboard.core import clock_face
-from ingboard.core.board import BLACK, WHITE
+from ingboard.faces import clock_face
+from ingrules.board import BLACK, WHITE
 from PIL import Image
 
 from host_tools import ROOT

@@ -31,8 +31,8 @@ SENSOR_REG = "TPS63001 buck-boost (3.3 V fixed, 1.8-5.5 V in)"
 RAIL_V = 3.3
 
 ADC_ENOB = 9.2  # RP2350 datasheet, ADC: ENOB 9.2 bits
-ADC_SPAN_COUNTS = 9000  # the classifier's default span (core/classifier.py), read_u16 scale
-ENTER_FRACTION = 0.25  # core/classifier.py: a point enters B/W at 25 % of its span
+ADC_SPAN_COUNTS = 9000  # the classifier's default span (sensing/classifier.py), read_u16 scale
+ENTER_FRACTION = 0.25  # sensing/classifier.py: a point enters B/W at 25 % of its span
 LEAVE_FRACTION = 0.12  # and leaves below 12 %
 CROSSTALK_FRACTION = 0.06  # design.md: eight like neighbours shift a point by at most 6 %
 ANALOG_LINE_M = 0.5  # longest sensor-to-ADC path: strip, ribbon, spine (inside the board)

@@ -14,7 +14,7 @@ import os
 import sys
 
 from ingboard import board_config as bc
-from ingboard.core.classifier import point_name
+from ingboard.sensing.classifier import point_name
 
 import host_tools  # noqa: F401  (puts firmware/ on sys.path)
 from host_tools import ROOT, electrical, set_parts, wiring
@@ -320,7 +320,7 @@ def timing_markdown(cfg):
                 n * (PIN_WRITE_US + ADC_READ_US + LOOP_US) / 1000,
             ),
             "| **scan** | | | **%.1f ms** |" % scan_ms,
-            "| classify (core/classifier.py) | %d | %d us | %.1f ms |"
+            "| classify (sensing/classifier.py) | %d | %d us | %.1f ms |"
             % (n, CLASSIFY_US_PER_POINT, classify_ms),
             "| **scan + classify** | | | **%.1f ms = %d %% of %d ms** |"
             % (scan_ms + classify_ms, round(busy * 100), SCAN_PERIOD_MS),

@@ -2,9 +2,9 @@
 and the buttons; the firmware's tracker runs behind it exactly as on the device.
 
 `LiveBoard(config)` is the physical set in software: the grid (every change becomes a scan
-fed to core/tracker.Tracker with the board time), both bowls on their load cells
+fed to tracking/tracker.Tracker with the board time), both bowls on their load cells
 (host_tools/bowl_model.py, read every 250 ms), the clock keys and buttons. Everything is also
-written to a session log (core/session.SessionWriter), so `ingboard track` on that log
+written to a session log (records/session.SessionWriter), so `ingboard track` on that log
 reproduces the same events. Times are board milliseconds, given by the caller (`advance`), so
 a test or a script runs at any speed and the web page runs on the wall clock.
 
@@ -26,9 +26,11 @@ import os
 import threading
 import time
 
-from ingboard.core.board import BLACK, WHITE, Board, stones_per_colour
-from ingboard.core.session import SessionWriter, check_config
-from ingboard.core.tracker import Tracker
+from ingboard.game_config import check_config
+from ingboard.records.session import SessionWriter
+from ingboard.records.sgf_record import tracker_sgf
+from ingboard.tracking.tracker import Tracker
+from ingrules.board import BLACK, WHITE, Board, stones_per_colour
 
 from host_tools.bowl_model import BowlModel
 from host_tools.errors import InputError
@@ -236,7 +238,7 @@ def owner_rows(game):
     """Who owns each empty point of the game's position (rows as Board.rows(), 'b'/'w' for
     an empty point reached by one colour only, '.' otherwise): the territory drawn at the
     pause and after the end."""
-    from ingboard.core.scoring import empty_regions
+    from ingrules.scoring import empty_regions
 
     board = game.board
     size = game.size
@@ -253,7 +255,7 @@ def owner_rows(game):
 
 def star_points(size):
     """The star points drawn on the board: the nine handicap points where they exist."""
-    from ingboard.core.rulesets import fixed_handicap_points
+    from ingrules.rulesets import fixed_handicap_points
 
     for count in (9,) if size >= 13 else (5, 4):
         try:
@@ -289,8 +291,8 @@ _SETTINGS = ("size", "rules", "komi", "handicap", "handicap_style", "time", "pla
 def options():
     """What the settings form offers: every ruleset (name, title, komi), handicap style and
     time system with the numbers it takes."""
-    from ingboard.core import rulesets
-    from ingboard.core.session import HANDICAP_STYLES, TIME_SYSTEMS
+    from ingboard.game_config import HANDICAP_STYLES, TIME_SYSTEMS
+    from ingrules import rulesets
 
     return {
         "rules": [
@@ -459,7 +461,7 @@ def make_server(port=8000, host="127.0.0.1", session=None):
                 return self._send(200, text, "text/plain; charset=utf-8", disp)
             if path == "/api/game.sgf":
                 with session.lock:
-                    text = session.board.tracker.sgf().encode()
+                    text = tracker_sgf(session.board.tracker).encode()
                 disp = {"Content-Disposition": 'attachment; filename="game.sgf"'}
                 return self._send(200, text, "application/x-go-sgf", disp)
             self._json(404, {"error": "not found"})

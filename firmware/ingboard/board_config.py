@@ -48,7 +48,7 @@ PICO2 = {
         "B": {"bus": 0, "addr": 0x3C, "controller": "ssd1306"},
         "W": {"bus": 1, "addr": 0x3C, "controller": "ssd1306"},
     },
-    # To GND, internal pull-ups, active low. "menu" opens the standalone menus (core/menu.py)
+    # To GND, internal pull-ups, active low. "menu" opens the standalone menus (menus/menu.py)
     # while the clock is stopped; there the clock keys move and change, pause goes back.
     "keys": {"B": 20, "W": 21, "pause": 22, "menu": 1},
     "buzzer": 0,  # PWM0 A, passive piezo

@@ -1,11 +1,11 @@
-"""The per-point classifier (core/classifier.py): hysteresis, tracking, faults, formats."""
+"""The per-point classifier (sensing/classifier.py): hysteresis, tracking, faults, formats."""
 
 from array import array
 
 from expect import raises
-from ingboard.core import classifier as C
-from ingboard.core.alerts import ALERTS
-from ingboard.core.classifier import Classifier
+from ingboard.alerts import ALERTS
+from ingboard.sensing import classifier as C
+from ingboard.sensing.classifier import Classifier
 
 E = C.DEFAULT_EMPTY
 S = C.DEFAULT_SPAN

@@ -7,9 +7,9 @@ SSD1306 shows, pixel for pixel, and the wrong driver on an SH1106 would be caugh
 import os
 
 import pytest
-from ingboard.core import clock_face
-from ingboard.core.board import BLACK, WHITE
 from ingboard.drivers import display
+from ingboard.faces import clock_face
+from ingrules.board import BLACK, WHITE
 from panels import Sh1106Panel, Ssd1306Panel
 from PIL import Image
 

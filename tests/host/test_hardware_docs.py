@@ -7,7 +7,7 @@ import sys
 import types
 
 from ingboard import board_config as bc
-from ingboard.core.alerts import ALERTS
+from ingboard.alerts import ALERTS
 
 from host_tools import ROOT, electrical, pinmap, set_parts, wiring
 

@@ -26,8 +26,8 @@ DRIVERS = [
     "ingboard/drivers/hx711_native.py",
     "ingboard/drivers/keys.py",
     "ingboard/drivers/buzzer.py",
-    "ingboard/core/__init__.py",
-    "ingboard/core/classifier.py",
+    "ingboard/sensing/__init__.py",
+    "ingboard/sensing/classifier.py",
 ]
 
 
@@ -51,7 +51,7 @@ def twin():
         t.exec(
             "import time\n"
             "from ingboard import board_config\n"
-            "from ingboard.core.classifier import Classifier, format_scan\n"
+            "from ingboard.sensing.classifier import Classifier, format_scan\n"
             "hw = board_config.build()\n"
             "clf = Classifier(19)\n"
         )
@@ -268,7 +268,7 @@ INIT += [0xD9, 0xF1, 0xDB, 0x30, 0x81, 0xFF, 0xA4, 0xA6, 0xAD, 0x30, 0x8D, 0x14,
 
 
 def _face():
-    from ingboard.core.board import BLACK
+    from ingrules.board import BLACK
 
     from host_tools import clock_png
     from host_tools.clock_scenes import SCENES

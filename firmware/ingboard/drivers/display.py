@@ -4,7 +4,7 @@ The drivers are our own (nothing to install on the board besides ingboard): driv
 for SSD1306 modules (most 0.96-inch ones) and drivers/sh1106.py for SH1106 modules (most
 1.3-inch ones: the SSD1306 driver shows garbage on them). Which one a display has is its
 "controller" in board_config's `displays` (default "ssd1306"). Both are framebuf.FrameBuffer
-subclasses, so core/clock_face.draw paints on them directly and `show()` sends the frame.
+subclasses, so faces/clock_face.draw paints on them directly and `show()` sends the frame.
 Imported only when the displays are built.
 """
 
