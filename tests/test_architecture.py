@@ -64,8 +64,8 @@ MAY_IMPORT = {
     ),
     "drivers": (),
     "board_config": ("vocabulary", "drivers"),
-    "main": ("ingrules", "vocabulary", "sensing", "link", "app", "records", "drivers")
-    + ("board_config",),
+    # the composition root: everything
+    "main": ("ingrules", "vocabulary") + ROOMS + ("board_config",),
 }
 # What ingrules may import from outside itself (MicroPython and CPython both have these).
 RULES_EXTERNAL = ("micropython", "collections", "array")
