@@ -64,10 +64,8 @@ MAY_IMPORT = {
     ),
     "drivers": (),
     "board_config": ("vocabulary", "drivers"),
-    # The composition root; it also loads the tracker's code first, before the heap reserve
-    # (firmware/main.py: the largest module needs blocks the later holes may not have).
-    "main": ("ingrules", "vocabulary", "sensing", "tracking", "link", "app", "records")
-    + ("drivers", "board_config"),
+    # the composition root: everything
+    "main": ("ingrules", "vocabulary") + ROOMS + ("board_config",),
 }
 # What ingrules may import from outside itself (MicroPython and CPython both have these).
 RULES_EXTERNAL = ("micropython", "collections", "array")
