@@ -140,7 +140,13 @@ class GameEnd:
             return []
         events = []
         target = self.fill_target
-        if not self.filled and target and (counts[BLACK], counts[WHITE]) == target:
+        filled = not self.filled and target and (counts[BLACK], counts[WHITE]) == target
+        if filled and self.plan and not self.bowls.settled() and t - latest < 2 * PUT_AWAY_MS:
+            # The last stone of the fill-in came out of a bowl a moment ago: the check waits
+            # for the bowls to settle (each reading looks again, tracker._bowl), as the
+            # put-away check does - a count is never taken from a bowl still moving.
+            filled = False
+        if filled:
             self.filled = True
             # Ing fill-in counting puts every stone on the board or in its bowl; any other
             # count leaves the prisoners (and AGA pass stones) where they are (bowls.check).
