@@ -156,3 +156,64 @@ def test_virtual_board_still_catches_a_stone_really_lost(rules):
     assert ("Black" if color == BLACK else "White") in alerts[0]["text"]
     assert "1 stone short" in alerts[0]["text"]
 
+
+def _walls_game(lb, rng):
+    # 7x7: Black's wall on column C, White's on column E, then passes to the end (Ing: four).
+    game = lb.tracker.game
+    lb.wait(3000)
+    for row in range(1, 8):
+        for who, col in (("B", "C"), ("W", "E")):
+            lb.place("%s%d" % (col, row), who)
+            lb.wait(rng.randint(400, 1500))
+            lb.press(who)
+            lb.wait(rng.randint(400, 1500))
+    for _ in range(4):
+        if game.phase == "ended":
+            break
+        lb.press("B" if game.to_play == BLACK else "W")
+        lb.wait(1000)
+    assert game.phase == "ended"
+
+
+@pytest.mark.parametrize("order", ["fill-in-last", "walls-last", "mixed"])
+@pytest.mark.parametrize("rules", ["ing1991", "ing1996"])
+def test_the_put_away_check_always_comes(rules, order):
+    # Ing 1991 Art. 9 "Counting" (3): "after the game ... put the stones away ... and check
+    # that there are 180 of each colour to confirm that the game was counted correctly":
+    # the check comes whichever stones are swept off last, fill-in stones (points the game
+    # holds empty) included.
+    for seed in range(3):
+        rng = random.Random("%s-%s-%d" % (rules, order, seed))
+        lb = LiveBoard(_config(rules, 7), seed=seed)
+        _walls_game(lb, rng)
+        plan = lb.tracker.plan
+        assert plan and plan.get("final"), plan
+        board = lb.tracker.game.board
+        fill = []
+        for i, row in enumerate(plan["final"]):
+            for col, ch in enumerate(row):
+                name = board.name(board.index(col, 6 - i))
+                if ch in "BW" and lb.stone(name) == ".":
+                    fill.append(name)
+                    lb.place(name, ch)
+                    lb.wait(rng.randint(100, 400))
+        lb.wait(3000)
+        checks = [e for e in lb.events if e["type"] == "bowls" and e["phase"] == "after-count"]
+        assert checks and checks[0]["B"] == checks[0]["expected"]["B"], checks
+        walls = [n for n in (board.name(p) for p in board.points) if lb.stone(n) != "."]
+        walls = [n for n in walls if n not in fill]
+        if order == "fill-in-last":
+            sweep = walls + fill
+        elif order == "walls-last":
+            sweep = fill + walls
+        else:
+            sweep = walls + fill
+            rng.shuffle(sweep)
+        for name in sweep:
+            lb.lift(name)
+            lb.wait(rng.randint(30, 300))
+        lb.wait(10000)
+        put_away = [e for e in lb.events if e["type"] == "bowls" and e["phase"] == "put-away"]
+        assert len(put_away) == 1, (rules, order, seed)
+        assert put_away[0]["B"] == put_away[0]["W"] == 24, put_away
+        assert _bowl_alerts(lb) == []
