@@ -151,8 +151,13 @@ class LiveBoard:
         self.writer.lid(self.t, owner, round(sum(self.lids[owner]), 1))
 
     def empty_lids(self):
-        """The prisoners go back to their owners' bowls (before the Ing fill-in: "all stones
-        are filled in to count", Ing 1991 Art. 4)."""
+        """The prisoners go back to their owners' bowls, and the pass stones beside the board
+        to theirs (before the Ing fill-in: "all stones are filled in to count", Ing 1991
+        Art. 4; and when the stones are put away)."""
+        for who in (BLACK, WHITE):
+            if self.beside[who]:
+                self.bowls[who].put(len(self.beside[who]), self.t, self.beside[who])
+                self.beside[who] = []
         for owner in (BLACK, WHITE):
             weights = self.lids[owner]
             if weights:
@@ -170,10 +175,6 @@ class LiveBoard:
             self._pass_stone(game.plies[plies].color)
         if game.phase == "ended" and game.rules.fill_in:
             self.empty_lids()
-            for who in (BLACK, WHITE):
-                if self.beside[who]:
-                    self.bowls[who].put(len(self.beside[who]), self.t, self.beside[who])
-                    self.beside[who] = []
         return events
 
     def _pass_stone(self, color):

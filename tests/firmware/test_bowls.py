@@ -525,12 +525,14 @@ def test_the_tracker_tells_the_bowls_of_passes_and_the_rules_defaults():
 
     aga = Tracker({"size": 9, "rules": "aga"})
     assert aga.bowls.pass_stones == "prisoner" and not aga.bowls.prisoners_returned
+    # Ing 1991 Art. 9 "Passing" (2) "he should place one stone beside the board"; Ing 1996
+    # Rule 2 "Shoutan": "a player should place one or two stones at the side of the board".
     ing91 = Tracker({"size": 9, "rules": "ing1991"})
-    assert ing91.bowls.pass_stones == "none" and not ing91.bowls.prisoners_returned
+    assert ing91.bowls.pass_stones == "beside" and not ing91.bowls.prisoners_returned
     ing96 = Tracker({"size": 9, "rules": "ing1996"})
-    assert ing96.bowls.prisoners_returned
-    custom = Tracker({"size": 9, "rules": "ing1991", "pass_stones": "beside", "prisoners": "bowl"})
-    assert custom.bowls.pass_stones == "beside" and custom.bowls.prisoners_returned
+    assert ing96.bowls.prisoners_returned and ing96.bowls.pass_stones == "beside"
+    custom = Tracker({"size": 9, "rules": "ing1991", "pass_stones": "none", "prisoners": "bowl"})
+    assert custom.bowls.pass_stones == "none" and custom.bowls.prisoners_returned
     t = 100
     aga.press(t, 1)  # Black passes: a pass stone leaves Black's bowl
     assert aga.bowls.bowls[0].pass_out == 1

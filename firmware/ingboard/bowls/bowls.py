@@ -586,7 +586,8 @@ class Bowls:
             if counts[i] < bowl.on_board:
                 bowl.in_lid += bowl.on_board - counts[i]  # prisoners (or a retraction)
                 bowl.lid_version = self.version
-            elif counts[i] > bowl.on_board and self.pass_stones == "beside":
+            elif counts[i] > bowl.on_board and self.pass_stones == "beside" and self.playing:
+                # (not the first position told after a restart: the journal's pass_out stands)
                 # The passer plays on: the stone beside the board is back in the bowl by now
                 # (PASS_STONES); one still out is missing from here on.
                 bowl.pass_out = 0
@@ -781,6 +782,15 @@ class Bowls:
                     expected -= bowl.pass_out
             else:
                 expected = self.total - bowl.on_board
+            if (
+                phase == "after-count"
+                and self.pass_stones == "beside"
+                and n is not None
+                and expected - bowl.pass_out <= n < expected
+            ):
+                # Ing 1991 Art. 9 "Passing" (2): the stones of the last pass plays may still
+                # lie beside the board ("one stone beside the board"): accounted for.
+                expected = n
             if n is None:
                 confident = False
             elif expected is not None:

@@ -121,7 +121,7 @@ class Tracker(
             config.get("bowls"),
             size,
             config.get("prisoners", rules.prisoners) == "bowl",
-            config.get("pass_stones", "prisoner" if rules.pass_stones else "none"),
+            config.get("pass_stones", "prisoner" if rules.pass_stones else rules.pass_signal),
         )
         cp()
         self.settle_ms = settle_ms
