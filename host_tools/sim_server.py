@@ -55,6 +55,16 @@ class LiveBoard:
         stones = stones_per_colour(self.size)
         ideal = {"noise_g": 0.0, "creep_g": 0.0, "drift_g": 0.0, "settle": False}
         self.bowls = {c: BowlModel(seed + c, stones=stones, **ideal) for c in (BLACK, WHITE)}
+        # Where the stones off the board are, as the ruleset (or the config) has them: the
+        # prisoners each player captured in the lid of their bowl (Ing 1991 Art. 13 "lids ...
+        # to hold removed stones"; AGA) or back in their owner's bowl (Ing 1996 Rule 2 "(or
+        # return them to the opponent)"); pass stones handed over as prisoners (AGA Rule 7) or
+        # placed beside the board (Ing 1991 Art. 9 "Passing" (2)) until the passer plays on.
+        rules = self.tracker.game.rules
+        self.prisoners_to = config.get("prisoners", rules.prisoners)
+        self.pass_stones = self.tracker.bowls.pass_stones
+        self.lids = {BLACK: [], WHITE: []}  # weights of the stones in each player's lid
+        self.beside = {BLACK: [], WHITE: []}  # each player's pass stones beside the board
         self.t = 0
         self.next_reading = 0
         self.events = []
@@ -111,25 +121,81 @@ class LiveBoard:
                 "the %s bowl is empty" % ("black" if c == BLACK else "white")
             ) from None
         self.cells[p] = c
+        if self.beside[c]:
+            # Playing on: the pass stones beside the board go back into the bowl.
+            self.bowls[c].put(len(self.beside[c]), self.t, self.beside[c])
+            self.beside[c] = []
         return self._scan()
 
     def lift(self, name):
-        """The stone on a point goes back into its own bowl."""
+        """The stone on a point comes off the board: a prisoner (a stone the game no longer
+        has, captured or dead) goes where the rules put prisoners (the capturer's lid, or its
+        owner's bowl); any other stone back into its own bowl."""
         p = self.point(name)
         c = self.cells[p]
         if not c:
             raise InputError("there is no stone on %s" % name)
         self.cells[p] = 0
-        self.bowls[c].put(1, self.t)
+        game = self.tracker.game
+        prisoner = (p, c) in game.dead or (
+            self.tracker.leaving.get(p) == c and _captured_lately(game, p)
+        )
+        if prisoner and self.prisoners_to == "lid" and self.bowls[c].out:
+            self._to_lid(3 - c, [self.bowls[c].out.pop()])
+        else:
+            self.bowls[c].put(1, self.t)
         return self._scan()
 
+    def _to_lid(self, owner, weights):
+        self.lids[owner].extend(weights)
+        self.writer.lid(self.t, owner, round(sum(self.lids[owner]), 1))
+
+    def empty_lids(self):
+        """The prisoners go back to their owners' bowls, and the pass stones beside the board
+        to theirs (before the Ing fill-in: "all stones are filled in to count", Ing 1991
+        Art. 4; and when the stones are put away)."""
+        for who in (BLACK, WHITE):
+            if self.beside[who]:
+                self.bowls[who].put(len(self.beside[who]), self.t, self.beside[who])
+                self.beside[who] = []
+        for owner in (BLACK, WHITE):
+            weights = self.lids[owner]
+            if weights:
+                self.bowls[3 - owner].put(len(weights), self.t, weights)
+                self.lids[owner] = []
+                self.writer.lid(self.t, owner, 0.0)
+
     def press(self, color):
-        self.writer.press(self.t, _COLOURS[color])
-        return self._record(self.tracker.press(self.t, _COLOURS[color]))
+        c = _COLOURS[color]
+        self.writer.press(self.t, c)
+        game = self.tracker.game
+        plies = len(game.plies)
+        events = self._record(self.tracker.press(self.t, c))
+        if len(game.plies) == plies + 1 and game.plies[plies].point < 0:
+            self._pass_stone(game.plies[plies].color)
+        if game.phase == "ended" and game.rules.fill_in:
+            self.empty_lids()
+        return events
+
+    def _pass_stone(self, color):
+        # AGA Rule 7 "a player passing must hand the opponent a stone as a prisoner"; Ing
+        # 1991 Art. 9 "Passing" (2) "he should place one stone beside the board".
+        if self.pass_stones == "none" or not self.bowls[color].in_bowl:
+            return
+        weight = self.bowls[color].take(self.t)
+        self.bowls[color].out.pop()
+        if self.pass_stones == "prisoner":
+            self._to_lid(3 - color, [weight])
+        else:
+            self.beside[color].append(weight)
 
     def button(self, name):
         self.writer.button(self.t, name)
-        return self._record(self.tracker.button(self.t, name))
+        events = self._record(self.tracker.button(self.t, name))
+        game = self.tracker.game
+        if game.phase == "ended" and game.rules.fill_in:
+            self.empty_lids()
+        return events
 
     # -- what the board sees ------------------------------------------------------------------
 
@@ -168,6 +234,7 @@ class LiveBoard:
             "result": game.result,
             "events": self.events,
             "bowls": {"B": self.bowls[BLACK].count(), "W": self.bowls[WHITE].count()},
+            "lids": {"B": len(self.lids[BLACK]), "W": len(self.lids[WHITE])},
             "clock": tracker.clock.state(self.t),
             "clock_started": tracker.clock.started,
             "plan": tracker.plan,
@@ -180,6 +247,15 @@ class LiveBoard:
             "owner": owner_rows(game) if game.phase != "play" else None,
             "stars": star_points(self.size),
         }
+
+
+def _captured_lately(game, p):
+    # A stone captured by one of the last plies (not self-removed: that one is its owner's).
+    n = len(game.plies)
+    for i in range(max(0, n - 4), n):
+        if p in game.plies[i].captured:
+            return True
+    return False
 
 
 def moves(game):

@@ -449,8 +449,9 @@ def test_a_stone_beside_the_board_left_out_when_the_passer_plays_on_is_missing()
     # (reported within two moves), however many passes came before.
     stone_w = W180_W / 180
     # Black passes at 4 and plays on at 6: short from then, told at 8 (at 7 Black is to move:
-    # a stone in hand). Passing again at 8 allows one stone beside the board again, not two.
-    for passes, at in (((4,), 8), ((4, 8, 12), 10)):
+    # a stone in hand). Passing again at 8 allows one stone beside the board again, not two:
+    # the new pass stone out of the bowl at 8 leaves the lost one unexplained, told at 8 too.
+    for passes, at in (((4,), 8), ((4, 8, 12), 8)):
         b, t = _beside()
         alerts, t = quiet_game(b, 24, t, stone_w, passes=passes, back=False)
         assert alerts and alerts[0][0] == at, (passes, alerts)
@@ -524,12 +525,14 @@ def test_the_tracker_tells_the_bowls_of_passes_and_the_rules_defaults():
 
     aga = Tracker({"size": 9, "rules": "aga"})
     assert aga.bowls.pass_stones == "prisoner" and not aga.bowls.prisoners_returned
+    # Ing 1991 Art. 9 "Passing" (2) "he should place one stone beside the board"; Ing 1996
+    # Rule 2 "Shoutan": "a player should place one or two stones at the side of the board".
     ing91 = Tracker({"size": 9, "rules": "ing1991"})
-    assert ing91.bowls.pass_stones == "none" and not ing91.bowls.prisoners_returned
+    assert ing91.bowls.pass_stones == "beside" and not ing91.bowls.prisoners_returned
     ing96 = Tracker({"size": 9, "rules": "ing1996"})
-    assert ing96.bowls.prisoners_returned
-    custom = Tracker({"size": 9, "rules": "ing1991", "pass_stones": "beside", "prisoners": "bowl"})
-    assert custom.bowls.pass_stones == "beside" and custom.bowls.prisoners_returned
+    assert ing96.bowls.prisoners_returned and ing96.bowls.pass_stones == "beside"
+    custom = Tracker({"size": 9, "rules": "ing1991", "pass_stones": "none", "prisoners": "bowl"})
+    assert custom.bowls.pass_stones == "none" and custom.bowls.prisoners_returned
     t = 100
     aga.press(t, 1)  # Black passes: a pass stone leaves Black's bowl
     assert aga.bowls.bowls[0].pass_out == 1

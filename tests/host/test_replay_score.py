@@ -116,3 +116,62 @@ def test_score_without_km_uses_the_rulesets_komi(tmp_path):
     proc = ingboard("score", write(tmp_path, "(;GM[1]FF[4]SZ[9]RU[Ing];B[ee];W[cc])"), "--json")
     out = json.loads(proc.stdout)
     assert out["komi"] == 8 and out["result"] == "W+8"
+
+
+def _aga_record(seed, size, ending):
+    # A finished AGA game from a deterministic generator (random legal plays, some single
+    # passes), as SGF text ending with `ending`: "B W" or "W B" (the two last pass plays).
+    from ingrules.board import BLACK, WHITE
+    from ingrules.game import Game
+    from ingrules.sgf import game_sgf
+
+    g = Game(size, "aga")
+    x = seed * 69069 + 5
+    passed = False
+    for _ in range(size * size * 3 // 4):  # no more stones than a set holds
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        if not passed and x % 8 == 0:
+            g.pass_move(g.to_play)
+            passed = True
+            continue
+        legal = [
+            g.board.index(c, r)
+            for r in range(size)
+            for c in range(size)
+            if g.legality(g.to_play, g.board.index(c, r)) is None
+        ]
+        g.play(g.to_play, legal[x % len(legal)])
+        passed = False
+    first = BLACK if ending[0] == "B" else WHITE
+    if g.to_play != first:
+        legal = [
+            g.board.index(c, r)
+            for r in range(size)
+            for c in range(size)
+            if g.legality(g.to_play, g.board.index(c, r)) is None
+        ]
+        g.play(g.to_play, legal[0])
+    for who in ending.split():
+        g.pass_move(BLACK if who == "B" else WHITE)
+    return game_sgf(g)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_score_aga_rule_11_white_passes_last_area_and_territory_agree(seed):
+    # AGA Rule 11 "White must make the last move--if necessary, an additional, pass, with a
+    # stone passed to the opponent as usual"; appendix: the "area" and "territory" scores of a
+    # game "will always be the same". A record ending "W pass, B pass" is owed White's pass
+    # stone at the territory count.
+    from host_tools import sgf_input
+    from host_tools.commands.score import score_record
+
+    for ending in ("B W", "W B"):
+        text = _aga_record(seed, (7, 9)[seed % 2], ending)
+        record = sgf_input.parse(text.encode())
+        area = score_record(record, "aga")[0]["count"]
+        terr = score_record(record, "aga-territory")[0]["count"]
+        assert (area["difference"], area["result"]) == (terr["difference"], terr["result"]), (
+            ending,
+            area,
+            terr,
+        )

@@ -176,6 +176,13 @@ def _quiet(bowl, v, now_ms):
     return -band <= v - bowl.plateau <= band
 
 
+def _fresh(bowl):
+    # The last weighing was made after this colour's stones on the board last changed: it is
+    # no count from before the stone just played left the bowl (placed and pressed before
+    # the bowl was read again).
+    return bowl.eval_fed > bowl.changed_fed
+
+
 def _unsteady(bowl):
     # Evaluated every _EVAL_MS again: its count changed, or something may have (see feed).
     bowl.steady = 0
@@ -203,6 +210,18 @@ class _Bowl:
         self.zero = 0  # mg subtracted from every reading
         self.candidate = None  # enrolment candidates (mg): latest and previous settled plateaus
         self.candidate_prev = None
+        # Stones of this set the board knew out of the bowl when each candidate settled: a set
+        # never enrolled may first settle after the first moves (the virtual board's player
+        # clicks at once); the candidate is then that many stones short of the full set.
+        self.candidate_out = 0
+        self.candidate_prev_out = 0
+        self.range = 0  # mg: the spread of the readings of the last settled window
+        # Readings fed so far, and their number at the last weighing and at the last change of
+        # this colour's stones on the board: a weighing is fresh (_fresh) when it was made
+        # after that change.
+        self.fed = 0
+        self.eval_fed = 0
+        self.changed_fed = 0
         self.settled = False
         self.plateau = 0
         self.plateau_se = 0
@@ -339,6 +358,7 @@ class Bowls:
         if _quiet(bowl, v, now_ms):
             return
         bowl.faulty = False
+        bowl.fed += 1
         h = bowl.head
         bowl.vals[h] = v
         n = bowl.window
@@ -373,7 +393,13 @@ class Bowls:
         # stone) as long as its mean stays within 1/4 stone of the plateau.
         limit = (stone * 3) // 4
         slope = stone // 4
-        if bowl.settled and -(stone // 4) <= p - bowl.plateau <= stone // 4:
+        # Not when the newest reading is half a stone off the plateau: a stone has come or
+        # gone (a window mixing both plateaus would count the old one).
+        if (
+            bowl.settled
+            and -(stone // 4) <= p - bowl.plateau <= stone // 4
+            and -(stone // 2) <= v - bowl.plateau <= stone // 2
+        ):
             limit = stone
             slope = stone // 3
         if hi - lo > limit or trend > slope or trend < -slope:
@@ -389,6 +415,7 @@ class Bowls:
         ):
             return
         bowl.settled = True
+        bowl.range = hi - lo
         bowl.plateau = p
         bowl.plateau_se = min(_MAX_SE_MG, (hi - lo) // (3 * _isqrt(n * 100) // 10) + 1)
         bowl.last_eval = now_ms
@@ -476,12 +503,30 @@ class Bowls:
         if not bowl.w180:
             # Not enrolled yet: remember the settled plateaus (enrolled at the first move or
             # at check("before")).
+            if bowl.range > (bowl.stone_mg() * 3) // 4:
+                return  # settled through a noisy window (hysteresis): maybe a stone moving
+            if self.playing and self.to_play == _index(bowl.name):
+                # This colour is to move: a stone may be in the hand, or on the board before
+                # the press - the plateau is no measure of the set.
+                return
+            out = bowl.on_board + bowl.in_lid + bowl.pass_out
             if bowl.candidate is None or abs(p - bowl.candidate) > bowl.stone_mg() // 2:
                 bowl.candidate_prev = bowl.candidate
+                bowl.candidate_prev_out = bowl.candidate_out
             bowl.candidate = p
+            bowl.candidate_out = out
+            if not self.playing:
+                return
+            # Play has begun and the bowl has settled for the first time (the players began
+            # at once): enrolled now, so the stones taken and returned are followed from here.
+            self._enrol_candidate(bowl)
+            if bowl.w180:
+                bowl.eval_fed = bowl.fed
+                self._reconcile(bowl, now_ms)
             return
         n = self._estimate(bowl, p, bowl.plateau_se, now_ms)
         bowl.count = n
+        bowl.eval_fed = bowl.fed
         if n < 0:
             return
         if n == 0:
@@ -536,10 +581,13 @@ class Bowls:
             bowl = self.bowls[i]
             if not bowl.w180 and bowl.candidate is not None and counts[i] > 0:
                 self._enrol_candidate(bowl)
+            if counts[i] != bowl.on_board:
+                bowl.changed_fed = bowl.fed
             if counts[i] < bowl.on_board:
                 bowl.in_lid += bowl.on_board - counts[i]  # prisoners (or a retraction)
                 bowl.lid_version = self.version
-            elif counts[i] > bowl.on_board and self.pass_stones == "beside":
+            elif counts[i] > bowl.on_board and self.pass_stones == "beside" and self.playing:
+                # (not the first position told after a restart: the journal's pass_out stands)
                 # The passer plays on: the stone beside the board is back in the bowl by now
                 # (PASS_STONES); one still out is missing from here on.
                 bowl.pass_out = 0
@@ -581,17 +629,33 @@ class Bowls:
         return event
 
     def _enrol_candidate(self, bowl):
-        # The heaviest of the last two plateaus: the first stone may already be in a hand.
+        # The heaviest of the last two plateaus at the same board count: the stone just taken
+        # may still be in a hand. The plateau held the full set less the stones the board had
+        # out of it then (an assumed weight: the set's mean stone from what the bowl held).
         w = bowl.candidate
+        out = bowl.candidate_out
         prev = bowl.candidate_prev
-        if prev is not None and 0 < prev - w <= (3 * prev) // (2 * self.total):
+        total = self.total
+        hand = 0
+        if (
+            prev is not None
+            and bowl.candidate_prev_out == out
+            and 0 < prev - w <= (3 * prev) // (2 * (total - out))
+        ):
             w = prev
-        self._enrol(bowl, w)
+            hand = 1
+        n = total - out
+        if n <= 0:
+            return  # nothing in the bowl to weigh a stone by: enrol on a later plateau
+        w180 = (w * total + n // 2) // n if out else w
+        if not total * 2000 <= w180 <= total * 15000:
+            return  # the board's count does not fit this plateau: enrol on a later one
+        self._enrol(bowl, w180)
         bowl.ref_p = w
         bowl.ref_se = bowl.plateau_se
-        bowl.ref_n = self.total
+        bowl.ref_n = n
         bowl.ref_t = bowl.last_eval or 0
-        bowl.count = self.total if w == bowl.candidate else self.total - 1
+        bowl.count = n - hand
 
     def pass_stone(self, color, now_ms, n=1):
         """color made a pass play (n=-1: it was retracted): under the pass-stone convention a
@@ -620,8 +684,12 @@ class Bowls:
         if lo <= n <= hi:
             # Prisoners seen back in the bowl are no longer allowed for. Prisoner pass stones
             # stay allowed for: the press may come before the stone leaves the bowl.
+            # Only on a weighing made since this colour's stones on the board last changed:
+            # a stale one (the bowl not settled since the stone just played left it) would
+            # take a prisoner for one returned.
             out -= bowl.pass_out
-            bowl.in_lid = out if out > 0 else 0
+            if _fresh(bowl):
+                bowl.in_lid = out if out > 0 else 0
             bowl.mis = 0
             bowl.mis_alerted = 0
             return
@@ -640,7 +708,10 @@ class Bowls:
             bowl.mis_version = -1
             bowl.mis_alerted = 0
         bowl.mis = diff
-        if bowl.mis_version != self.version:
+        if bowl.mis_version != self.version and _fresh(bowl):
+            # Seen at a new board position, weighed since this colour's stones on the board
+            # last changed: a count weighed before the stone just played left the bowl (the
+            # bowl has not settled since: place and press within a reading) is not a sighting.
             bowl.mis_version = self.version
             bowl.mis_seen += 1
         if abs(diff) > bowl.mis_alerted and (
@@ -711,6 +782,15 @@ class Bowls:
                     expected -= bowl.pass_out
             else:
                 expected = self.total - bowl.on_board
+            if (
+                phase == "after-count"
+                and self.pass_stones == "beside"
+                and n is not None
+                and expected - bowl.pass_out <= n < expected
+            ):
+                # Ing 1991 Art. 9 "Passing" (2): the stones of the last pass plays may still
+                # lie beside the board ("one stone beside the board"): accounted for.
+                expected = n
             if n is None:
                 confident = False
             elif expected is not None:

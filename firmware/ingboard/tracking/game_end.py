@@ -25,6 +25,7 @@ class GameEnd:
         self.filled = False
         self.fill_check_due = False  # read the fill-in at the next settled scan
         self.fill_read = None  # the last `fill-in` event
+        self.fill_waiting = False  # filled in, read, the after-count check waiting for the bowls
         self.put_away = False
         self.empty_since = 0  # board time since which the board has been empty after the end
 
@@ -140,7 +141,19 @@ class GameEnd:
             return []
         events = []
         target = self.fill_target
-        if not self.filled and target and (counts[BLACK], counts[WHITE]) == target:
+        filled = not self.filled and target and (counts[BLACK], counts[WHITE]) == target
+        if filled and self.plan and not self.bowls.settled() and t - latest < 2 * PUT_AWAY_MS:
+            # The last stone of the fill-in came out of a bowl a moment ago: the check waits
+            # for the bowls to settle (each reading looks again, tracker._bowl), as the
+            # put-away check does - a count is never taken from a bowl still moving. The
+            # fill-in itself is read at once.
+            filled = False
+            if not self.fill_waiting:
+                self.fill_waiting = True
+                self.fill_check_due = True
+        elif not filled:
+            self.fill_waiting = False
+        if filled:
             self.filled = True
             # Ing fill-in counting puts every stone on the board or in its bowl; any other
             # count leaves the prisoners (and AGA pass stones) where they are (bowls.check).
@@ -150,7 +163,9 @@ class GameEnd:
             event["t"] = t
             events.append(event)
             events += self._bowl_alerts(t)
-            self.fill_check_due = True
+            if not self.fill_waiting:
+                self.fill_check_due = True  # (read already while the bowls settled)
+            self.fill_waiting = False
         if self.fill_check_due:
             self.fill_check_due = False
             events += self._check_fill_in(t)

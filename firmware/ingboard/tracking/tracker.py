@@ -121,7 +121,7 @@ class Tracker(
             config.get("bowls"),
             size,
             config.get("prisoners", rules.prisoners) == "bowl",
-            config.get("pass_stones", "prisoner" if rules.pass_stones else "none"),
+            config.get("pass_stones", "prisoner" if rules.pass_stones else rules.pass_signal),
         )
         cp()
         self.settle_ms = settle_ms
@@ -340,6 +340,8 @@ class Tracker(
         if t >= self.due:
             events += self._evaluate(t)  # a stone may have become stable at this very instant
         if self.game.phase == ENDED:
+            if not self.filled and self.fill_target and self.bowls.settled():
+                events += self._after_end(t)  # the after-count check waited for the bowls
             events += self._put_away(t)
         return events + self._feed(t, color, grams) + self._bowl_alerts(t)
 
@@ -362,8 +364,12 @@ class Tracker(
         """Board time at which tick() may produce something, or None."""
         best = _FAR
         last_t = self.last_t
-        if self.press_pending:
-            # A kept press is judged once the board has been still for the settle time.
+        if self.press_pending or (self.game.phase == ENDED and not self.put_away):
+            # A kept press is judged once the board has been still for the settle time; after
+            # the end, the fill-in and put-away checks look again once the board is still
+            # (Ing 1991 Art. 9 "Counting" (3): the check after putting the stones away always
+            # comes, even when the last stones lifted were fill-in stones - points the game
+            # holds empty, where the sensors and the game agree again).
             since = self.since
             for p in self.order:
                 due = since[p] + self.settle_ms

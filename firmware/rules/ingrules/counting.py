@@ -58,11 +58,12 @@ def count_game(game, dead=(), penalty_b=0, penalty_w=0, checkpoint=None):
             draw_winner=draw_winner,
         )
     else:
-        # Territory: prisoners include AGA pass stones (game.prisoners counts them).
+        # Territory: prisoners include AGA pass stones (game.prisoners counts them), and the
+        # pass stone of White's additional last pass when the record ends with Black's move.
         score = scoring.territory_score(
             board,
             komi=game.komi,
-            prisoners_b=game.prisoners[BLACK],
+            prisoners_b=game.prisoners[BLACK] + last_pass_owed(game),
             prisoners_w=game.prisoners[WHITE],
             penalty_b=penalty_b,
             penalty_w=penalty_w,
@@ -81,6 +82,21 @@ def count_game(game, dead=(), penalty_b=0, penalty_w=0, checkpoint=None):
         "result": score.result,
     }
     return count, None
+
+
+def last_pass_owed(game):
+    """Pass stones White still owes Black at the count: 1 when the ruleset has White move last
+    with pass stones and the game's last ply is Black's (a record ending "White passes, Black
+    passes"), else 0. AGA Rule 11 "White must make the last move--if necessary, an
+    additional, pass, with a stone passed to the opponent as usual. The total number of stones
+    played or passed by the two players during the entire game must be equal." Without it the
+    territory count is one point short of the area count of the same game (AGA appendix:
+    "the "area" and "territory" scores of a game will always be the same")."""
+    rules = game.rules
+    plies = game.plies
+    if not (rules.white_passes_last and rules.pass_stones) or not len(plies):
+        return 0
+    return 1 if plies[len(plies) - 1].color == BLACK else 0
 
 
 def kss_stones(game):

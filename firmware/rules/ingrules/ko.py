@@ -9,7 +9,7 @@ A hash match never decides alone: a repetition is confirmed by comparing the pos
 
 The Ing ko rule is read from the Ing texts as README.md ("The Ing ko rule, as implemented")
 sets out: fighting ko (hot stones of the current run of ko captures, 1991 Art. 3) and
-disturbing ko (a recorded cycle start may not be made again, "recycle").
+disturbing ko (a recorded cycle start may not be made again in the same kos, "recycle").
 """
 
 try:
@@ -57,13 +57,20 @@ class KoRule:
                     if q in captured:
                         return "ko"
             if self.cycle_starts:
-                n = len(self.history.plies)
-                for start, point, who in self.cycle_starts:
+                # Ing 1991 Art. 3 "After one cycle, the disturber is never allowed to continue
+                # disturbing" (Kim/Simon/Straus 5: "once and only once during the game"): the
+                # same first move of the same cycle of the same kos - its points and the walls
+                # around them as they were after that move - whatever happened elsewhere.
+                cells = self.history.board.cells
+                for start, point, who, points, after in self.cycle_starts:
                     if who == color and point == p:
-                        history = self.history
-                        if history.keys[start] == history.keys[n] and (
-                            history.position(start) == history.position(n)
-                        ):
+                        k = 0
+                        for q in points:
+                            v = after[k]
+                            k += 1
+                            if cells[q] != v:
+                                break
+                        else:
                             return "recycle"
             return None
         board = self.history.board
@@ -236,10 +243,39 @@ class KoRule:
             first = history.plies[i]
             if first.point == PASS:
                 return
-            entry = (i, first.point, first.color)
-            if entry not in self.cycle_starts:
-                self.cycle_starts.append(entry)
+            entry = self._cycle_entry(i, n, first)
+            for known in self.cycle_starts:
+                if known[1:] == entry[1:]:
+                    return
+            self.cycle_starts.append(entry)
             return
+
+    def _cycle_entry(self, i, n, first):
+        # The cycle's kos: every point a play of plies i..n-1 placed a stone on or emptied,
+        # with what it held after the first move (i), and the walls - the stones next to
+        # those points then, which must still stand for the kos to be the same (an empty
+        # neighbour, a liberty, is not part of them).
+        history = self.history
+        after = history.position(i + 1)
+        board = history.board
+        kos = []
+        for k in range(i, n):
+            ply = history.plies[k]
+            if ply.point != PASS and ply.point not in kos:
+                kos.append(ply.point)
+            for q in ply.captured:
+                if q not in kos:
+                    kos.append(q)
+        points = list(kos)
+        values = [after[q] for q in kos]
+        for q in kos:
+            for m in board.neighbours(q):
+                if m not in points:
+                    c = after[m]
+                    if c == 1 or c == 2:
+                        points.append(m)
+                        values.append(c)
+        return (i, first.point, first.color, tuple(points), bytes(values))
 
     # -- persistence (undo, journal)
 

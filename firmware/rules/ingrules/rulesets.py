@@ -89,6 +89,10 @@ class Ruleset:
     # (Ing 1991 Art. 13, AGA prisoners) or "bowl" (Ing 1996 Rule 2 "or return them to the
     # opponent", Kim/Simon/Straus Part 1).
     prisoners = "lid"
+    # A pass play's stone without pass stones as prisoners: "beside" - Ing 1991 Art. 9
+    # "Passing" (2) "he should place one stone beside the board" (1996 Rule 2 "Shoutan": "at
+    # the side of the board"); "none" - nothing leaves the bowl.
+    pass_signal = "none"
     # Two stones placed on the board signal resignation (Ing 1991 Art. 9 "Resigning": "he
     # should place two stones on the board to indicate that he has resigned"; 1996 puts
     # them "at the side of the board", so only 1991 reads them off the board).
@@ -120,6 +124,7 @@ class Ruleset:
         sgf_ru=None,
         prisoners="lid",
         resign_two_stones=False,
+        pass_signal="none",
     ):
         self.name = name
         self.title = title
@@ -148,6 +153,7 @@ class Ruleset:
             ("pause_passes_confirm", pause_passes_confirm),
             ("prisoners", prisoners),
             ("resign_two_stones", resign_two_stones),
+            ("pass_signal", pass_signal),
         ):
             if value != getattr(Ruleset, key):
                 setattr(self, key, value)
@@ -180,6 +186,7 @@ RULESETS = {
         draw_winner=BLACK,
         fill_in=True,
         resign_two_stones=True,
+        pass_signal="beside",  # Art. 9 "Passing" (2): "one stone beside the board"
     ),
     # Ing 1996: as 1991; Rule 8 "Fixed compensation: Mandatory eight points handicap, black
     # wins in case of drawn games"; Rule 3 "At the start of a handicap game, white makes
@@ -195,6 +202,7 @@ RULESETS = {
         ING_FILL_IN,
         sgf_ru="GOE",
         prisoners="bowl",
+        pass_signal="beside",  # 1996 Rule 2 "Shoutan": "at the side of the board"
         komi=8,
         komi_handicap=0,
         passes_to_pause=2,

@@ -332,3 +332,70 @@ def test_legality_during_the_pause_is_judged_as_the_play_would_be():
     assert g.legality(BLACK, g.board.parse("E5")) is None and g.phase == "paused"
     assert g.restore_dead_chain(g.board.parse("C7")) == [g.board.parse("C7")]
     assert g.board.get(g.board.parse("C7")) == BLACK and g.dead == []
+
+
+def _random_aga_game(rules, seed, size, handicap, ending):
+    # A finished game from a deterministic generator: random legal plays (some passes, never
+    # two in a row) and the record's last two plies `ending` ("B W": Black passes, then White;
+    # "W B": White passes, then Black - the record AGA Rule 11 completes).
+    g = Game(size, rules, handicap=handicap)
+    x = seed * 48271 + 11
+    last_pass = False
+    for _ in range(size * size):
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        color = g.to_play
+        if not last_pass and x % 9 == 0:
+            g.pass_move(color)
+            last_pass = True
+            continue
+        for _ in range(20):
+            x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+            p = g.board.index(x % size, (x >> 8) % size)
+            if g.legality(color, p) is None:
+                g.play(color, p)
+                last_pass = False
+                break
+    want = BLACK if ending[0] == "B" else WHITE
+    if g.to_play != want:
+        g.play(g.to_play, _any_legal(g, g.to_play))
+    for who in ending.split():
+        g.pass_move(BLACK if who == "B" else WHITE)
+    if g.phase == "paused":
+        g.agree()
+    return g
+
+
+def _any_legal(g, color):
+    for row in range(g.size):
+        for col in range(g.size):
+            p = g.board.index(col, row)
+            if g.legality(color, p) is None:
+                return p
+    raise AssertionError("no legal play")
+
+
+def test_aga_rule_11_area_and_territory_counts_agree_whoever_passed_last():
+    # AGA Rule 11 "White must make the last move--if necessary, an additional, pass, with a
+    # stone passed to the opponent as usual"; AGA appendix "the "area" and "territory" scores
+    # of a game will always be the same". Generated finished games, even and with handicap,
+    # ending "Black passes, White passes" or "White passes, Black passes" (White's extra pass
+    # stone is then owed at the count).
+    from ingrules.counting import count_game, last_pass_owed
+
+    owed = 0
+    for seed in range(16):
+        size = (7, 9)[seed % 2]
+        handicap = (0, 0, 2, 3)[seed % 4] if size == 9 else 0
+        for ending in ("B W", "W B"):
+            counts = []
+            for rules in ("aga", "aga-territory"):
+                g = _random_aga_game(rules, seed, size, handicap, ending)
+                count = count_game(g)[0]
+                counts.append((count["difference"], count["result"]))
+                if ending == "W B":
+                    assert last_pass_owed(g) == 1, (seed, rules)
+                    owed += 1
+                else:
+                    assert last_pass_owed(g) == 0 and g.phase == "ended", (seed, rules)
+            assert counts[0] == counts[1], (seed, size, handicap, ending, counts)
+    assert owed == 32

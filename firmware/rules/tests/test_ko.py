@@ -253,3 +253,67 @@ def test_the_passes_that_end_a_game_repeat_the_position_without_rebuilding_it():
     g.position = counted
     play_all(g, "B:pass W:pass B:pass W:pass")
     assert g.phase == "ended" and built == [] and g.ko.cycle_starts == []
+
+
+def _quiet_plays(seed, pairs):
+    # A deterministic generator of quiet plays in the empty middle of TWO_DOUBLE_KOS (rows
+    # 5..9, far from both corners), one per side per pair, some of them pass plays.
+    x = seed * 7919 + 17
+    moves = []
+    used = []
+    for _ in range(pairs):
+        for who in ("B", "W"):
+            x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+            if x % 7 == 0:
+                moves.append(who + ":pass")
+                continue
+            while True:
+                x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+                col = "ABCDEFGHJKLMN"[x % 13]
+                row = 5 + (x >> 8) % 5
+                where = "%s%d" % (col, row)
+                if where not in used:
+                    used.append(where)
+                    break
+            moves.append(who + ":" + where)
+    return " ".join(moves)
+
+
+def test_disturber_ban_is_for_the_rest_of_the_game_whatever_happens_elsewhere():
+    # Ing 1991 Art. 3 "After one cycle, the disturber is never allowed to continue
+    # disturbing"; Kim/Simon/Straus 5 "A cyclic sequence may be initiated by a player once
+    # and only once during the game": quiet plays elsewhere by each side (the whole-board
+    # position is then new) do not lift the ban on the same cycle of the same kos.
+    for rules in ("ing1991", "ing1996"):
+        for seed in range(12):
+            g = game_from(TWO_DOUBLE_KOS, rules)
+            play_all(g, CYCLE)
+            play_all(g, _quiet_plays(seed, 1 + seed % 4))
+            if g.to_play != BLACK:
+                play_all(g, "W:pass")
+            assert g.phase == "play", (rules, seed)
+            assert reason(g, "B", "B11") == "recycle", (rules, seed)
+            e = raises(IllegalMove, g.play, BLACK, g.board.parse("B11"))
+            assert e.reason == "recycle"
+            # White, who only completed the cycle, is not banned from starting one.
+            play_all(g, "B:N13" if reason(g, "B", "N13") is None else "B:pass")
+            assert reason(g, "W", "D12") is None, (rules, seed)
+
+
+def test_disturber_ban_ends_when_the_kos_are_no_longer_the_same():
+    # Ing 1991 Art. 3: the ban is on "continuing disturbing" with the same kos. When a wall of
+    # the kos changes (Black fills the other ko's point himself: D12 joins his stones), the
+    # first move of the cycle is no longer the start of the same cycle.
+    g = game_from(TWO_DOUBLE_KOS, "ing1991")
+    play_all(g, CYCLE)
+    assert reason(g, "B", "B11") == "recycle"
+    play_all(g, "B:D12 W:G7")
+    assert reason(g, "B", "B11") is None
+
+
+def test_the_completing_player_is_not_the_disturber():
+    # Kim/Simon/Straus 6B "White is allowed to capture at C but Black will then be
+    # prohibited from capturing at A": the ban is the disturber's alone, also later on.
+    g = game_from(TWO_DOUBLE_KOS, "ing1991")
+    play_all(g, CYCLE + " B:G7 W:H7 B:G5")
+    assert g.to_play == WHITE and reason(g, "W", "D12") is None
