@@ -52,7 +52,10 @@ firmware (RPI_PICO v1.28) on the emulated RP2040 at 125 MHz, with the board's ha
   players on the hardware models, host_tools/twin/long_game.py; no harness gc.collect()): the
   plies the app took as played, and after the count its largest free block and free heap (the
   app's `mem` command, after a collection). The longest part of the bench (~4.5 emulated
-  minutes of play, 2.5-6 x that in wall time, as busy as the machine is).
+  minutes of play, 2.5-6 x that in wall time, as busy as the machine is). A warning of the app
+  (an OSError of the file system is one), a traceback, or a file system that is not whole on
+  the host afterwards (host_tools/twin/flash_fs.py: every file read, the journal record by
+  record) fails the section, its figures logged first.
 
 - mcu_count_ms, mcu_count_late_ms, mcu_count_peak_kb, mcu_count_held_kb,
   mcu_count_largest_free_kb (issue 20, the end of a long game): a COUNT_PLIES-ply 19x19 game
@@ -464,8 +467,6 @@ def _long_game(log):
     ok = 0
     while ok < min(len(want), len(got)) and want[ok] == got[ok]:
         ok += 1
-    if res["warnings"] or res["noise"]:
-        log("# mcu: the long game's warnings %s, noise %s" % (res["warnings"], res["noise"]))
     mem = res["mem"]
     log(
         "# mcu: long game %d plies (%d as played), %.0f s emulated, %.0f s wall; after the "
@@ -494,7 +495,7 @@ def _long_game(log):
             cpu.get("scan_late_at_ms"),
         )
     )
-    return [
+    figures = [
         Figure("mcu_game_plies_ok", ok, "plies", (">=", GOAL_PLIES)),
         Figure(
             "mcu_largest_free_kb", round(mem["largest"] / KB, 1), "KB", (">=", GOAL_LARGEST_KB)
@@ -509,6 +510,25 @@ def _long_game(log):
             ("<=", GOAL_JITTER_MS),
         ),
     ]
+    # A warning of the app (an OSError of the file system in the journal's compaction is one),
+    # a traceback, or a file system that is not whole on the host after the game fails the
+    # section: the figures are logged first.
+    trouble = []
+    if res["warnings"] or res["noise"]:
+        trouble.append("warnings %s, noise %s" % (res["warnings"], res["noise"]))
+    if res["fs_problem"]:
+        trouble.append("its file system: %s" % res["fs_problem"])
+    if trouble:
+        for figure in figures:
+            log(figure.line())
+        raise BenchError("the long game on the twin: %s" % "; ".join(trouble))
+    journal = res["fs"]["journals"].get("/journal/game.jnl", {})
+    log(
+        "# mcu: long game, its file system checked on the host: %d files whole, %d blocks "
+        "used of 352, the next game's journal %s records"
+        % (len(res["fs"]["files"]), res["fs"]["blocks_used"], journal.get("records"))
+    )
+    return figures
 
 
 def _pace_game(log):
@@ -528,8 +548,10 @@ def _pace_game(log):
     work = tempfile.mkdtemp(prefix="ingboard-bench-pace-")
     res = lg.play_through(plies, config, work, log=log, think_ms=THINK_MS)
     got = [(e["color"], e.get("point")) for e in res["events"]]
-    if got != [(p.colour, p.name) for p in plies] or res["warnings"]:
-        raise BenchError("the game at a people's pace went wrong: %s" % res["warnings"])
+    if got != [(p.colour, p.name) for p in plies] or res["warnings"] or res["fs_problem"]:
+        raise BenchError(
+            "the game at a people's pace went wrong: %s %s" % (res["warnings"], res["fs_problem"])
+        )
     cpu = res["cpu"]
     load = cpu.get("load_pct")
     log(

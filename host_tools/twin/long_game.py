@@ -397,9 +397,10 @@ _REPLY_TYPES = {
 def play_through(plies, config, work_dir, log=None, record_writes=False, think_ms=0):
     """The whole game on a fresh board: new game, every ply (`think_ms`: Board.play), the end
     (the count), the heap figures, the game the board holds, then the records (a new game
-    closes the session log) read back. A dict of what happened (see the keys below); `board`
-    stays open (closed by the caller, `result["board"].__exit__()`) when record_writes (its
-    writes are then logged)."""
+    closes the session log) read back, and the flash saved (`flash`) and its file system
+    checked on the host (`fs`: flash_fs.check's report, or `fs_problem`: what is wrong). A
+    dict of what happened (see the keys below); `board` stays open (closed by the caller,
+    `result["board"].__exit__()`) when record_writes (its writes are then logged)."""
     import time
 
     log = log or (lambda text: None)
@@ -449,6 +450,11 @@ def play_through(plies, config, work_dir, log=None, record_writes=False, think_m
         writes = board.twin.status() if record_writes else None
         sgf = board.read_file("%04d.sgf" % number)
         session = board.read_file("%04d.log" % number)
+        # The file system as the board leaves it, checked on the host: every file readable,
+        # the journal's records whole (flash_fs.check).
+        flash = os.path.join(work_dir, "flash-after.img")
+        board.twin.save_flash(flash)
+        fs, fs_problem = check_flash(flash)
     except BaseException as exc:
         # How far the game got: the plies the app had taken (for a figure of the bench).
         exc.plies_ok = sum(1 for at in board.seen_us.values() if at is not None)
@@ -478,6 +484,9 @@ def play_through(plies, config, work_dir, log=None, record_writes=False, think_m
         "writes": writes,
         "end_us": end_us,
         "new_game_us": new_game_us,
+        "flash": flash,
+        "fs": fs,
+        "fs_problem": fs_problem,
     }
     log(
         "# twin long game: %d plies in %.0f s emulated, %.0f s wall (%.0f s in all); heap after "
@@ -493,6 +502,17 @@ def play_through(plies, config, work_dir, log=None, record_writes=False, think_m
         )  # fmt: skip
     )
     return result
+
+
+def check_flash(image, cut=False):
+    """(report, None) of flash_fs.check(image, cut), or (None, what is wrong with its file
+    system)."""
+    from host_tools.twin import flash_fs
+
+    try:
+        return flash_fs.check(image, cut), None
+    except flash_fs.FlashFsError as exc:
+        return None, str(exc)
 
 
 def state_at(applied, us):
@@ -513,7 +533,8 @@ def resume_after_cut(image, plies, config, position, grams, work_dir, go_on=True
     """Boot the board from a cut flash `image` with the stones and bowls as the players left
     them; the app resumes from its journal. Returns {"held": the plies the board holds, "went_on":
     the event of the next ply played on it (None without one), "warnings", "noise",
-    "phase"}."""
+    "phase", "fs_problem": what is wrong with its file system at the end (check_flash), or
+    None}."""
     board = Board(work_dir, flash_image=image, position=position, grams=grams)
     with board:
         reply = board.command({"cmd": "state"}, APP_START_MS)
@@ -525,12 +546,19 @@ def resume_after_cut(image, plies, config, position, grams, work_dir, go_on=True
         if go_on and reply.get("phase") == "play" and 0 < k < len(plies):
             went_on = go_on_after_resume(board, plies, k)
         board._lines()
+        os.makedirs(board.work_dir, exist_ok=True)
+        flash = os.path.join(board.work_dir, "flash-after.img")
+        board.twin.save_flash(flash)
+        _fs, fs_problem = check_flash(flash)
+        if fs_problem is None:
+            os.remove(flash)  # kept where something is wrong with it
         return {
             "held": held,
             "went_on": went_on,
             "phase": reply.get("phase"),
             "warnings": [m["text"] for m in board.messages if m.get("type") == "warning"],
             "noise": [n for n in board.noise if n != "MPY: soft reboot"],
+            "fs_problem": fs_problem,
         }
 
 

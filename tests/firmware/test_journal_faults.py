@@ -297,3 +297,99 @@ def test_a_compaction_that_fails_part_way_leaves_the_journal_whole_and_the_game_
         assert not os.path.exists(store.journal_path + ".new")
         again, _texts = _boot(store.root, log)
         assert _points(again) == _points(app), where
+
+
+class _Handles:
+    """The journal's file handles the app opens through its store (RecordsStore), watched:
+    `appended_with_reader` lists the appends made while a reader of the journal was open."""
+
+    def __init__(self, store):
+        self.readers = 0
+        self.opened = 0
+        self.appended_with_reader = []
+        for name in ("journal_reader", "open_journal", "commit_journal", "reopen_journal"):
+            setattr(store, name, self._watch(getattr(store, name), name == "journal_reader"))
+
+    def _watch(self, real, reader):
+        handles = self
+
+        def opened(*args):
+            f = real(*args)
+            if f is None:
+                return None
+            if reader:
+                handles.readers += 1
+                handles.opened += 1
+                return _Reader(f, handles)
+            return _Appender(f, handles)
+
+        return opened
+
+
+class _Reader:
+    def __init__(self, f, handles):
+        self.f = f
+        self.handles = handles
+        self.open = True
+
+    def read(self, n=-1):
+        return self.f.read(n)
+
+    def seek(self, offset, whence=0):
+        return self.f.seek(offset, whence)
+
+    def tell(self):
+        return self.f.tell()
+
+    def close(self):
+        if self.open:
+            self.open = False
+            self.handles.readers -= 1
+        self.f.close()
+
+
+class _Appender:
+    def __init__(self, f, handles):
+        self.f = f
+        self.handles = handles
+
+    def write(self, data):
+        if self.handles.readers:
+            self.handles.appended_with_reader.append(len(data))
+        return self.f.write(data)
+
+    def flush(self):
+        return self.f.flush()
+
+    def close(self):
+        self.f.close()
+
+
+def test_no_reader_of_the_journal_is_open_while_the_game_appends_to_it():
+    # The board's file system (littlefs) gives a file handle the file's blocks as they were
+    # when it was opened; each record the game appends (flushed) moves the journal's last
+    # block, and the one an older reader still names is free, soon another file's. The
+    # compaction held its reader open from its first slice to its last, across the game's
+    # appends: on the twin littlefs reported OSError 84, or the reader took another file's
+    # bytes for the journal's and the compacted journal lost records (issue 35). It opens the
+    # journal for each slice now, and nothing is appended during a slice.
+    root = "/tmp/ingboard-test-jf-one-handle"
+    clear_records(root)
+    log, end = _log(30)
+    vt = VirtualTime()
+    cfg, hw = hardware(vt, log)
+    store = RecordsStore(root)
+    handles = _Handles(store)
+    # A game task every 400 ms: each compaction (of 2-6 KB, 512 bytes a slice) spans seconds
+    # of the game, and records are appended between its slices.
+    app = App(
+        hw, store, vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg, journal_limit=2000, game_ms=400
+    )
+    vt.drive(app, end + 1000, stop=False)
+    assert len(_points(app)) == 30
+    assert handles.appended_with_reader == []
+    assert app.compacted > 2000 and handles.opened > 10  # compactions ran, slice by slice
+    assert [m for m in hw["link"].messages() if m["type"] == "warning"] == []
+    app.journal_file.flush()
+    again, _texts = _boot(root, log)
+    assert _points(again) == _points(app)

@@ -5,6 +5,8 @@ process); a sgfmill that does not capture must make both fail; the report prints
 missed goal and for a figure that could not be measured.
 """
 
+import re
+
 import pytest
 from sgfmill.boards import Board
 
@@ -85,3 +87,50 @@ def test_percentile_is_nearest_rank():
     assert percentile(values, 50) == 50
     assert percentile(values, 95) == 95
     assert percentile([7], 95) == 7
+
+
+def _long_game_result(plies, **changes):
+    # What host_tools.twin.long_game.play_through returns for a game played as it was meant.
+    result = {
+        "events": [{"type": "move", "color": p.colour, "point": p.name} for p in plies],
+        "warnings": [],
+        "noise": [],
+        "mem": {"free": 90000, "largest": 40000},
+        "cpu": {"load_pct": 50, "scan_late_max_us": 10000, "scans": 100, "tasks": {}},
+        "emulated_s": 10.0,
+        "play_wall_s": 60.0,
+        "fs": {"files": {"/journal/game.jnl": 600}, "journals": {}, "blocks_used": 20},
+        "fs_problem": None,
+    }
+    result.update(changes)
+    return result
+
+
+@pytest.mark.parametrize(
+    "trouble, said",
+    [
+        ({"warnings": ["journal compaction stopped: OSError: 84"]}, "OSError: 84"),
+        (
+            {"fs_problem": "/journal/game.jnl: a corrupt record at byte 512, 3 after it"},
+            "its file system: /journal/game.jnl: a corrupt record",
+        ),
+        ({"noise": ["Traceback (most recent call last):"]}, "Traceback (most recent"),
+    ],
+)
+def test_the_long_game_on_the_twin_fails_on_a_warning_or_a_file_system_not_whole(
+    monkeypatch, trouble, said
+):
+    from bench import mcu
+    from host_tools.twin import long_game as lg
+
+    monkeypatch.setenv("INGBOARD_BENCH_GAME_PLIES", "6")  # 6 plies, 2 passes, then 2 more
+    monkeypatch.setattr(lg, "play_through", lambda plies, *a, **k: _long_game_result(plies))
+    figures = mcu._long_game(lambda line: None)
+    assert figures[0].name == "mcu_game_plies_ok" and figures[0].value == 10
+    monkeypatch.setattr(
+        lg, "play_through", lambda plies, *a, **k: _long_game_result(plies, **trouble)
+    )
+    lines = []
+    with pytest.raises(BenchError, match=re.escape(said)):
+        mcu._long_game(lines.append)
+    assert "mcu_game_plies_ok 10 plies MISS" in lines  # its figures logged first

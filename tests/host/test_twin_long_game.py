@@ -49,7 +49,8 @@ def test_the_app_plays_every_ply_as_the_players_made_it(played):
     got = [(e["color"], e.get("point")) for e in played["events"] if e["type"] in ("move", "pass")]
     assert got == [(p.colour, p.name) for p in plies]
     assert played["held"] == [[p.colour, p.name, 0 if p.name else 1] for p in plies]
-    # Nothing went wrong on the way: no warning (a MemoryError in a task is one), no traceback.
+    # Nothing went wrong on the way: no warning (a MemoryError in a task is one, and an OSError
+    # of the file system in the journal's compaction), no traceback.
     assert played["warnings"] == [] and played["noise"] == []
     # Brisk but careful players: the board never had to tell them anything.
     assert played["alerts"] == []
@@ -82,6 +83,18 @@ def test_the_records_read_back_replay_to_the_same_game_and_count(played):
         assert colour == ply.colour.lower()
         assert (point is None) == (ply.name is None)
     assert game.get_root().get("RE") == played["count"]["result"]
+
+
+def test_the_file_system_is_whole_after_the_game(played):
+    # littlefs reported no error to the app (a warning, above) and, read on the host, holds
+    # every file whole: the finished game's SGF and session log as read over the link, the
+    # new game's journal record by record (host_tools/twin/flash_fs.py).
+    assert played["fs_problem"] is None, played["fs_problem"]
+    files = played["fs"]["files"]
+    number = played["number"]
+    assert files["/games/%04d.sgf" % number] == len(played["sgf"].encode())
+    assert files["/sessions/%04d.log" % number] == len(played["log"].encode())
+    assert list(played["fs"]["journals"]) == ["/journal/game.jnl"]
 
 
 def test_room_is_left_in_the_heap(played):

@@ -18,6 +18,7 @@ INGBOARD_TWIN_SOAK_SEED (default: drawn, printed)."""
 
 import os
 import random
+import re
 import time
 
 import pytest
@@ -33,6 +34,7 @@ pytestmark = [
 PLIES = int(os.environ.get("INGBOARD_TWIN_SOAK_PLIES", "600"))
 CUTS = int(os.environ.get("INGBOARD_TWIN_SOAK_CUTS", "50"))
 AFTER_COUNT = 5  # of the cuts, among the writes after the count (SGF, session log closed)
+RESUMED = re.compile(r"game \d{4} resumed at move \d+$")  # the app's word after a restart
 
 
 def test_a_long_game_through_power_cuts_at_random_flash_writes_resumes_exactly(tmp_path):
@@ -53,6 +55,10 @@ def test_a_long_game_through_power_cuts_at_random_flash_writes_resumes_exactly(t
     board = result["board"]
     try:
         assert [[c, n] for c, n, _k in result["held"]] == [[c, n] for c, n, _k in expected]
+        # The uncut game: no warning from the app (an OSError of the file system is one),
+        # no traceback, and its file system whole on the host (flash_fs.check).
+        assert result["warnings"] == [] and result["noise"] == [], result["warnings"]
+        assert result["fs_problem"] is None, result["fs_problem"]
         state = result["writes"]
         writes = state["write_log"]
         first = state["first_logged"]
@@ -83,17 +89,25 @@ def test_a_long_game_through_power_cuts_at_random_flash_writes_resumes_exactly(t
         # Committed before the cut: every ply whose event had come out by then.
         low = sum(1 for n, at in seen.items() if at is not None and at <= us)
         position, grams = lg.state_at(board.applied, us)
+        kind = writes[index - first][0]
+        where = "cut %d before write %d (%s at %.3f s)" % (i + 1, index, kind, us / 1e6)
+        # The flash as the cut left it: littlefs whole, every journal record whole but perhaps
+        # the one being written.
+        _fs, problem = lg.check_flash(path, cut=True)
+        assert problem is None, "%s: %s" % (where, problem)
         got = lg.resume_after_cut(
             path, plies, config, position, grams, str(tmp_path / ("resume%02d" % i))
         )
         os.remove(path)
         held = got["held"]
         k = len(held)
-        kind = writes[index - first][0]
-        where = "cut %d before write %d (%s at %.3f s)" % (i + 1, index, kind, us / 1e6)
         assert low <= k <= low + 1, "%s: the board holds %d plies, %d committed" % (where, k, low)
         assert held == expected[:k], where
         assert got["noise"] == [], where
+        # The resumed board says that it resumed, and nothing else (no file-system error).
+        others = [w for w in got["warnings"] if not RESUMED.match(w)]
+        assert others == [], "%s: %s" % (where, others)
+        assert got["fs_problem"] is None, "%s: %s" % (where, got["fs_problem"])
         if 0 < k < len(plies) and got["phase"] == "play":
             nxt = plies[k]
             went = got["went_on"]

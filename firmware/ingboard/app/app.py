@@ -530,10 +530,9 @@ class App:
         from ingboard.records.journal_replay import Compactor  # dropped once done (issue 17)
 
         limit = self.journal.written
-        reader = self.store.journal_reader()
         out = self.store.new_journal()
-        job = Compactor(reader, out, limit)
-        self.compaction = [job, reader, out, limit, self.journal.records]
+        job = Compactor(None, out, limit)  # its reader: opened for each slice
+        self.compaction = [job, None, out, limit, self.journal.records]
 
     def _compaction_step(self):
         try:
@@ -553,14 +552,26 @@ class App:
             self.warn("journal compaction stopped: %s: %s" % (exc.__class__.__name__, exc))
 
     def _compaction_slice(self):
-        job, reader, out, limit, records = self.compaction
-        if not job.step(_COMPACT_SLICE):
+        job, _reader, out, limit, records = self.compaction
+        # The journal is opened for each slice and closed after it: a littlefs file handle
+        # keeps the file's blocks as they were when it was opened, and each record the game
+        # appends meanwhile (through the other handle, flushed) moves the file's last block,
+        # so the block an older handle still reads is free and soon another file's: littlefs
+        # then reports a corrupt file system (OSError 84) or the handle reads another file's
+        # bytes as the journal's (issue 35). Nothing is appended during a slice.
+        reader = self.store.journal_reader()
+        self.compaction[1] = reader
+        reader.seek(job.offset)
+        job.reading(reader)
+        done = job.step(_COMPACT_SLICE)
+        reader.close()
+        self.compaction[1] = None
+        if not done:
             return
         # The end: each file-system step is tens of ms of the RP2040 (a flash erase or the
         # littlefs metadata); in one piece they held up a scan by 209 ms on the twin (issue 20).
         # Nothing is appended meanwhile: only the game task appends, and this is the game task.
         cp = self.scan_if_due
-        reader.close()
         self.journal_file.close()
         self.journal_file = None  # until the switch (_compaction_step: a failure reopens it)
         cp()
@@ -588,7 +599,8 @@ class App:
 
     def _abort_compaction(self):
         if self.compaction is not None:
-            self.compaction[1].close()
+            if self.compaction[1] is not None:
+                self.compaction[1].close()
             self.compaction[2].close()
             self.compaction = None
             gc_policy.drop("ingboard.records.journal_replay")

@@ -323,6 +323,11 @@ class Compactor:
         self.seen = False
         self.done = False
 
+    def reading(self, f):
+        """Read the next records from `f`, a file of the journal positioned at `offset` (the
+        app opens the journal afresh for each slice: see App._compaction_slice)."""
+        self.f = f
+
     def _put(self, t, ops):
         self.bytes += write_record(self.out, t, ops)
         self.records += 1
