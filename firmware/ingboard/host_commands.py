@@ -8,12 +8,17 @@ heap, and this is heap the game keeps). The frequent commands (ping, state, new-
 mem: its figures without this module's code) stay App methods.
 """
 
+from micropython import const
+
 from ingboard import protocol
 from ingboard.app import CPU_BLOCK, CPU_TASKS
 from ingboard.core.board import BLACK
 from ingboard.core.ko import PASS
 from ingboard.core.session import check_config
 from ingboard.core.tracker import Tracker
+
+_CONVERSION_MS = const(100)  # HX711 at 10 samples a second (RATE low)
+_MAX_POLLS = const(200000)
 
 
 def cmd_plies(app, cmd):
@@ -117,14 +122,21 @@ def cmd_raw_bowl(app, cmd):
     for c, hx in (app.hw.get("hx711") or {}).items():
         if not hasattr(hx, "read_code"):
             raise ValueError("the %s bowl has no raw reading" % c)
+        # The HX711 converts 10 times a second (and settles 400 ms after a power-down), so
+        # the wait is timed: a count of polls ends long before the next conversion on a fast
+        # chip. The poll cap only ends the wait where the clock does not move (virtual time).
         codes = []
         tries = 0
+        start = app.ticks_ms()
+        limit_ms = getattr(hx, "timeout_ms", 500) + _CONVERSION_MS * n
         while len(codes) < n:
-            tries += 1
-            if tries > 200 * n:
-                raise ValueError("the %s bowl's HX711 does not answer" % c)
             if hx.ready():
                 codes.append(hx.read_code())
+                continue
+            tries += 1
+            waited = app.ticks_diff(app.ticks_ms(), start)
+            if waited > limit_ms or tries > _MAX_POLLS * n:
+                raise ValueError("the %s bowl's HX711 does not answer" % c)
         codes.sort()
         reply[c] = codes[n // 2]
     return [reply]

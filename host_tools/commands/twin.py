@@ -1,10 +1,12 @@
-"""`ingboard twin [--romfs | --image F.uf2] [--flash-image F] [--hardware] [--model M.mjs]
-[--link PATH] [--fast]`.
+"""`ingboard twin [--romfs | --image F.uf2] [--flash-image F] [--hardware [--displays DIR]]
+[--model M.mjs] [--link PATH] [--fast]`.
 
 Boots the MicroPython rp2 firmware on the emulated RP2040 (host_tools/twin/) and serves its USB
 serial on a pseudo-terminal: `ingboard flash/pull/monitor --port <pty>` and `mpremote connect
 <pty>` work against it as against a board; `--hardware` puts the board's hardware models around
-it (host_tools/twin/hardware.py: an empty board, empty bowls). Runs until Ctrl-C.
+it (host_tools/twin/hardware.py: an empty board, a full set of stones in each bowl) and
+writes what the two displays show as `display-B.png` and `display-W.png` in `--displays DIR`
+(default out/twin; rewritten in place, a live view). Runs until Ctrl-C.
 `--flash-image F` boots from F's flash contents when F exists and saves the flash to F at the
 end (a board's memory between sessions). Emulated time follows the wall clock (never ahead of
 it; `--fast` lets idle time run ahead).
@@ -35,6 +37,12 @@ def add_arguments(parser):
         help="attach the board's hardware models (grid, load cells, keys, buzzer, displays)",
     )
     parser.add_argument(
+        "--displays",
+        metavar="DIR",
+        default=os.path.join("out", "twin"),
+        help="with --hardware: write the displays' pictures here (display-B.png, display-W.png)",
+    )
+    parser.add_argument(
         "--model", action="append", default=[], help="a hardware model (.mjs) to attach"
     )
     parser.add_argument("--link", help="also make PATH a symlink to the pseudo-terminal")
@@ -43,11 +51,15 @@ def add_arguments(parser):
     )
 
 
+DISPLAY_POLL_S = 0.25  # how often the display pictures are brought up to date (wall clock)
+
+
 def _interrupt(*_):
     raise KeyboardInterrupt
 
 
 def run(args):
+    from host_tools.twin import frames
     from host_tools.twin.process import Twin, TwinError
     from host_tools.twin.pty_bridge import PtyBridge
 
@@ -62,6 +74,7 @@ def run(args):
         raise InputError("--flash-image %s is a directory" % flash)
     twin = Twin(image, flash_image=flash if flash and os.path.exists(flash) else None)
     bridge = None
+    writer = None
     # Ctrl-C and SIGTERM end it, the flash still saved (also when started with SIGINT ignored,
     # as a shell does for a background job).
     signal.signal(signal.SIGINT, _interrupt)
@@ -72,6 +85,8 @@ def run(args):
             from host_tools.twin import hardware
 
             hardware.attach(twin)
+            hardware.fill_bowls(twin)
+            writer = frames.FrameWriter(args.displays)
         for model in args.model:
             twin.load_model(model)
         bridge = PtyBridge(twin).start()
@@ -85,8 +100,12 @@ def run(args):
             % (os.path.basename(twin.uf2), args.link or bridge.path, args.link or bridge.path),
             flush=True,
         )
+        if writer is not None:
+            print("ingboard twin: the displays in %s" % args.displays, flush=True)
         while not twin.stopped and twin.proc.poll() is None:
-            time.sleep(0.2)
+            time.sleep(DISPLAY_POLL_S)
+            if writer is not None:
+                writer.poll(twin)
     except KeyboardInterrupt:
         pass
     except TwinError as exc:

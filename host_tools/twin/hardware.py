@@ -9,6 +9,9 @@ ADC), `hx711.mjs` (the two load-cell ADCs), `keys.mjs`, `buzzer.mjs` (PWM tones 
 `ssd1306.mjs` (the two displays on I2C; frames as pictures). Each answers a command of the
 twin (`twin.model(name, **args)`): "grid" {position}, "bowl" {colour, grams | plugged},
 "key" {key, hold_ms}, "tones", "frames", "display".
+
+`fill_bowls(twin)` puts a full set of 180 stones in each bowl (`FULL_SET_G`, the weights of
+the simulated sets of bowl_model.py): a board at rest, as its players leave it.
 """
 
 import os
@@ -39,6 +42,24 @@ def attach(twin, variant="pico", position=None, cells=None, seed=1):
         os.path.join(MODELS, "ssd1306.mjs"), i2c=list(cfg["i2c"]), displays=cfg["displays"]
     )
     return cfg
+
+
+def full_set_grams(seed):
+    """The weight of one simulated 180-stone set (bowl_model.BowlModel with this seed)."""
+    from host_tools.bowl_model import BowlModel
+
+    return round(BowlModel(seed).full_weight(), 3)
+
+
+FULL_SET_SEEDS = {"B": 11, "W": 12}
+
+
+def fill_bowls(twin, grams=None):
+    """Both bowls full (180 stones each); returns {colour: grams}."""
+    grams = grams or {c: full_set_grams(s) for c, s in FULL_SET_SEEDS.items()}
+    for colour, g in grams.items():
+        twin.model("bowl", colour=colour, grams=g)
+    return grams
 
 
 def bowl_calibration(cells=None):

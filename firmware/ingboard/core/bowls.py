@@ -586,6 +586,18 @@ class Bowls:
         prev = bowl.candidate_prev
         if prev is not None and 0 < prev - w <= (3 * prev) // (2 * self.total):
             w = prev
+        if not self.total * 2000 <= w <= self.total * 15000:
+            # Not a full set (an empty bowl, a lid on the scale): nothing to enrol. Said once
+            # per plateau, and the next plateau is tried again (Ing 1991 Art. 9 "Counting" (1)).
+            bowl.candidate = bowl.candidate_prev = None
+            self._alert(
+                "bowl-mismatch",
+                "%s bowl: %s g is not a full set of %d stones"
+                % (bowl.name, _grams(w), self.total),
+                bowl.name,
+                bowl.last_eval or 0,
+            )
+            return
         self._enrol(bowl, w)
         bowl.ref_p = w
         bowl.ref_se = bowl.plateau_se
