@@ -407,9 +407,12 @@ class Session:
         self.counsel = counsel  # sim_counsel.Counsel: dead stones and score estimates
         self.new(config or DEFAULT_CONFIG)
 
+    def _make_board(self, config):
+        return LiveBoard(config)
+
     def new(self, config, assist=None):
         try:
-            board = LiveBoard(config)
+            board = self._make_board(config)
         except ValueError as exc:
             raise InputError(str(exc)) from None
         self.board = board

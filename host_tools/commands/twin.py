@@ -1,5 +1,9 @@
 """`ingboard twin [--romfs | --image F.uf2] [--flash-image F] [--hardware [--displays DIR]]
-[--model M.mjs] [--link PATH] [--fast]`.
+[--model M.mjs] [--link PATH] [--fast]`, or `ingboard twin --sim [--port N] [--chores]`.
+
+`--sim`: the virtual board's page plays on the twin (host_tools/twin/live_board.py): the
+firmware is built into a ROMFS image and its app started; the page's stones, presses and
+buttons drive the hardware models, the twin's displays are the page's clock faces.
 
 Boots the MicroPython rp2 firmware on the emulated RP2040 (host_tools/twin/) and serves its USB
 serial on a pseudo-terminal: `ingboard flash/pull/monitor --port <pty>` and `mpremote connect
@@ -47,6 +51,18 @@ def add_arguments(parser):
     )
     parser.add_argument("--link", help="also make PATH a symlink to the pseudo-terminal")
     parser.add_argument(
+        "--sim",
+        action="store_true",
+        help="play on the twin from the virtual board's page: the firmware is built into a "
+        "ROMFS image and started, the page drives the hardware models (implies --hardware)",
+    )
+    parser.add_argument("--port", type=int, default=8000, help="the page's port with --sim")
+    parser.add_argument(
+        "--chores",
+        action="store_true",
+        help="with --sim: the physical chores mode (no assist) from the start",
+    )
+    parser.add_argument(
         "--fast", action="store_true", help="let emulated time run ahead of the wall clock"
     )
 
@@ -59,6 +75,68 @@ def _interrupt(*_):
 
 
 def run(args):
+    if args.sim:
+        return run_sim(args)
+    return run_plain(args)
+
+
+def run_sim(args):
+    """The virtual board's page on a twin running the app (host_tools/twin/live_board.py)."""
+    import tempfile
+
+    from host_tools import sim_counsel
+    from host_tools.sim_server import make_server
+    from host_tools.twin import live_board
+    from host_tools.twin.process import TwinError
+    from host_tools.twin.pty_bridge import PtyBridge
+
+    if not 0 <= args.port <= 65535:
+        raise InputError("--port must be 0..65535, not %d" % args.port)
+    signal.signal(signal.SIGINT, _interrupt)
+    signal.signal(signal.SIGTERM, _interrupt)
+    twin = bridge = link = session = server = None
+    with tempfile.TemporaryDirectory(prefix="ingboard-twin-sim-") as work:
+        try:
+            print("ingboard twin: building the firmware and starting the app...", flush=True)
+            twin = live_board.start(work)
+            bridge = PtyBridge(twin).start()
+            link = live_board.TwinLink(twin, displays_dir=args.displays)
+            session = live_board.TwinSession(
+                link,
+                config={"size": 19, "rules": "ing1991", "komi": 8},
+                assist=not args.chores,
+                counsel=sim_counsel.start(),
+            )
+            server = make_server(args.port, "127.0.0.1", session)
+            host, port = server.server_address[:2]
+            print(
+                "ingboard twin: the page at http://%s:%d/ plays on the twin (serial %s, "
+                "displays in %s); Ctrl-C stops" % (host, port, bridge.path, args.displays),
+                flush=True,
+            )
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+        except (TwinError, TimeoutError) as exc:
+            print("ingboard twin: %s" % exc, file=sys.stderr)
+            return 1
+        finally:
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                signal.signal(sig, signal.SIG_IGN)
+            if server is not None:
+                server.server_close()
+            if session is not None:
+                session.close()
+            if link is not None:
+                link.close()
+            if bridge is not None:
+                bridge.close()
+            if twin is not None:
+                twin.close()
+    return 0
+
+
+def run_plain(args):
     from host_tools.twin import frames
     from host_tools.twin.process import Twin, TwinError
     from host_tools.twin.pty_bridge import PtyBridge

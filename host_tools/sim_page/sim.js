@@ -441,6 +441,7 @@ async function start() {
   fillForm(await (await fetch("/api/options")).json());
   const first = await (await fetch("/api/state")).json();
   $("assist").checked = !!first.assist;
+  $("size").value = String(first.size);  // the game in progress (the twin's board is 19x19)
   render(first);
   setTimeout(poll, 400);
 }
