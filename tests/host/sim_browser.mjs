@@ -253,7 +253,11 @@ async function engineGame() {
         const v = (await person.send("genmove b")).toUpperCase();
         if (v === "RESIGN") { r.personResigned = true; break; }
         if (v === "PASS") { await page.click("#pass"); r.personPasses += 1; }
-        else { await page.click(`circle.point[data-point='${v}']`); r.personClicks += 1; }
+        else {
+          await page.click(`circle.point[data-point='${v}']`);
+          await page.waitForSelector(`circle.point[data-point='${v}'][data-stone='B']`);
+          r.personClicks += 1;
+        }
         await wait(engineUrl, 300);
         try {
           await page.waitForFunction((k) => document.querySelectorAll("#moves li").length > k, n);
@@ -289,7 +293,11 @@ async function engineGame() {
       r.deadLeft = await h.count("path.dead");
       await wait(engineUrl, 1000);
       for (let i = 0; i < 6 && (await api(engineUrl)).phase === "paused"; i++) {
-        if ((await api(engineUrl)).to_play === "B") await page.click("#pass");
+        const st = await api(engineUrl);
+        if (st.to_play === "B") {
+          await page.click("#pass");
+          await page.waitForFunction((k) => document.querySelectorAll("#moves li").length > k, st.moves.length);
+        }
         await wait(engineUrl, 500);
         await page.waitForTimeout(300);
       }
@@ -331,7 +339,10 @@ async function assistGame() {
   const r = {};
   async function play(p) {
     const n = (await api(url)).moves.length;
+    const c = (await api(url)).to_play;
     await page.click(`circle.point[data-point='${p}']`);
+    // The click's request first (it is sent after the click returns), then board time moves.
+    await page.waitForSelector(`circle.point[data-point='${p}'][data-stone='${c}']`);
     await wait(url, 300);
     await page.waitForFunction((k) => document.querySelectorAll("#moves li").length > k, n);
     await wait(url, 200);
@@ -385,10 +396,13 @@ async function assistGame() {
   await page.keyboard.press("End");
   await page.waitForSelector("#review[hidden]", { state: "attached" });
   // Passes: the Pass button (White), the P key (Black): the pause.
+  const before = (await api(url)).moves.length;
   await page.click("#pass");
+  await page.waitForFunction((k) => document.querySelectorAll("#moves li").length > k, before);
   await wait(url, 300);
   await page.focus("#board");
   await page.keyboard.press("p");
+  await page.waitForFunction((k) => document.querySelectorAll("#moves li").length > k, before + 1);
   await wait(url, 300);
   await page.waitForFunction(() => /Paused/.test(document.getElementById("status").textContent));
   for (let i = 0; i < 400; i++) {
@@ -429,7 +443,9 @@ async function assistGame() {
   await page.click("#sound");
   r.soundButton = await h.text("#sound");
   for (let i = 0; i < 4 && (await api(url)).phase === "paused"; i++) {
+    const n = (await api(url)).moves.length;
     await page.click("#pass");
+    await page.waitForFunction((k) => document.querySelectorAll("#moves li").length > k, n);
     await wait(url, 300);
   }
   await page.waitForFunction(() => document.getElementById("status").textContent.startsWith("Result:"));

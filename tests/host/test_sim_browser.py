@@ -203,7 +203,8 @@ def test_assist_marks_passes_dead_stones_sounds_and_result_faces(seen):
     r = seen["assist"]
     # The colour control: one white stone, then back to the side to play (it cannot stick).
     assert r["colourOnce"] == "White (once)" and r["colourAfter"] == "Black (to play)"
-    assert r["wrongWord"] == "not in game"
+    assert r["wrongWord"] == "wrong colour"
+    assert r["wrongStatus"] == "G7: A stone of the wrong colour was placed: take it back."
     # An illegal stone: marked on the board with its reason, said in the status line, once.
     assert r["suicideWord"] == "suicide" and r["suicideCross"] == 1
     assert r["suicideStatus"] == (
