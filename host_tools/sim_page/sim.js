@@ -363,7 +363,8 @@ async function openSgf(file) {
   const text = await file.text();
   review = null; cursor = null; pressNext = null; nextColour = null;
   const data = await post("open", { sgf: text, assist: $("assist").checked });
-  if (data) $("status").textContent = "Opened " + file.name + ": " + data.moves.length + " moves; " + statusText(data);
+  if (data) $("note").textContent = "Opened " + file.name + ": " + data.moves.length + " moves, " +
+    COLOUR[data.to_play] + " to play.";
 }
 
 // -- keyboard play ---------------------------------------------------------------------------
@@ -434,6 +435,7 @@ async function start() {
   $("settings").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     review = null; cursor = null; pressNext = null; nextColour = null;
+    $("note").textContent = "";
     await post("new", settingsBody());
   });
   $("open-sgf").addEventListener("change", (ev) => { const f = ev.target.files[0]; if (f) openSgf(f); ev.target.value = ""; });

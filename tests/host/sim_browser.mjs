@@ -354,6 +354,8 @@ async function assistGame() {
   await page.waitForSelector("circle.point[data-point='G7'][data-stone='W']");
   r.colourAfter = await h.text("#colour-now");
   await wait(url, 600);
+  // The alert stands once the stone has lain there its alert time: the status line says it.
+  await page.waitForFunction(() => /^G7: /.test(document.getElementById("status").textContent));
   await page.waitForSelector("text.why[data-point='G7']");
   r.wrongWord = await h.text("text.why[data-point='G7']");
   r.wrongStatus = await h.text("#status");
@@ -365,6 +367,7 @@ async function assistGame() {
   await page.click("circle.point[data-point='A1']");
   await page.waitForSelector("circle.point[data-point='A1'][data-stone='W']");
   await wait(url, 600);
+  await page.waitForFunction(() => /^A1: /.test(document.getElementById("status").textContent));
   await page.waitForSelector("text.why[data-point='A1']");
   r.suicideWord = await h.text("text.why[data-point='A1']");
   r.suicideStatus = await h.text("#status");
@@ -475,7 +478,8 @@ async function openSgf() {
   await page.setInputFiles("#open-sgf", { name: "opened.sgf", mimeType: "application/x-go-sgf",
                                           buffer: Buffer.from(OPEN_SGF) });
   await page.waitForFunction(() => document.querySelectorAll("#moves li").length === 9);
-  const r = { openedStatus: await h.text("#status") };
+  await page.waitForFunction(() => document.getElementById("note").textContent !== "");
+  const r = { openedNote: await h.text("#note") };
   let s = await api(url);
   r.opened = { moves: s.moves.map((m) => m.c + m.p), to_play: s.to_play, players: s.config.players,
                marks: s.marks, size: s.size };

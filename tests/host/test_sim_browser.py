@@ -245,7 +245,7 @@ def test_open_an_sgf_and_continue(seen):
     assert r["opened"]["to_play"] == "W" and r["opened"]["size"] == 9
     assert r["opened"]["players"] == {"B": "Ann", "W": "Bo"}
     assert r["opened"]["marks"]["lift"] == [] and r["opened"]["marks"]["missing"] == []
-    assert r["openedStatus"].startswith("Opened opened.sgf: 9 moves")
+    assert r["openedNote"] == "Opened opened.sgf: 9 moves, White to play."
     assert r["continued"] == "WF4"
     assert r["badSgf"].startswith("bad SGF")
     assert r["afterBad"] == 10  # the game in progress is kept
