@@ -7,6 +7,10 @@ import { spawn } from "node:child_process";
 import { launchChromium } from "./chromium.mjs";
 
 const [url, engineUrl, out] = process.argv.slice(2);
+// SIM_ONLY=engine runs only the engine scenario (test_katago.py), on SIM_ENGINE_SIZE lines.
+const ONLY = process.env.SIM_ONLY || "";
+const ENGINE_SIZE = Number(process.env.SIM_ENGINE_SIZE || 7);
+const ENGINE_WAIT_MS = Number(process.env.SIM_ENGINE_WAIT_MS || 120000);
 const browser = await launchChromium(out, {
   viewport: { width: 1280, height: 900 },
   acceptDownloads: true,
@@ -223,14 +227,16 @@ async function engineGame() {
   await page.goto(engineUrl);
   await page.waitForSelector("#rules option", { state: "attached" });
   await page.click("#settings-box summary");
-  await page.selectOption("#size", "7");
+  await page.selectOption("#size", String(ENGINE_SIZE));
   await page.fill("#name-B", "Person");
   await page.fill("#name-W", "GNU Go");
   const assistDefault = await page.isChecked("#assist");
   await page.click("#new-game");
-  await page.waitForSelector("circle.point[data-point='G7']");
-  await page.waitForFunction(() => !document.querySelector("circle.point[data-point='H8']"));
-  const person = gtpPlayer(7);
+  const last = "ABCDEFGHJKLMNOPQRST"[ENGINE_SIZE - 1] + ENGINE_SIZE;
+  const beyond = "ABCDEFGHJKLMNOPQRST"[ENGINE_SIZE] + (ENGINE_SIZE + 1);
+  await page.waitForSelector(`circle.point[data-point='${last}']`);
+  await page.waitForFunction((b) => !document.querySelector(`circle.point[data-point='${b}']`), beyond);
+  const person = gtpPlayer(ENGINE_SIZE);
   await person.init(8);
   const r = { assistDefault, plies: 0, personClicks: 0, personPasses: 0 };
   try {
@@ -238,7 +244,7 @@ async function engineGame() {
     // its clock press, so the list, not the side to play, says what has happened).
     let told = 0;
     r.trace = [];
-    for (let ply = 0; ply < 200; ply++) {
+    for (let ply = 0; ply < 20000; ply++) {
       const s = await api(engineUrl);
       for (const m of s.moves.slice(told)) {
         r.trace.push(m.c + m.p);
@@ -276,15 +282,15 @@ async function engineGame() {
     let s = await api(engineUrl);
     r.phaseAtPause = s.phase;
     if (s.phase === "paused") {
-      await page.waitForFunction(() => /says dead|passes|agrees/.test(document.getElementById("engine").textContent), null, { timeout: 120000 });
+      await page.waitForFunction(() => /says dead|passes|agrees/.test(document.getElementById("engine").textContent), null, { timeout: ENGINE_WAIT_MS });
       r.deadLine = await h.text("#engine");
       s = await api(engineUrl);
       r.dead = s.engine.dead;
       r.deadTriangles = await h.count("path.dead");
       r.groupClicks = 0;
       for (const p of s.engine.dead) {
-        const st = await api(engineUrl), c = "ABCDEFG".indexOf(p[0]);
-        if (st.rows[7 - parseInt(p.slice(1), 10)][c] !== ".") {
+        const st = await api(engineUrl), c = "ABCDEFGHJKLMNOPQRST".indexOf(p[0]);
+        if (st.rows[ENGINE_SIZE - parseInt(p.slice(1), 10)][c] !== ".") {
           await page.click(`circle.point[data-point='${p}']`);
           await page.waitForSelector(`circle.point[data-point='${p}'][data-stone='.']`);
           r.groupClicks += 1;
@@ -496,10 +502,12 @@ async function openSgf() {
 }
 
 try {
-  seen.short = await shortGame();
-  seen.settings = await settingsKeyboardUndo();
-  seen.assist = await assistGame();
-  seen.open = await openSgf();
+  if (ONLY !== "engine") {
+    seen.short = await shortGame();
+    seen.settings = await settingsKeyboardUndo();
+    seen.assist = await assistGame();
+    seen.open = await openSgf();
+  }
   if (engineUrl !== "-") seen.engine = await engineGame();
   console.log(JSON.stringify(seen));
 } finally {
