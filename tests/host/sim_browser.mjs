@@ -195,6 +195,14 @@ async function settingsKeyboardUndo() {
   await page.click("circle.point[data-point='G6']");
   await page.waitForFunction(() => !document.querySelector("circle.missing"));
   r.moves = (await api(url)).moves;
+  // The last ten seconds of a byo-yomi period beep once a second (the sounds list).
+  const heardBefore = await page.evaluate(() => window.simSounds.filter((x) => x.name === "time").length);
+  await wait(url, 60000 + 20000 - 8000);  // basic time gone, 8 s left of the first period
+  await page.waitForFunction((n) => window.simSounds.filter((x) => x.name === "time").length > n, heardBefore);
+  r.timeClock = (await api(url)).clock[(await api(url)).to_play];
+  await wait(url, 2000);
+  await page.waitForFunction((n) => window.simSounds.filter((x) => x.name === "time").length > n + 1, heardBefore);
+  r.timeBeeps = (await page.evaluate(() => window.simSounds.filter((x) => x.name === "time").length)) - heardBefore;
   await page.close();
   return r;
 }

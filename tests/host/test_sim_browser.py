@@ -175,6 +175,9 @@ def test_settings_keyboard_undo_missing(seen):
     assert r["undoCheck"] == "Board ≠ game: lift G5 (taken back by the undo: lift it)"
     assert r["missingCheck"] == "Board ≠ game: put back G6 (missing)"
     assert [m["p"] for m in r["moves"]] == ["G6"]
+    # The last ten seconds of a period: a beep for each second shown (two seconds: two).
+    assert r["timeClock"]["main_ms"] == 0 and 0 < r["timeClock"]["period_ms"] <= 10000
+    assert r["timeBeeps"] >= 2
 
 
 @pytest.mark.skipif(not find_gnugo(), reason="GNU Go missing: make setup")
