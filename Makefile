@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 INGBOARD := $(VENV)/bin/ingboard
 PORT ?=
 
-.PHONY: setup katago system-deps test lint format size demo bench flash sim twin twin-soak mp-test clean relay-soak
+.PHONY: setup katago system-deps test test-device lint format size demo bench flash sim twin twin-soak mp-test clean relay-soak hardware hardware-mech
 
 setup: $(VENV)/.installed node_modules/.installed system-deps
 
@@ -38,12 +38,19 @@ format: $(VENV)/.installed
 size: $(VENV)/.installed
 	$(PY) -m host_tools.firmware_build --size
 
-# Only the shared firmware tests, under MicroPython (pytest runs them too).
+# Only the shared firmware tests, under MicroPython (pytest runs them too), then the rules
+# core's own tests against its wheel installed into a fresh venv (CPython and MicroPython).
 mp-test: setup
 	$(PY) -m host_tools.micropython
+	$(PY) -m host_tools.rules_package
 
+# The README's test command: everything but the long runs on the device twin (marker
+# `device`: the twin's long game, power cuts, counts; `make test-device`). CI runs both.
 test: setup lint
-	$(PY) -m pytest
+	$(PY) -m pytest -m "not device"
+
+test-device: setup
+	$(PY) -m pytest -m device
 
 # Issue 19's relay soak: 500 simulated boards in 5 worker processes for 60 s against real
 # mosquitto, two broker kills, one relay kill, one board sending malformed messages; prints the
@@ -82,6 +89,17 @@ bench: setup
 flash: setup
 	@test -n "$(PORT)" || { echo "make flash: set PORT=/dev/ttyACM0 (the board's serial port)" >&2; exit 2; }
 	$(INGBOARD) flash --port $(PORT)
+
+# Everything a club builds from: `make hardware` runs each part's generator (the electronics
+# join here as their own sub-target). The generated files are committed.
+hardware: hardware-mech
+
+# The mechanical drawings (DXF/SVG/PDF/PNG) and printed parts (OpenSCAD -> STL/PNG) from
+# firmware/ingboard/physical.py; installs Debian's openscad and xvfb if missing. `make test`
+# only checks that the committed text outputs are current (tests/host/test_mech_drawings.py).
+hardware-mech: $(VENV)/.installed
+	$(PY) hardware/mech/generate.py --png
+	PY=$(abspath $(PY)) sh hardware/mech/render.sh
 
 clean:
 	rm -rf build .pytest_cache .ruff_cache

@@ -75,8 +75,8 @@ def heap_game(games, plies=HEAP_PLIES, size=HEAP_SIZE, rules="ing1991"):
     size without its closing passes, continued (if it is shorter) by deterministic quiet
     moves (legal, capturing nothing, leaving the stone's chain at least two liberties, never
     in an own eye), cut to plies-2 moves, then two passes. Returns (moves, description)."""
-    from ingboard.core.board import EDGE, EMPTY
-    from ingboard.core.game import Game
+    from ingrules.board import EDGE, EMPTY
+    from ingrules.game import Game
 
     candidates = [g for g in games if g["size"] == size]
     if not candidates:

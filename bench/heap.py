@@ -2,7 +2,7 @@
 
 The game (bench/games.py heap_game) is turned into a session log at "typical" noise by
 host_tools.simulate and replayed inside MicroPython from its file system, line by line, through
-the firmware's own session reader and Tracker, stepped the way `tracker.track` replays a log
+the firmware's own session reader and Tracker, stepped the way `session_replay.track` replays a log
 (ticks due before each record, then the record), as the board would replay a log from flash.
 Each record is one step called from JS (bench/mp_steps.mjs), with gc.collect() between steps:
 in this port a collection frees nothing inside the Python call that made the garbage. Figures:
@@ -28,7 +28,7 @@ step is sampled on its own, `heap_count_peak` (no goal): like every step it hold
 allocated, garbage included, because this port collects nothing inside the call; any module
 imported only for the count would load there. heap_data_peak is over the log records.
 
-Without firmware/ingboard/core/tracker.py (not built yet) the same game is played through
+Without firmware/ingboard/tracking/tracker.py (not built yet) the same game is played through
 core + clock only (Game.play / pass_move and Clock.moved at each clock press of the simulated
 session) and the tracker-dependent figures are reported as MISS.
 """
@@ -73,18 +73,18 @@ def emit(events):
             COUNT[1] += 1
 
 def start_tracker():
-    STATE["reader"] = session.SessionReader()
+    STATE["reader"] = session_read.SessionReader()
     STATE["file"] = open("/bench/game.log")
     STATE["tracker"] = None
 
 def step_tracker():
-    # One log record through the tracker, as tracker.track() replays them: first the ticks
+    # One log record through the tracker, as session_replay.track() replays them: first the ticks
     # due before the record's time, then the record itself.
     line = STATE["file"].readline()
     if not line:
         tracker = STATE["tracker"]
         if STATE.get("agreed") is None:
-            # First the last scan settles (as tracker.track does); the agreement is its own
+            # First the last scan settles (as session_replay.track does); the agreement is its own
             # step, so that what the count loads and allocates is sampled on its own.
             for _ in range(8):
                 due = tracker.next_deadline()
@@ -147,12 +147,12 @@ def step_core_clock():
 """
 
 _IMPORTS_TRACKER = """
-from ingboard.core import session
-from ingboard.core.tracker import Tracker
+from ingboard.records import session_read
+from ingboard.tracking.tracker import Tracker
 """
 _IMPORTS_CORE_CLOCK = """
-from ingboard.core.clock import Clock
-from ingboard.core.game import Game
+from ingboard.clock.clock import Clock
+from ingrules.game import Game
 """
 _MEASURE_BEFORE = "gc.collect()\nM0 = gc.mem_alloc()\n"
 _MEASURE_AFTER = "gc.collect()\nM1 = gc.mem_alloc()\nPEAK[0] = M1\n"
@@ -166,11 +166,11 @@ RESULT = json.dumps({"code": M1 - M0, "data": PEAK[0] - M1, "records": COUNT[0],
                      "moves": COUNT[1], "plies": len(game.plies), "live_end": LIVE - M1,
                      "peak_at": STATE.get("peak_at"), "peak_kind": STATE.get("peak_kind"),
                      "phase": game.phase, "result": game.result,
-                     "file": sys.modules["ingboard.core.game"].__file__})
+                     "file": sys.modules["ingrules.game"].__file__})
 """
 _FINAL_CODE_ONLY = """
 import sys
-RESULT = json.dumps({"code": M1 - M0, "file": sys.modules["ingboard.core.game"].__file__})
+RESULT = json.dumps({"code": M1 - M0, "file": sys.modules["ingrules.game"].__file__})
 """
 
 
@@ -208,7 +208,7 @@ def run_steps(scripts, loop, final, mounts, sys_path, heapsize=8 * 1024 * 1024, 
 
 
 def tracker_available(firmware=FIRMWARE):
-    return os.path.exists(os.path.join(firmware, "ingboard", "core", "tracker.py"))
+    return os.path.exists(os.path.join(firmware, "ingboard", "tracking", "tracker.py"))
 
 
 def session_for(moves, seed=SEED):
@@ -234,7 +234,7 @@ def code_only(firmware, use_tracker):
     imports = _IMPORTS_TRACKER if use_tracker else _IMPORTS_CORE_CLOCK
     scripts = [_HARNESS, _MEASURE_BEFORE, imports, _MEASURE_AFTER]
     status, out, err, result = run_steps(
-        scripts, False, _FINAL_CODE_ONLY, mounts=[(firmware, "/fw")], sys_path=["/fw"]
+        scripts, False, _FINAL_CODE_ONLY, mounts=[(firmware, "/fw")], sys_path=["/fw", "/fw/rules"]
     )
     if status != 0 or not result:
         raise BenchError("imports under MicroPython failed:\n%s%s" % (out[-2000:], err[-2000:]))
@@ -259,7 +259,11 @@ def run(simulation, use_tracker, firmware=FIRMWARE):
             _MEASURE_AFTER + "start_%s()\n" % kind,
         ]
         status, out, err, result = run_steps(
-            scripts, True, _FINAL, mounts=[(firmware, "/fw"), (tmp, "/bench")], sys_path=["/fw"]
+            scripts,
+            True,
+            _FINAL,
+            mounts=[(firmware, "/fw"), (tmp, "/bench")],
+            sys_path=["/fw", "/fw/rules"],
         )
     if status != 0 or not result:
         raise BenchError("heap run under MicroPython failed:\n%s%s" % (out[-2000:], err[-2000:]))

@@ -1,7 +1,7 @@
 """Tracker latency: board time from a stone settling to its move event, over the corpus.
 
 Every corpus game is turned into a session log at "typical" noise (host_tools.simulate, seed
-= the game's index) and replayed through the firmware's tracker replay (`tracker.track`) on
+= the game's index) and replayed through the firmware's tracker (`session_replay.track`) on
 CPython: board time is the log's time, the same on every interpreter. A stone has *settled*
 at the first scan from which its point reads the stone's colour without a break up to its
 move event (the hand has left, flicker is over). Latency = move event time - that scan's time.
@@ -16,11 +16,12 @@ NOISE = "typical"
 
 
 def tracker_module():
+    """The session-log replay through the tracker (records/session_replay.py), or None."""
     try:
-        from ingboard.core import tracker
+        from ingboard.records import session_replay
     except ImportError:
         return None
-    return tracker if hasattr(tracker, "track") else None
+    return session_replay if hasattr(session_replay, "track") else None
 
 
 def settle_times(records, size):
@@ -47,13 +48,13 @@ def settle_times(records, size):
 
 def game_latencies(sgf_bytes, seed, track):
     """([latency ms], unexplained count, missed count) of one game."""
-    from ingboard.core import session
+    from ingboard.records import session_read
 
     from host_tools import simulate as sim
 
     game = sim.load_game(sgf_bytes)
     simulation = sim.simulate(game, NOISE, seed)
-    records = list(session.records(simulation.lines))
+    records = list(session_read.records(simulation.lines))
     events = []
     track(records, events.append)
     moves = {e["n"]: e for e in events if e["type"] == "move"}

@@ -9,8 +9,8 @@ firmware (RPI_PICO v1.28) on the emulated RP2040 at 125 MHz, with the board's ha
 - mcu_classify_us: Classifier.classify alone on that scan (native loop where the port has one).
 - mcu_move_us: the rules core (Game.play / pass_move) per move over the corpus' 19x19 games,
   one game at a time (a game, then the next in a fresh heap), mean over every move.
-- mcu_heap_code_kb_mpy / _romfs: heap taken by `from ingboard.core import tracker, game, clock,
-  bowls, session` after gc.collect(), from .mpy files on littlefs of the stock image (compiled
+- mcu_heap_code_kb_mpy / _romfs: heap taken by importing the tracker, game, clock, bowls and
+  session modules after gc.collect(), from .mpy files on littlefs of the stock image (compiled
   as `ingboard flash` compiles them for littlefs, -O3) / from a ROMFS image (goal on ROMFS).
 - mcu_heap_app_code_kb_mpy / _romfs: the same for everything main.py imports before the app
   starts (drivers, app, records, relay feed): the code the app holds for a whole game.
@@ -23,7 +23,7 @@ firmware (RPI_PICO v1.28) on the emulated RP2040 at 125 MHz, with the board's ha
   printed beside it.
 - mcu_mem_free_kb: the least gc.mem_free() after a gc.collect() (what is live, not garbage
   waiting for the collector), sampled every 250 ms while the app (firmware/main.py's build and
-  order: drivers, then the app's code around gc_policy.LOAD_RESERVE, then ingboard/app.py with
+  order: drivers, then the app's code around gc_policy.LOAD_RESERVE, then ingboard/app/app.py with
   every task) runs a 19x19 game for two emulated seconds, ROMFS deploy (goal);
   mcu_mem_free_kb_mpy the same on the stock image with .mpy on littlefs (no goal: the ROMFS
   image is the deploy for play).
@@ -108,7 +108,11 @@ CPU_WARM_MS = 3000  # the app's start (whole faces, the bowls settling) before t
 CPU_RUN_MS = 5000
 DATA_SAMPLE = 10  # plies between two samples of the game's data heap
 
-CODE = "from ingboard.core import tracker, game, clock, bowls, session"
+CODE = (
+    "from ingboard.tracking import tracker\nfrom ingrules import game\n"
+    "from ingboard.clock import clock\nfrom ingboard.bowls import bowls\n"
+    "from ingboard.records import session"
+)
 
 
 def _twin(**kw):
@@ -174,6 +178,7 @@ def copy(src, dst):
             with open(src + '/' + name, 'rb') as a, open(dst + '/' + name, 'wb') as b:
                 b.write(a.read())
 copy('/rom/ingboard', '/ingboard')
+copy('/rom/ingrules', '/ingrules')
 """
 
 
@@ -192,7 +197,7 @@ def _code_heap(twin):
     return _exec_json(
         twin,
         "import gc, json\ngc.collect()\nf0 = gc.mem_free()\n%s\ngc.collect()\n"
-        "import ingboard.core.tracker as t\n"
+        "import ingboard.tracking.tracker as t\n"
         "print(json.dumps({'kb': (f0 - gc.mem_free()) / 1024, 'file': t.__file__}))" % CODE,
     )
 
@@ -200,8 +205,8 @@ def _code_heap(twin):
 SCAN = """
 import gc, json, time
 from ingboard import board_config
-from ingboard.core.classifier import Classifier, format_scan
-from ingboard.core.tracker import Tracker
+from ingboard.sensing.classifier import Classifier, format_scan
+from ingboard.tracking.tracker import Tracker
 hw = board_config.build()
 grid = hw['grid']
 clf = Classifier(19)
@@ -240,7 +245,7 @@ print(json.dumps({"ok": ok, "scan_pass": scan_pass, "grid": grid_us, "classify":
 
 MOVE = """
 import gc, json, time
-from ingboard.core.game import Game
+from ingrules.game import Game
 gc.collect()
 g = Game(19, "ing1991")
 t0 = time.ticks_us()
@@ -261,9 +266,9 @@ import gc, json
 gc.collect()
 f0 = gc.mem_free()
 import main_build
-from ingboard import relay_feed
-from ingboard.app import App
-from ingboard.records_store import RecordsStore
+from ingboard.link import relay_feed
+from ingboard.app.app import App
+from ingboard.records.store import RecordsStore
 gc.collect()
 print(json.dumps({'kb': (f0 - gc.mem_free()) / 1024}))
 """
@@ -274,8 +279,8 @@ import main_build
 from ingboard import gc_policy
 hw = main_build.build()
 reserve = bytearray(gc_policy.LOAD_RESERVE)
-from ingboard.app import App
-from ingboard.records_store import RecordsStore
+from ingboard.app.app import App
+from ingboard.records.store import RecordsStore
 del reserve
 async def sleep_ms(ms):
     await asyncio.sleep_ms(ms)
@@ -304,7 +309,7 @@ print(json.dumps({"free_min": low[0], "samples": low[1], "plies": len(app.tracke
 
 DATA = """
 import gc, json
-from ingboard.core.tracker import Tracker
+from ingboard.tracking.tracker import Tracker
 def count(events, out):
     for e in events:
         k = e["type"]
@@ -368,8 +373,8 @@ print(json.dumps({"plies": len(tracker.game.plies), "moves": out[1], "alerts": o
 CPU = """
 import gc, json, asyncio, time, micropython
 import main_build
-from ingboard.app import App
-from ingboard.records_store import RecordsStore
+from ingboard.app.app import App
+from ingboard.records.store import RecordsStore
 hw = main_build.build()
 app = App(hw, RecordsStore(""), time.ticks_ms, time.ticks_diff, asyncio.sleep_ms,
           ticks_us=time.ticks_us)  # as main.py builds it
@@ -558,8 +563,8 @@ import main_build
 from ingboard import gc_policy
 hw = main_build.build()
 reserve = bytearray(gc_policy.LOAD_RESERVE)
-from ingboard.app import App
-from ingboard.records_store import RecordsStore
+from ingboard.app.app import App
+from ingboard.records.store import RecordsStore
 del reserve
 app = App(hw, RecordsStore(""), time.ticks_ms, time.ticks_diff, asyncio.sleep_ms,
           ticks_us=time.ticks_us)

@@ -42,7 +42,7 @@ def run_micropython(games_text, sources, rules=RULES, repeats=3):
             status, out, err, result = mp.run_script(
                 _SCRIPT % (rules, repeats),
                 mounts=[(FIRMWARE, "/fw"), (tmp, "/bench")],
-                sys_path=["/fw", "/bench"],
+                sys_path=["/fw", "/fw/rules", "/bench"],
             )
         except mp.MicroPythonUnavailable as exc:
             raise BenchError(str(exc)) from None

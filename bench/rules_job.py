@@ -31,7 +31,7 @@ except ImportError:  # CPython
         return a - b
 
 
-from ingboard.core.game import ENDED, PASS, Game, IllegalMove
+from ingrules.game import ENDED, PASS, Game, IllegalMove
 
 
 class Mismatch(Exception):

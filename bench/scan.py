@@ -28,11 +28,11 @@ _SCRIPT = """
 import gc, json, time
 from array import array
 from ingboard.drivers.grid import GridScanner, gray_sequence
-from ingboard.core.classifier import Classifier, DEFAULT_EMPTY, DEFAULT_SPAN
+from ingboard.sensing.classifier import Classifier, DEFAULT_EMPTY, DEFAULT_SPAN
 ROWS = ROWS_TEXT.split("/")
 N = SCANS_N
 try:
-    from ingboard.core.tracker import Tracker
+    from ingboard.tracking.tracker import Tracker
 except ImportError:
     Tracker = None
 
@@ -143,7 +143,7 @@ RESULT = json.dumps(out)
 
 def position(corpus, move=MOVE):
     """(rows top line first, moves as (colour 1/2, col, row)) at `move` of the longest 19×19."""
-    from ingboard.core.game import Game
+    from ingrules.game import Game
 
     candidates = [g for g in corpus if g["size"] == 19]
     if not candidates:
@@ -170,7 +170,7 @@ def run(rows, moves, scans=SCANS):
     )
     try:
         status, out, err, result = mp.run_script(
-            script, mounts=[(FIRMWARE, "/fw")], sys_path=["/fw"]
+            script, mounts=[(FIRMWARE, "/fw")], sys_path=["/fw", "/fw/rules"]
         )
     except mp.MicroPythonUnavailable as exc:
         raise BenchError(str(exc)) from None

@@ -15,9 +15,9 @@ import sys
 import time
 
 from ingboard import gc_policy, storage_paths
-from ingboard.core.classifier import Classifier
 from ingboard.drivers import display
 from ingboard.drivers.usb_serial import UsbSerial
+from ingboard.sensing.classifier import Classifier
 
 
 def build():
@@ -58,9 +58,9 @@ async def run(app, transport):
 
 def load_code():
     # The code the app keeps (on the stock image it is heap; issue 17).
-    from ingboard import relay_feed
-    from ingboard.app import App
-    from ingboard.records_store import RecordsStore
+    from ingboard.app.app import App
+    from ingboard.link import relay_feed
+    from ingboard.records.store import RecordsStore
 
     return relay_feed, App, RecordsStore
 
@@ -70,6 +70,11 @@ def main():
     # "Loading the code"): the heap the game needs stays in one piece.
     hw = build()
     gc_policy.drop("ingboard.board_config")  # the variants' tables: used once, by build()
+    # The tracker's code before the reserve: the largest module, it needs blocks of over 1 KB
+    # that the holes between the other modules' code may not have (the twin's stock image
+    # then raised MemoryError at it with 20 KB free).
+    from ingboard.tracking import tracker  # noqa: F401
+
     loaded = list(sys.modules)
     try:
         reserve = bytearray(gc_policy.LOAD_RESERVE)

@@ -22,6 +22,7 @@ COMMANDS = (
     "pull",
     "monitor",
     "calibrate",
+    "bringup",
     "setup-network",
     "relay",
     "demo",

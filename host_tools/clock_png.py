@@ -1,6 +1,6 @@
 """Clock faces as PNG images on the host (README, simulator, golden-image tests).
 
-The firmware's own renderer (ingboard.core.clock_face) draws into the CPython framebuf shim
+The firmware's own renderer (ingboard.faces.clock_face) draws into the CPython framebuf shim
 (host_tools/cpython_shims/framebuf.py, MONO_VLSB like the SSD1306); this module turns the bytes
 into a Pillow image: lit pixels white on black, like the OLED, each shown as scale x scale.
 
@@ -15,8 +15,8 @@ import os
 import sys
 
 import framebuf
-from ingboard.core import clock_face
-from ingboard.core.board import BLACK, WHITE
+from ingboard.faces import clock_face
+from ingrules.board import BLACK, WHITE
 from PIL import Image
 
 from host_tools import ROOT
@@ -57,13 +57,21 @@ def face_image(clock, color, now_ms, scale=2):
     return bytes_to_image(face_bytes(clock, color, now_ms), scale)
 
 
-def pair_image(clock, now_ms, scale=2):
-    """Black's face left, White's right, on a grey frame."""
+def pair_from_bytes(black, white, scale=2):
+    """Two MONO_VLSB 128x64 buffers side by side, Black's left, on a grey frame (the layout
+    of the golden images; tests/host/test_display_glass.py builds it from displays' glass)."""
     fw, fh = clock_face.WIDTH * scale, clock_face.HEIGHT * scale
     img = Image.new("L", (2 * _MARGIN + 2 * fw + _GAP, 2 * _MARGIN + fh), _FRAME)
-    img.paste(face_image(clock, BLACK, now_ms, scale), (_MARGIN, _MARGIN))
-    img.paste(face_image(clock, WHITE, now_ms, scale), (_MARGIN + fw + _GAP, _MARGIN))
+    img.paste(bytes_to_image(black, scale), (_MARGIN, _MARGIN))
+    img.paste(bytes_to_image(white, scale), (_MARGIN + fw + _GAP, _MARGIN))
     return img
+
+
+def pair_image(clock, now_ms, scale=2):
+    """Black's face left, White's right, on a grey frame."""
+    return pair_from_bytes(
+        face_bytes(clock, BLACK, now_ms), face_bytes(clock, WHITE, now_ms), scale
+    )
 
 
 def scene_image(name, scale=2):

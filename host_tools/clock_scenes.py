@@ -5,8 +5,8 @@ also run unchanged under MicroPython (tests/host/test_clock_faces.py sends its s
 compare real framebuf bytes with the CPython shim's), so it imports only firmware modules.
 """
 
-from ingboard.core.board import BLACK, WHITE
-from ingboard.core.clock import Clock
+from ingboard.clock.clock import Clock
+from ingrules.board import BLACK, WHITE
 
 MIN = 60000
 

@@ -4,7 +4,7 @@ The record (default: host_tools/data/demo_game_13.sgf, GNU Go self-play with its
 demo_game.sgf is the short 9x9 one) is turned into a session log by host_tools/simulate.py
 (`finish=True`: hands, flicker, late captures, the pause, dead stones, four passes, the fill-in
 and the put-away, with bowl readings), and that log is replayed through the firmware's own
-tracker (core/tracker.py: rules core, Ing clock, bowls) exactly as `ingboard track` does.
+tracker (tracking/tracker.py: rules core, Ing clock, bowls) exactly as `ingboard track` does.
 What the board decided is then checked: every move as recorded, the count against an
 independent count (sgfmill's area score of the record's final position without its dead
 stones, less komi), no alert other than the captured-stones reminder, the bowl checks.
@@ -18,9 +18,10 @@ dict; `summary_lines(summary)` is the text the command prints.
 import json
 import os
 
-from ingboard.core.board import BLACK
-from ingboard.core.session import read_text
-from ingboard.core.tracker import track
+from ingboard.records.session_read import read_text
+from ingboard.records.session_replay import track
+from ingboard.records.sgf_record import tracker_sgf
+from ingrules.board import BLACK
 
 from host_tools import ROOT
 from host_tools import simulate as sim
@@ -204,7 +205,7 @@ def _write(out, text, tracker, events, summary, simulation):
 
     put("session.log", text)
     put("events.jsonl", "".join(json.dumps(e) + "\n" for e in events))
-    put("game.sgf", tracker.sgf())
+    put("game.sgf", tracker_sgf(tracker))
     board = tracker.game.board
     plan = tracker.plan
     count = summary["count"] or {}

@@ -14,7 +14,7 @@ use nothing else:
 - `soft_reset()`: a fresh interpreter (every module imported anew), with main.py NOT started:
   what `flash` verifies against.
 - `start_app()`: leave the REPL and soft-reset so main.py starts the app and its USB serial
-  link (line-delimited JSON, ingboard/protocol.py) talks.
+  link (line-delimited JSON, ingboard/link/protocol.py) talks.
 - `write(data)`: bytes to the running app; `readline(timeout_s) -> bytes | None`: one line
   from it without the line ending, None when nothing came in time; `DeviceClosed` when the
   link is gone.

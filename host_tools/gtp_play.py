@@ -19,9 +19,9 @@ import random
 import shlex
 import time
 
-from ingboard.core import rulesets
-from ingboard.core.board import BLACK, EDGE, EMPTY, SUICIDE_ALLOWED, WHITE
-from ingboard.core.game import ENDED, PAUSED
+from ingrules import rulesets
+from ingrules.board import BLACK, EDGE, EMPTY, SUICIDE_ALLOWED, WHITE
+from ingrules.game import ENDED, PAUSED
 
 from host_tools.errors import InputError
 from host_tools.gtp import GtpEngine, GtpError, find_gnugo

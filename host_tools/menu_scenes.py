@@ -6,11 +6,11 @@ firmware's own code. Like clock_scenes.py this module runs unchanged under Micro
 imports only firmware modules.
 """
 
-from ingboard.core import board_face, menu_face
-from ingboard.core import settings as st
-from ingboard.core.board import Board
-from ingboard.core.menu import Menu
-from ingboard.core.scoring import ing_fill_in
+from ingboard.faces import board_face, menu_face
+from ingboard.menus import settings as st
+from ingboard.menus.menu import Menu
+from ingrules.board import Board
+from ingrules.scoring import ing_fill_in
 
 PLAYING = {"phase": "play", "running": False, "paused": True, "started": True, "plies": 37}
 ENDED = {"phase": "ended", "running": False, "paused": True, "started": True, "plies": 212}

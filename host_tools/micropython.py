@@ -72,10 +72,28 @@ def has_native_code(path):
     return native(path)
 
 
+# The packages' folders in firmware/ (each on sys.path): the app's and the rules core's.
+PACKAGE_FOLDERS = (("ingboard", ""), ("ingrules", "rules"))
+
+
 def firmware_modules(firmware_dir=FIRMWARE):
-    """(relative path, dotted module name) of every firmware module to import-check."""
+    """(path relative to firmware/, dotted module name) of every firmware module to
+    import-check: main.py's siblings and the two packages (not the rules core's own tests)."""
+    found = []
+    for package, folder in PACKAGE_FOLDERS:
+        base = os.path.join(firmware_dir, folder) if folder else firmware_dir
+        for rel, module in _modules_in(base, package):
+            found.append(((folder + "/" if folder else "") + rel, module))
+    return found
+
+
+def _modules_in(firmware_dir, package):
     found = []
     for dirpath, dirnames, filenames in os.walk(firmware_dir):
+        if dirpath == firmware_dir:
+            dirnames[:] = [package]  # the package only (and the files beside it: main.py)
+            if package != "ingboard":
+                filenames = []
         dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
         for name in sorted(filenames):
             if not name.endswith(".py"):
@@ -125,7 +143,7 @@ def run_firmware_tests(firmware_dir=FIRMWARE, tests_dir=FIRMWARE_TESTS, modules=
             status, out, err, result = run_script(
                 script,
                 mounts=[(firmware_dir, "/fw"), (tests_dir, "/tests")],
-                sys_path=["/fw", "/tests"],
+                sys_path=["/fw", "/fw/rules", "/fw/rules", "/tests"],
             )
         except subprocess.TimeoutExpired as exc:
             detail = "MicroPython did not finish %s in %d s" % (", ".join(batch), exc.timeout)

@@ -14,10 +14,11 @@ import os
 import sys
 
 from ingboard import board_config as bc
-from ingboard.core.classifier import point_name
+from ingboard import physical as ph
+from ingboard.sensing.classifier import point_name
 
 import host_tools  # noqa: F401  (puts firmware/ on sys.path)
-from host_tools import ROOT
+from host_tools import ROOT, electrical, set_parts, wiring
 
 DOCS = os.path.join(ROOT, "hardware_docs")
 GENERATED_NOTE = (
@@ -30,10 +31,15 @@ _RP2_I2C = {
     0: ({0, 4, 8, 12, 16, 20, 28}, {1, 5, 9, 13, 17, 21}),
     1: ({2, 6, 10, 14, 18, 22, 26}, {3, 7, 11, 15, 19, 27}),
 }
+# "adc_full_scale_mv": the ADC's input range by the grid's "adc_atten" setting (None: none set).
+# RP2040/RP2350: 0 to ADC_VREF (3.3 V), nothing to set. ESP32-S3 (ESP-IDF ADC guide, ESP32-S3
+# attenuation table): 0 dB 0-950 mV (MicroPython's default), 2.5 dB 0-1250, 6 dB 0-1750,
+# 11 dB (ESP-IDF 5's "12 dB") 0-3100 mV.
 MCU_PINS = {
     "RP2350": {
         "usable": set(range(0, 23)) | {26, 27, 28, 29},
         "adc": {26, 27, 28, 29},
+        "adc_full_scale_mv": {None: 3300},
         "i2c": _RP2_I2C,
         "internal": {29: "VSYS/3 divider on the Pico 2 module"},
     },
@@ -41,16 +47,28 @@ MCU_PINS = {
     "RP2040": {
         "usable": set(range(0, 23)) | {26, 27, 28, 29},
         "adc": {26, 27, 28, 29},
+        "adc_full_scale_mv": {None: 3300},
         "i2c": _RP2_I2C,
         "internal": {29: "VSYS/3 divider on the Pico module"},
     },
     "ESP32-S3": {
         "usable": (set(range(1, 19)) | {21, 39, 40, 41, 42, 47}) - {3},
         "adc": set(range(1, 11)),  # ADC1 only: ADC2 is taken by Wi-Fi
+        "adc_full_scale_mv": {
+            None: 950,
+            "ATTN_0DB": 950,
+            "ATTN_2_5DB": 1250,
+            "ATTN_6DB": 1750,
+            "ATTN_11DB": 3100,
+        },
         "i2c": None,  # any pin through the GPIO matrix
         "internal": {},
     },
 }
+# The highest Hall output a stone can give: VCC/2 plus a stone pressed close to the wood (35 mT,
+# design.md) at 33 mV/mT, at 3.3 V: 1650 + 35 * 33 = 2805 mV.
+SENSOR_OUT_MAX_MV = 1650 + 35 * 33
+DISPLAY_CONTROLLERS = ("ssd1306", "sh1106")  # drivers/display.py
 
 # Interpreter costs behind the scan timing budget. Estimates for MicroPython on an RP2350 at
 # 150 MHz; `make bench` on hardware replaces them with measurements.
@@ -61,7 +79,7 @@ CLASSIFY_US_PER_POINT = 40
 SCAN_PERIOD_MS = 50  # 20 Hz
 
 # Currents (mA) behind the power budget: datasheet typical values, see design.md.
-HALL_MA = 6.0  # DRV5055 supply current, typical
+HALL_MA = float(ph.SENSOR_MA)  # DRV5055 supply current, typical (physical.py)
 MCU_MA = 25.0  # RP2350 running MicroPython, USB idle
 DISPLAY_MA = 10.0  # one SSD1306 128x64 with a clock face (about a quarter of the pixels lit)
 HX711_MA = 1.5
@@ -106,37 +124,40 @@ def problems(cfg):
         addresses.add(key)
         if disp["bus"] >= len(cfg["i2c"]):
             out.append("display %s on a bus that does not exist" % colour)
+        if disp.get("controller", "ssd1306") not in DISPLAY_CONTROLLERS:
+            out.append("display %s: unknown controller %r" % (colour, disp.get("controller")))
     banks = bc.grid_banks(cfg["grid"]["size"])
     if len(cfg["grid"]["adc"]) < banks or len(cfg["grid"]["bank_enable"]) < banks:
         out.append("the grid needs %d banks (ADC inputs and enables)" % banks)
+    full_scale = mcu["adc_full_scale_mv"].get(cfg["grid"].get("adc_atten"))
+    if full_scale is None or full_scale < SENSOR_OUT_MAX_MV:
+        out.append(
+            "the ADC range (%s mV, attenuation %s) does not cover the Hall sensors' output"
+            " (up to %d mV)" % (full_scale, cfg["grid"].get("adc_atten"), SENSOR_OUT_MAX_MV)
+        )
+    for line in electrical.i2c_ok(cfg) + electrical.jack_problems(cfg):
+        out.append(line)
     return out
 
 
 # -- pin map ---------------------------------------------------------------------------------
 
 
-def _connects_to(function):
-    table = (
-        ("grid channel select", "S%s of all first-level CD74HC4067 (U1-U23)"),
-        ("grid group select", "A%s: S%s of both second-level CD74HC4067 and A%s of both 74HC154"),
-        ("grid bank 0 enable", "enable E of second-level mux M0 and G1 of decoder D0 (G2 to GND)"),
-        ("grid bank 1 enable", "enable E of second-level mux M1 and G1 of decoder D1 (G2 to GND)"),
-        ("grid bank 0 analog", "COM (SIG) of second-level mux M0"),
-        ("grid bank 1 analog", "COM (SIG) of second-level mux M1"),
-        ("HX711", "HX711 module of that bowl"),
-        ("SDA", "SSD1306 SDA"),
-        ("SCL", "SSD1306 SCL"),
-        ("key", "push button to GND (internal pull-up)"),
-        ("buzzer", "passive piezo via 100 Ohm (other pin to GND)"),
-        ("battery", "on the module (VSYS through 200k/100k)"),
-    )
-    for prefix, text in table:
-        if function.startswith(prefix) or prefix in function:
-            if "%s" in text:
-                bit = function.split()[-1][-1]
-                return text.replace("%s", bit)
-            return text
-    return ""
+def _pull_text(pull, function):
+    if pull is None:
+        if function.startswith("buzzer"):
+            return "none: the piezo blocks DC, silent whatever the level"
+        if "analog" in function:
+            return "none: its mux is off while its bank is disabled"
+        return "none (on the module)"
+    rail, ohms = pull
+    if "enable" in function:
+        state = "high: bank off, no group powered"
+    elif rail == "GND":
+        state = "low"
+    else:
+        state = "high"
+    return "%s kOhm to %s: %s" % (("%g" % (ohms / 1000.0)), rail, state)
 
 
 def _group_points(size, group):
@@ -173,17 +194,38 @@ def pinmap_markdown():
                 "",
             ]
         lines += [
-            "| GPIO | function | connects to |",
-            "|---:|---|---|",
+            "| GPIO | module pin | function | connects to | external pull (state at boot) |",
+            "|---:|---:|---|---|---|",
         ]
+        pulls = {g: (rail, ohms) for g, rail, ohms, _role in bc.pulls(cfg)}
         for gpio, function in bc.used_pins(cfg):
-            lines.append("| %d | %s | %s |" % (gpio, function, _connects_to(function)))
+            pull = pulls.get(gpio)
+            lines.append(
+                "| %d | %s | %s | %s | %s |"
+                % (
+                    gpio,
+                    wiring.module_pin(cfg, gpio),
+                    function,
+                    wiring.connects_to(cfg, gpio, function),
+                    _pull_text(pull, function),
+                )
+            )
         lines.append("")
         disp = ", ".join(
-            "%s: I2C%d address 0x%02X" % (c, cfg["i2c"][d["bus"]]["id"], d["addr"])
+            "%s: %s, I2C%d address 0x%02X"
+            % (c, d.get("controller", "ssd1306").upper(), cfg["i2c"][d["bus"]]["id"], d["addr"])
             for c, d in sorted(cfg["displays"].items())
         )
-        lines += ["Displays (SSD1306 128x64): %s." % disp, ""]
+        lines += ["Displays (128x64): %s." % disp, ""]
+        if cfg["grid"].get("adc_atten"):
+            lines += [
+                "Grid ADC inputs: attenuation `%s` (0-%d mV), set by `build()`."
+                % (
+                    cfg["grid"]["adc_atten"],
+                    MCU_PINS[cfg["mcu"]]["adc_full_scale_mv"][cfg["grid"]["adc_atten"]],
+                ),
+                "",
+            ]
         spare = cfg.get("spare") or ()
         if spare:
             lines += ["Spare: %s." % ", ".join("GPIO%d" % p for p in spare), ""]
@@ -217,7 +259,15 @@ def pinmap_markdown():
                 last - first + 1,
             )
         )
-    lines += ["", timing_markdown(cfg), power_markdown(cfg)]
+    lines += [
+        "",
+        timing_markdown(cfg),
+        power_markdown(cfg),
+        electrical.rails_markdown(cfg),
+        electrical.jacks_markdown(cfg),
+        electrical.i2c_markdown(list(bc.VARIANTS.values())),
+        electrical.noise_markdown(),
+    ]
     return "\n".join(lines)
 
 
@@ -271,7 +321,7 @@ def timing_markdown(cfg):
                 n * (PIN_WRITE_US + ADC_READ_US + LOOP_US) / 1000,
             ),
             "| **scan** | | | **%.1f ms** |" % scan_ms,
-            "| classify (core/classifier.py) | %d | %d us | %.1f ms |"
+            "| classify (sensing/classifier.py) | %d | %d us | %.1f ms |"
             % (n, CLASSIFY_US_PER_POINT, classify_ms),
             "| **scan + classify** | | | **%.1f ms = %d %% of %d ms** |"
             % (scan_ms + classify_ms, round(busy * 100), SCAN_PERIOD_MS),
@@ -360,236 +410,68 @@ def power_markdown(cfg):
 # -- BOM -------------------------------------------------------------------------------------
 
 
+def _usd(value):
+    return "%.3f" % value if value < 0.1 else "%.2f" % value
+
+
 def bom_markdown():
     cfg = bc.variant()
     size = cfg["grid"]["size"]
     n = size * size
     groups = bc.grid_groups(size)
     banks = bc.grid_banks(size)
-    rows = [
-        ("MCU board", "Raspberry Pi Pico 2 (or Pico 2 W for Wi-Fi/BLE)", "RP2350", 1),
-        (
-            "Linear Hall sensor, one per point",
-            "Texas Instruments DRV5055A2QDBZR (SOT-23) or DRV5055A2QLPG (TO-92)",
-            "+-42 mT range, 33 mV/mT at 3.3 V",
-            n,
-        ),
-        ("Bypass capacitor per sensor", "10 nF X7R 0603", "DRV5055 datasheet minimum", n),
-        (
-            "First-level analog mux (16 sensors each)",
-            "TI CD74HC4067M96 (SOIC-24)",
-            "U1-U%d" % groups,
-            groups,
-        ),
-        (
-            "Second-level analog mux (one per bank)",
-            "TI CD74HC4067M96 (SOIC-24)",
-            "M0-M%d" % (banks - 1),
-            banks,
-        ),
-        (
-            "Group power decoder (one per bank)",
-            "TI SN74HC154DWR (SOIC-24)",
-            "D0-D%d" % (banks - 1),
-            banks,
-        ),
-        (
-            "Group power switch",
-            "Alpha & Omega AO3401A P-MOSFET (SOT-23)",
-            "Q1-Q%d, gate from decoder" % groups,
-            groups,
-        ),
-        ("Group supply capacitor", "1 uF X7R 0603", "one per group, after the MOSFET", groups),
-        (
-            "Magnet, one per stone",
-            "NdFeB N35 disc 6 x 1 mm, axially magnetised",
-            "black: S down, white: N down",
-            360,
-        ),
-        (
-            "Stones",
-            "single-convex (flat-based) 21.8 mm go stones, 180 + 180",
-            "see design.md, Stones",
-            360,
-        ),
-        (
-            "Load cell, two per bowl",
-            "2 kg straight-bar aluminium cell, 1.0 mV/V, 4-wire",
-            "bridge about 1 kOhm",
-            2 * CELLS_PER_BOWL,
-        ),
-        (
-            "Load-cell amplifier, one per bowl",
-            "HX711 module (e.g. SparkFun SEN-13879)",
-            "RATE pin low: 10 samples/s",
-            2,
-        ),
-        (
-            "Display, one per player",
-            "SSD1306 128x64 I2C OLED module, 0.96 or 1.3 inch",
-            "address 0x3C (0x3D: SA0 jumper)",
-            2,
-        ),
-        ("Clock keys", "30 mm arcade push button with microswitch", "Black, White", 2),
-        ("Pause key", "12 mm tactile switch", "", 1),
-        ("Menu key", "12 mm tactile switch", "opens the menus while the clock is stopped", 1),
-        (
-            "Buzzer",
-            "passive piezo transducer, about 4 kHz resonance (e.g. Murata PKM13EPYH4000-A0)",
-            "via 100 Ohm",
-            1,
-        ),
-        ("Battery", "18650 Li-ion cell, 3000 mAh, protected", "", 1),
-        (
-            "Charger",
-            "single-cell Li-ion charger module (Microchip MCP73831 based)",
-            "USB in, output to VSYS via Schottky",
-            1,
-        ),
-        (
-            "Schottky diode",
-            "1N5817 or SS14",
-            "battery to VSYS (Pico 2 datasheet power chapter)",
-            1,
-        ),
-        ("Power switch", "SPDT slide switch", "battery line", 1),
-        (
-            "Pull-up resistors for I2C",
-            "4.7 kOhm 0603",
-            "if the display modules have none",
-            2 * len(cfg["i2c"]),
-        ),
-    ]
+    one, ten = set_parts.cost(cfg)
     lines = [
         GENERATED_NOTE,
         "",
         "# Bill of materials (variant `%s`)" % cfg["name"],
         "",
         "Quantities follow from `board_config.py` (board size %d: %d points, %d first-level"
-        " muxes in %d banks). Part numbers are examples that fit the design; equivalents work."
+        " muxes in %d banks); parts and prices from `host_tools/set_parts.py`. Part numbers are"
+        " examples that fit the design; equivalents work. The electrical parts (regulator, ESD,"
+        " pull resistors, jacks) are explained in [electrical.md](electrical.md)."
         % (size, n, groups, banks),
         "",
-        "| item | part | note | qty |",
-        "|---|---|---|---:|",
+        "**The display trap:** most 1.3-inch 128x64 OLED modules carry an **SH1106**, not an"
+        " SSD1306, and look identical in shop listings. With the wrong driver the display"
+        " answers on the bus but shows garbage. Buy a module whose listing names the"
+        " controller. The reference set uses 0.96-inch SSD1306 modules; for 1.3-inch SH1106"
+        ' modules set `"controller": "sh1106"` in the `displays` entries of'
+        " `firmware/ingboard/board_config.py` before flashing (drivers/sh1106.py).",
+        "",
+        "| unit | item | part | note | qty | USD each, 1 set | USD each, 10 sets | source |",
+        "|---|---|---|---|---:|---:|---:|---|",
     ]
-    for item, part, note, qty in rows:
-        lines.append("| %s | %s | %s | %d |" % (item, part, note, qty))
+    for group, item, part, note, qty, (p1, p10), source in set_parts.parts(cfg):
+        lines.append(
+            "| %s | %s | %s | %s | %d | %s | %s | %s |"
+            % (group, item, part, note, qty, _usd(p1), _usd(p10), source)
+        )
     lines += [
         "",
-        "Also: sensor carrier boards or one large PCB (the sensors sit 5 mm of wood below each"
-        " point, see design.md), ribbon cable, a 45 x 42 cm board blank at least 2.5 cm thick,"
-        " the bowls' weighing platforms with overload stops, an enclosure for the clock.",
+        "## Cost per set",
+        "",
+        "| sets built | USD per set |",
+        "|---:|---:|",
+        "| 1 | %.0f |" % one,
+        "| 10 | %.0f |" % ten,
+        "",
+        set_parts.cost_line(cfg),
+        "",
+        "Sources (prices as known %s; none was read from a shop when this was written:"
+        " check them before ordering):" % set_parts.PRICES_KNOWN,
+        "",
+    ]
+    for key, text in set_parts.SOURCES.items():
+        lines.append("- `%s`: %s." % (key, text))
+    lines += [
+        "",
+        "Not counted: the wooden board blank (45 x 42 cm, at least 2.5 cm thick), the bowls'"
+        " weighing platforms with overload stops, the clock's enclosure, solder and labour;"
+        " PCB assembly by the fab if wanted.",
         "",
     ]
     return "\n".join(lines)
-
-
-# -- wiring diagram (SVG) -------------------------------------------------------------------
-
-
-def _esc(text):
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def _block_of(function):
-    if function.startswith("grid"):
-        return "grid"
-    if function.startswith("HX711 B"):
-        return "hx_b"
-    if function.startswith("HX711 W"):
-        return "hx_w"
-    if "SDA" in function or "SCL" in function:
-        return "i2c"
-    if function.startswith("key"):
-        return "keys"
-    if function.startswith("buzzer"):
-        return "buzzer"
-    return "module"
-
-
-def wiring_svg(cfg):
-    size = cfg["grid"]["size"]
-    groups = bc.grid_groups(size)
-    banks = bc.grid_banks(size)
-    pins = bc.used_pins(cfg)
-    row_h = 22
-    top = 70
-    mcu_x, mcu_w = 40, 300
-    height = top + row_h * len(pins) + 60
-    blocks = {
-        "grid": (
-            "Sensor grid",
-            [
-                "%d x DRV5055 (one per point)" % (size * size),
-                "%d x CD74HC4067, 16 sensors each" % groups,
-                "%d banks: CD74HC4067 + 74HC154" % banks,
-                "%d P-MOSFETs switch group power" % groups,
-            ],
-        ),
-        "hx_b": ("Black bowl", ["HX711 + 2 load cells"]),
-        "hx_w": ("White bowl", ["HX711 + 2 load cells"]),
-        "i2c": (
-            "Displays",
-            [
-                "SSD1306 %s: I2C%d 0x%02X" % (c, cfg["i2c"][d["bus"]]["id"], d["addr"])
-                for c, d in sorted(cfg["displays"].items())
-            ],
-        ),
-        "keys": ("Keys", ["Black, White clock keys", "pause and menu keys (all to GND)"]),
-        "buzzer": ("Buzzer", ["passive piezo"]),
-        "module": ("On the module", ["battery sense"]),
-    }
-    # Place each block beside the first of its pins.
-    order = []
-    first_row = {}
-    for idx, (_gpio, function) in enumerate(pins):
-        b = _block_of(function)
-        if b not in first_row:
-            first_row[b] = idx
-            order.append(b)
-    bx, bw = 520, 300
-    block_y = {}
-    y = top
-    for b in sorted(order, key=lambda k: first_row[k]):
-        title, body = blocks[b]
-        h = 26 + 16 * len(body)
-        y = max(y, top + first_row[b] * row_h - 6)
-        block_y[b] = (y, h)
-        y += h + 14
-    height = max(height, y + 40)
-    out = [
-        '<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="monospace"'
-        ' font-size="12">' % (bx + bw + 40, height),
-        '<rect width="100%" height="100%" fill="white"/>',
-        '<text x="40" y="30" font-size="16" font-weight="bold">%s</text>' % _esc(cfg["title"]),
-        '<text x="40" y="50">generated from firmware/ingboard/board_config.py by'
-        " host_tools/pinmap.py</text>",
-        '<rect x="%d" y="%d" width="%d" height="%d" fill="#eef5ee" stroke="black"/>'
-        % (mcu_x, top - 10, mcu_w, row_h * len(pins) + 10),
-    ]
-    for idx, (gpio, function) in enumerate(pins):
-        py = top + idx * row_h + 8
-        out.append('<text x="%d" y="%d">GP%-2d %s</text>' % (mcu_x + 8, py, gpio, _esc(function)))
-        b = _block_of(function)
-        by, bh = block_y[b]
-        ty = by + 12 + ((idx - first_row[b]) * 4) % max(bh - 16, 1)
-        out.append(
-            '<polyline points="%d,%d %d,%d %d,%d %d,%d" fill="none" stroke="#446"/>'
-            % (mcu_x + mcu_w, py - 4, 420 + (idx % 8) * 8, py - 4, 420 + (idx % 8) * 8, ty, bx, ty)
-        )
-    for b, (by, bh) in block_y.items():
-        title, body = blocks[b]
-        out.append(
-            '<rect x="%d" y="%d" width="%d" height="%d" fill="#eef" stroke="black"/>'
-            % (bx, by, bw, bh)
-        )
-        out.append(
-            '<text x="%d" y="%d" font-weight="bold">%s</text>' % (bx + 8, by + 16, _esc(title))
-        )
-        for k, text in enumerate(body):
-            out.append('<text x="%d" y="%d">%s</text>' % (bx + 8, by + 32 + 16 * k, _esc(text)))
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
 
 
 # -- files -----------------------------------------------------------------------------------
@@ -602,7 +484,7 @@ def generated_files():
         "hardware_docs/bom.md": bom_markdown(),
     }
     for name, cfg in bc.VARIANTS.items():
-        files["hardware_docs/wiring-%s.svg" % name] = wiring_svg(cfg)
+        files["hardware_docs/wiring-%s.svg" % name] = wiring.wiring_svg(cfg)
     return files
 
 
@@ -612,6 +494,20 @@ def check_variants():
         for p in problems(cfg):
             found.append("%s: %s" % (name, p))
     return found
+
+
+# The README quotes the cost per set on one line of its own, which `write_all` keeps current.
+COST_LINE_PREFIX = "Parts, PCBs and magnets for one set:"
+
+
+def _readme_with_cost(text):
+    """The README text with its cost line replaced by the current one (None: no such line)."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if line.startswith(COST_LINE_PREFIX):
+            lines[i] = set_parts.cost_line()
+            return "\n".join(lines)
+    return None
 
 
 def drifted(root=ROOT):
@@ -626,6 +522,13 @@ def drifted(root=ROOT):
             current = None
         if current != text:
             out.append(rel)
+    try:
+        with open(os.path.join(root, "README.md"), encoding="utf-8") as f:
+            readme = f.read()
+    except OSError:
+        readme = None
+    if readme is not None and _readme_with_cost(readme) != readme:
+        out.append("README.md")
     return out
 
 
@@ -635,6 +538,14 @@ def write_all(root=ROOT):
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
+    readme_path = os.path.join(root, "README.md")
+    if os.path.exists(readme_path):
+        with open(readme_path, encoding="utf-8") as f:
+            readme = f.read()
+        updated = _readme_with_cost(readme)
+        if updated is not None and updated != readme:
+            with open(readme_path, "w", encoding="utf-8") as f:
+                f.write(updated)
 
 
 def main(argv=None):

@@ -1,8 +1,8 @@
 """A game record (host_tools.sgf_input) played through the firmware's rules core."""
 
-from ingboard.core import rulesets
-from ingboard.core.board import BLACK, EMPTY, WHITE
-from ingboard.core.game import MANDATORY_PASS, Game, IllegalMove
+from ingrules import rulesets
+from ingrules.board import BLACK, EMPTY, WHITE
+from ingrules.game import MANDATORY_PASS, Game, IllegalMove
 
 import host_tools  # noqa: F401  (firmware on sys.path)
 from host_tools.errors import InputError

@@ -29,7 +29,7 @@ RU_NAMES = {
 
 def rules_from_ru(ru):
     """Our ruleset name for an SGF RU value, or None when it names none of them."""
-    from ingboard.core.rulesets import RULESETS
+    from ingrules.rulesets import RULESETS
 
     key = ru.strip().lower()
     if key in RULESETS:

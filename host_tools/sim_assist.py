@@ -22,8 +22,10 @@ Without assist (the physical chores mode, for testing the firmware as players us
 person does all of that by hand and the page says what is to be done.
 """
 
-from ingboard.core.board import BLACK, WHITE
-from ingboard.core.game import PAUSED, PLAY
+from ingrules.board import BLACK, WHITE
+from ingrules.game import PAUSED, PLAY
+
+from host_tools.sim_marks import board_marks
 
 # A press this long after the stone was placed: the tracker commits a stone that has been
 # stable for its settle time (core/tracker.py SETTLE_MS, 100 ms of board time).
@@ -93,8 +95,6 @@ class Assist:
         return done
 
     def _tidy(self, board):
-        from host_tools.sim_server import board_marks
-
         game = board.tracker.game
         marks = board_marks(board.rows(), game, board.tracker)
         done = False

@@ -19,8 +19,8 @@ engine from any other program: a clear InputError otherwise, before the page sta
 
 import threading
 
-from ingboard.core.board import BLACK, WHITE
-from ingboard.core.game import PAUSED, PLAY
+from ingrules.board import BLACK, WHITE
+from ingrules.game import PAUSED, PLAY
 
 from host_tools.errors import InputError
 from host_tools.gtp import GtpEngine, GtpError

@@ -8,7 +8,7 @@ record breaks the board's rules, e.g. a ko the record's rules allow) is one clea
 naming it; nothing of the half-built board is kept by the caller (a new game replaces it).
 """
 
-from ingboard.core.board import BLACK
+from ingrules.board import BLACK
 
 from host_tools.errors import InputError
 

@@ -2,9 +2,9 @@
 and the buttons; the firmware's tracker runs behind it exactly as on the device.
 
 `LiveBoard(config)` is the physical set in software: the grid (every change becomes a scan
-fed to core/tracker.Tracker with the board time), both bowls on their load cells
+fed to tracking/tracker.Tracker with the board time), both bowls on their load cells
 (host_tools/bowl_model.py, read every 250 ms), the clock keys and buttons. Everything is also
-written to a session log (core/session.SessionWriter), so `ingboard track` on that log
+written to a session log (records/session.SessionWriter), so `ingboard track` on that log
 reproduces the same events. Times are board milliseconds, given by the caller (`advance`), so
 a test or a script runs at any speed and the web page runs on the wall clock.
 
@@ -29,13 +29,16 @@ import os
 import threading
 import time
 
-from ingboard.core.board import BLACK, WHITE, Board, stones_per_colour
-from ingboard.core.session import SessionWriter, check_config
-from ingboard.core.tracker import Tracker
+from ingboard.game_config import check_config
+from ingboard.records.session import SessionWriter
+from ingboard.records.sgf_record import tracker_sgf
+from ingboard.tracking.tracker import Tracker
+from ingrules.board import BLACK, WHITE, Board, stones_per_colour
 
 from host_tools.bowl_model import BowlModel
 from host_tools.errors import InputError
 from host_tools.sim_assist import Assist
+from host_tools.sim_marks import board_marks, standing_alerts
 
 BOWL_PERIOD_MS = 250
 _COLOURS = {"B": BLACK, "W": WHITE}
@@ -201,105 +204,11 @@ def moves(game):
     return out
 
 
-def board_marks(rows, game, tracker):
-    """Where the board and the game disagree (ARCHITECTURE "The physical board is not the
-    game"): stones to lift (on the board, not in the game: captured, retracted by an undo, or
-    simply wrong), stones missing (in the game, not on the board) and stones of the wrong
-    colour. The player to move's one new stone, not yet committed, is not a difference, nor
-    is a stone taken off in the pause (a dead chain being lifted)."""
-    if game.phase == "ended":
-        return {"lift": [], "missing": [], "wrong": [], "why": {}}
-    board = game.board
-    size = game.size
-    lift, missing, wrong = [], [], []
-    for i, row in enumerate(game.board.rows()):
-        seen = rows[i]
-        for col in range(size):
-            name = board.name(board.index(col, size - 1 - i))
-            want, got = row[col], seen[col]
-            if want == got or got == "?":
-                continue
-            if want == ".":
-                lift.append((name, got))
-            elif got == ".":
-                if game.phase != "paused":  # in the pause, dead stones are on their way off
-                    missing.append(name)
-            else:
-                wrong.append(name)
-    mover = "B" if game.to_play == BLACK else "W"
-    leaving = _leaving_names(board, tracker)
-    refused = {}  # point -> the rule's alert standing on it (suicide, ko, ...)
-    for code, names in _alert_points(tracker):
-        for name in names:
-            refused.setdefault(name, code)
-    new = [n for n, c in lift if c == mover and n not in leaving]
-    if game.phase == "play" and len(new) == 1 and len(lift) == 1 and new[0] not in refused:
-        lift = []  # the mover's stone, not yet committed (or pressed)
-    why = {}
-    captured = _captured_names(game)
-    for name, _c in lift:
-        if name in refused:
-            why[name] = refused[name]
-        elif name in leaving:
-            why[name] = "captured" if name in captured else "taken-back"
-        else:
-            why[name] = "not-in-game"
-    for name in missing:
-        why[name] = "missing"
-    for name in wrong:
-        why[name] = "wrong-colour"
-    return {"lift": [n for n, _c in lift], "missing": missing, "wrong": wrong, "why": why}
-
-
-def _leaving_names(board, tracker):
-    return [board.name(p) for p in tracker.leaving]
-
-
-def _captured_names(game):
-    """Points whose stone some ply captured (the latest plies first are enough: a point
-    captured, played again and captured again is captured either way)."""
-    board = game.board
-    out = set()
-    for ply in game.plies[-8:]:
-        for q in list(ply.captured) + list(ply.self_removed):
-            out.add(board.name(q))
-    return out
-
-
-def _alert_points(tracker):
-    """(code, [point names]) of each alert standing now (tracker.active)."""
-    board = tracker.game.board
-    out = []
-    for key in tracker.active:
-        if not isinstance(key, tuple):
-            continue
-        code, p = key[0], key[1]
-        names = []
-        if isinstance(p, int) and p >= 0:
-            try:
-                names = [board.name(p)]
-            except (IndexError, ValueError):
-                names = []
-        out.append((code, names))
-    return out
-
-
-def standing_alerts(tracker):
-    """The alerts standing now, each with its player-facing text (core/alerts.py): what the
-    page writes in the status line and marks on the board until the board is put right."""
-    from ingboard.core.alerts import ALERTS
-
-    return [
-        {"code": code, "points": names, "text": ALERTS.get(code, code)}
-        for code, names in _alert_points(tracker)
-    ]
-
-
 def owner_rows(game):
     """Who owns each empty point of the game's position (rows as Board.rows(), 'b'/'w' for
     an empty point reached by one colour only, '.' otherwise): the territory drawn at the
     pause and after the end."""
-    from ingboard.core.scoring import empty_regions
+    from ingrules.scoring import empty_regions
 
     board = game.board
     size = game.size
@@ -316,7 +225,7 @@ def owner_rows(game):
 
 def star_points(size):
     """The star points drawn on the board: the nine handicap points where they exist."""
-    from ingboard.core.rulesets import fixed_handicap_points
+    from ingrules.rulesets import fixed_handicap_points
 
     for count in (9,) if size >= 13 else (5, 4):
         try:
@@ -354,8 +263,8 @@ _SETTINGS = ("size", "rules", "komi", "handicap", "handicap_style", "time", "pla
 def options():
     """What the settings form offers: every ruleset (name, title, komi), handicap style and
     time system with the numbers it takes."""
-    from ingboard.core import rulesets
-    from ingboard.core.session import HANDICAP_STYLES, TIME_SYSTEMS
+    from ingboard.game_config import HANDICAP_STYLES, TIME_SYSTEMS
+    from ingrules import rulesets
 
     return {
         "rules": [
@@ -572,7 +481,7 @@ def result_face(tracker):
     result (core/board_face.result) after a count; the result alone after a resignation or a
     loss on time."""
     import framebuf
-    from ingboard.core import board_face, clock_face
+    from ingboard.faces import board_face, clock_face
 
     from host_tools.clock_png import bytes_to_image
 
@@ -654,7 +563,7 @@ def make_server(port=8000, host="127.0.0.1", session=None):
                 return self._send(200, text, "text/plain; charset=utf-8", disp)
             if path == "/api/game.sgf":
                 with session.lock:
-                    text = session.board.tracker.sgf().encode()
+                    text = tracker_sgf(session.board.tracker).encode()
                 disp = {"Content-Disposition": 'attachment; filename="game.sgf"'}
                 return self._send(200, text, "application/x-go-sgf", disp)
             self._json(404, {"error": "not found"})

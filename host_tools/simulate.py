@@ -43,8 +43,8 @@ import math
 import random
 import re
 
-from ingboard.core import session
-from ingboard.core.board import (
+from ingboard.records import session
+from ingrules.board import (
     BLACK,
     EMPTY,
     OCCUPIED,
@@ -61,7 +61,7 @@ from host_tools.errors import InputError
 from host_tools.sgf_input import rules_from_ru
 
 NOISE_LEVELS = ("none", "typical", "harsh")
-# Mistake kind -> the alert code the tracker should raise for it (core/alerts.py).
+# Mistake kind -> the alert code the tracker should raise for it (alerts.py).
 MISTAKE_ALERTS = {
     "wrong-colour": "wrong-colour",
     "ko": "ko",
@@ -713,9 +713,9 @@ class _Simulator:
     def _finish(self, t):
         """After the two passes that pause the game: dead stones off, the passes (or agreement)
         that end play, fill-in to the count plan, put-away. Returns when the last hand left."""
-        from ingboard.core import rulesets
-        from ingboard.core.counting import count_game
-        from ingboard.core.game import Game as RulesGame
+        from ingrules import rulesets
+        from ingrules.counting import count_game
+        from ingrules.game import Game as RulesGame
 
         game = self.game
         board = self.board

@@ -16,8 +16,8 @@ SEED = 1
 def long_game(plies=600, seed=SEED, size=19, rules="ing1991"):
     """The moves [(colour "b"/"w", (row, col))] of a `plies`-ply game (sgfmill convention),
     ending with two passes (so plies + 2 in all), and the largest capture in it."""
-    from ingboard.core.board import BLACK, EDGE, EMPTY
-    from ingboard.core.game import Game
+    from ingrules.board import BLACK, EDGE, EMPTY
+    from ingrules.game import Game
 
     rng = random.Random(seed)
     g = Game(size, rules)

@@ -13,10 +13,15 @@ the selected group's output to that bank's ADC input, and one 4-to-16 decoder (s
 switches that group's sensor supply on through a P-MOSFET; the bank's active-low enable line
 gates both, so at most one group of 16 sensors per bank is powered at a time; the scan powers
 both banks' groups at one address together (drivers/grid.py: 16 power-on waits, not 23).
+
+PULLS gives every kind of line the external resistor that defines its state while the MCU boots
+(hardware_docs/electrical.md); `pulls(cfg)` lists them per pin for the docs and the boards.
 """
 
-# Raspberry Pi Pico 2 (RP2350): the reference design. GP23-25 and GP29 stay unused so that the
-# same map works on a Pico 2 W, whose radio uses them.
+# Raspberry Pi Pico 2 (RP2350): the reference design. GP23-25 stay unused so that the same map
+# works on a Pico 2 W, whose radio uses them; GP29 is no wire of ours: the module's own VSYS/3
+# divider, read as the battery sense on the Pico 2 (`ingboard bringup` checks the supply with
+# it) and left alone on the Pico 2 W, whose radio shares it.
 PICO2 = {
     "name": "pico2",
     "title": "Raspberry Pi Pico 2 (RP2350) - reference design",
@@ -38,9 +43,14 @@ PICO2 = {
         {"id": 0, "sda": 16, "scl": 17, "freq": 400000},
         {"id": 1, "sda": 18, "scl": 19, "freq": 400000},
     ),
-    # One SSD1306 per bus, so both modules keep their factory address.
-    "displays": {"B": {"bus": 0, "addr": 0x3C}, "W": {"bus": 1, "addr": 0x3C}},
-    # To GND, internal pull-ups, active low. "menu" opens the standalone menus (core/menu.py)
+    # One display per bus, so both modules keep their factory address. "controller": the
+    # chip on the module, "ssd1306" (most 0.96-inch modules) or "sh1106" (most 1.3-inch ones;
+    # the SSD1306 driver shows garbage on them): drivers/display.py, hardware_docs/bom.md.
+    "displays": {
+        "B": {"bus": 0, "addr": 0x3C, "controller": "ssd1306"},
+        "W": {"bus": 1, "addr": 0x3C, "controller": "ssd1306"},
+    },
+    # To GND, internal pull-ups, active low. "menu" opens the standalone menus (menus/menu.py)
     # while the clock is stopped; there the clock keys move and change, pause goes back.
     "keys": {"B": 20, "W": 21, "pause": 22, "menu": 1},
     "buzzer": 0,  # PWM0 A, passive piezo
@@ -87,11 +97,21 @@ ESP32S3 = {
         "group_select": (15, 16, 17, 18),
         "bank_enable": (8, 9),
         "adc": (1, 2),  # ADC1_CH0, ADC1_CH1
+        # MicroPython's esp32 ADC starts at 0 dB attenuation: 0-0.95 V on the S3 (ESP-IDF ADC
+        # guide, ESP32-S3), and every Hall sensor (1.65 V empty) would read full scale. 11 dB
+        # gives 0-3.1 V (the constant is ATTN_11DB on MicroPython 1.23 and later); build()
+        # sets it on each grid ADC before the first scan.
+        "adc_atten": "ATTN_11DB",
         "power_on_us": 400,
     },
     "bowls": {"B": {"dout": 10, "sck": 11}, "W": {"dout": 12, "sck": 13}},
-    "i2c": ({"id": 0, "sda": 39, "scl": 40, "freq": 400000},),
-    "displays": {"B": {"bus": 0, "addr": 0x3C}, "W": {"bus": 0, "addr": 0x3D}},
+    # Both displays on one bus, each at the end of its own clock cable: two cables' capacitance
+    # is too much for 400 kHz with the 2.2 kOhm pull-ups (pinmap.md, "I2C"), so 100 kHz.
+    "i2c": ({"id": 0, "sda": 39, "scl": 40, "freq": 100000},),
+    "displays": {
+        "B": {"bus": 0, "addr": 0x3C, "controller": "ssd1306"},
+        "W": {"bus": 0, "addr": 0x3D, "controller": "ssd1306"},
+    },
     "keys": {"B": 41, "W": 42, "pause": 47, "menu": 21},
     "buzzer": 14,
     "battery_adc": None,
@@ -110,6 +130,33 @@ MACHINES = (
 
 # The keys in the order of drivers/keys.py (index 0 B, 1 W, 2 pause, 3 menu).
 KEYS = ("B", "W", "pause", "menu")
+
+# The external resistor on each kind of line, (rail, ohms), which gives the line its state
+# while the MCU boots or resets (its pins are inputs then: on the RP2350 erratum E9 can hold an
+# input near 2.2 V against the internal pull-down, so no line relies on an internal pull) and
+# while a cable is unplugged (hardware_docs/electrical.md, "Defined states at boot"):
+# - bank enables up: both banks off, so every decoder output is high and every group's P-MOSFET
+#   is off - no sensor is powered until the scan enables a bank. 4.7 kOhm against the pad's
+#   internal pull-down (50 kOhm minimum) gives 3.02 V, above the 74HC inputs' V_IH at 3.3 V
+#   (2.36 V, between the datasheets' 1.5 V at 2 V and 3.15 V at 4.5 V);
+# - channel and group selects down: defined CMOS levels on 27 chips' address inputs. 8.2 kOhm:
+#   the largest value the RP2350 datasheet's E9 workaround allows for an external pull-down;
+# - HX711 DOUT up: an unplugged bowl reads "no conversion" (a fault), not random data;
+#   PD_SCK down: the HX711 stays out of power-down (PD_SCK high over 60 us) at boot;
+# - keys up, 10 kOhm: the keys sit at the end of a cable, where the pad's 50-80 kOhm pull-up
+#   would pick up noise; a pressed key draws 0.33 mA;
+# - I2C up, 2.2 kOhm: from the bus's rise time over the clock cable (electrical.md, "I2C").
+PULLS = {
+    "bank_enable": ("3V3", 4700),
+    "channel_select": ("GND", 8200),
+    "group_select": ("GND", 8200),
+    "hx711_dout": ("3V3", 10000),
+    "hx711_sck": ("GND", 8200),
+    "key": ("3V3", 10000),
+    "i2c": ("3V3", 2200),
+}
+# The first-level muxes' enable inputs (U1-U23, E) are tied to GND on the boards: each mux's
+# output is its own input of a second-level mux, so they never share a line and need no control.
 
 CHANNELS_PER_GROUP = 16  # CD74HC4067
 GROUPS_PER_BANK = 16  # one second-level CD74HC4067 and one 74HC154 per bank
@@ -175,6 +222,27 @@ def used_pins(cfg):
     return out
 
 
+def pulls(cfg):
+    """[(gpio, rail, ohms, role)] of every line's external pull resistor (PULLS), by GPIO."""
+    out = []
+    grid = cfg["grid"]
+    for role in ("channel_select", "group_select", "bank_enable"):
+        for p in grid[role]:
+            out.append((p, PULLS[role][0], PULLS[role][1], role))
+    for colour in ("B", "W"):
+        hx = cfg["bowls"][colour]
+        out.append((hx["dout"],) + PULLS["hx711_dout"] + ("hx711_dout",))
+        out.append((hx["sck"],) + PULLS["hx711_sck"] + ("hx711_sck",))
+    for bus in cfg["i2c"]:
+        out.append((bus["sda"],) + PULLS["i2c"] + ("i2c",))
+        out.append((bus["scl"],) + PULLS["i2c"] + ("i2c",))
+    for name in KEYS:
+        if name in cfg["keys"]:
+            out.append((cfg["keys"][name],) + PULLS["key"] + ("key",))
+    out.sort()
+    return out
+
+
 def build(name=None):
     """Construct the drivers of a variant on real hardware; returns a dict of driver objects.
 
@@ -199,11 +267,18 @@ def build(name=None):
     in_pin = machine.Pin.IN
     pull_up = machine.Pin.PULL_UP
     hw = {"config": cfg}
+    adcs = [machine.ADC(machine.Pin(p)) for p in grid["adc"]]
+    if grid.get("adc_atten"):
+        # The input range the sensors need (ESP32-S3: 11 dB); a port without it fails here,
+        # loudly, rather than reading every point at full scale.
+        level = getattr(machine.ADC, grid["adc_atten"])
+        for adc in adcs:
+            adc.atten(level)
     hw["grid"] = GridScanner(
         [machine.Pin(p, out_pin, value=0) for p in grid["channel_select"]],
         [machine.Pin(p, out_pin, value=0) for p in grid["group_select"]],
         [machine.Pin(p, out_pin, value=1) for p in grid["bank_enable"]],
-        [machine.ADC(machine.Pin(p)) for p in grid["adc"]],
+        adcs,
         size=grid["size"],
         power_on_us=grid["power_on_us"],
         # The RP2040's register-level scan loops (drivers/grid_native.py): select lines, ADC

@@ -25,8 +25,9 @@ Loading the code (main.py): MicroPython copies the bytecode of .mpy files on lit
 the heap (from a ROMFS image it runs in place), and loading ~45 modules leaves the free heap
 in holes between them: on the twin's stock RP2040 image 49 KB stayed free after the imports,
 none of it in a block over 1.2 KB, and the tracker's first 2 KB board raised MemoryError. So
-main.py builds the drivers first (their large buffers), then holds `LOAD_RESERVE` bytes while
-it imports the app and lets them go before the app starts: the game's heap is that one piece.
+main.py builds the drivers first (their large buffers), imports the tracker (the largest
+module, whose code needs blocks of over 1 KB), then holds `LOAD_RESERVE` bytes while it imports
+the rest of the app and lets them go before the app starts: the game's heap is that one piece.
 Where the code does not fit beside the reserve, main.py forgets what it loaded and loads it
 again without one (a fragmented heap rather than none).
 
@@ -133,11 +134,11 @@ def _nothing():
 
 
 END_MODULES = (
-    "ingboard.core.scoring",
-    "ingboard.core.counting",
-    "ingboard.core.fill_in_check",
-    "ingboard.core.sgf",
-    "ingboard.core.board_face",
+    "ingrules.scoring",
+    "ingrules.counting",
+    "ingboard.tracking.fill_in_check",
+    "ingrules.sgf",
+    "ingboard.faces.board_face",
 )
 
 

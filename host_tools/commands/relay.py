@@ -37,6 +37,23 @@ def add_arguments(parser):
     parser.add_argument("--export-aga", metavar="FILE", help="write the AGA results and exit")
     parser.add_argument("--round", type=int, help="exports: only this round")
     parser.add_argument(
+        "--director-password-file",
+        metavar="F",
+        help="the tournament director's password (first line of F): the director's page, "
+        "imports, confirmations, corrections, alerts and exports need it (user --director-user)",
+    )
+    parser.add_argument(
+        "--director-user", default="director", help="the director's user name (%(default)s)"
+    )
+    parser.add_argument(
+        "--pairings",
+        metavar="FILE",
+        help="import this pairings file (OpenGotha .xml or .csv) at the start (needs --event)",
+    )
+    parser.add_argument(
+        "--export-opengotha", metavar="FILE", help="write the results as OpenGotha XML and exit"
+    )
+    parser.add_argument(
         "--demo-boards",
         type=int,
         metavar="N",
@@ -95,6 +112,75 @@ def _exports(args):
     return 0
 
 
+def _export_opengotha(args):
+    from host_tools.relay import desk_exports
+    from host_tools.relay.director import Director
+
+    if args.db is None or not os.path.exists(args.db):
+        raise InputError("no archive at %s (--db)" % args.db)
+    if not args.event:
+        raise InputError("--export-opengotha needs --event (the tournament's event)")
+    store = _open_store(args.db)
+    try:
+        text = desk_exports.opengotha_xml(Director(store, args.event))
+        write_all({args.export_opengotha: text})
+    finally:
+        store.close()
+    print("OpenGotha results written to %s" % args.export_opengotha)
+    return 0
+
+
+def _director(args, store, relay, broadcaster):
+    """The director's desk (director.py) and credentials (auth.py), or (None, None)."""
+    from host_tools.relay.auth import DirectorAuth
+    from host_tools.relay.director import Director
+    from host_tools.relay.pairings import PairingError
+
+    auth = None
+    if args.director_password_file:
+        try:
+            auth = DirectorAuth.from_file(args.director_password_file, args.director_user)
+        except (OSError, ValueError) as exc:
+            raise InputError("--director-password-file: %s" % exc) from None
+    if args.event is None:
+        if auth is not None or args.pairings:
+            raise InputError("the director's desk needs --event (one tournament)")
+        return None, None
+    director = Director(store, args.event, publish=lambda *a: relay.publish(*a), views=relay.views)
+    if args.pairings:
+        try:
+            with open(args.pairings, "rb") as f:
+                report = director.import_file(f.read(), args.pairings, args.round)
+        except OSError as exc:
+            raise InputError("--pairings: %s" % exc) from None
+        except PairingError as exc:
+            raise InputError("--pairings %s: %s" % (args.pairings, exc)) from None
+        print(
+            "relay: %(tables)d tables of round(s) %(rounds)s imported; round %(round)d is played"
+            % report,
+            file=sys.stderr,
+            flush=True,
+        )
+    return director, auth
+
+
+def _fan_out(director, broadcaster):
+    """The relay's events to the page (not the boards' alerts: those are the director's)
+    and to the director's desk."""
+
+    def on_event(kind, data):
+        if kind != "alert":
+            broadcaster.push(kind, data)
+        if director is not None:
+            try:
+                director.on_relay_event(kind, data)
+            except Exception as exc:  # noqa: BLE001 (the desk never stops the archive)
+                print("relay: the director's desk failed on a %s: %s" % (kind, exc),
+                      file=sys.stderr)  # fmt: skip
+
+    return on_event
+
+
 def _quarantine_rows(store, limit=200):
     """The quarantined messages for the live server's /api/quarantine (payloads as text)."""
     rows = []
@@ -128,6 +214,8 @@ def _say_status(host, port, broadcaster):
 
 
 def run(args):
+    if args.export_opengotha:
+        return _export_opengotha(args)
     if args.export_sgf or args.export_egd or args.export_aga:
         if args.db is None:
             args.db = "relay.sqlite"
@@ -140,10 +228,13 @@ def run(args):
             raise InputError("--demo-boards starts its own broker: leave out --broker")
         if args.event is None:
             args.event = "demo"
-        demo = Demo(args.demo_boards, args.event)
+        out = os.path.dirname(os.path.abspath(args.db)) if args.db else None
+        demo = Demo(args.demo_boards, args.event, out=out)
         args.broker = "127.0.0.1:%d" % demo.port
         if args.db is None:
-            args.db = os.path.join(demo.dir, "relay.sqlite")
+            args.db = demo.archive  # kept after the demo: the director can export from it
+        if args.director_password_file is None:
+            args.director_password_file = demo.director_password_file
         print(
             "relay: demo with %d simulated boards on mosquitto 127.0.0.1:%d"
             % (args.demo_boards, demo.port),
@@ -155,6 +246,11 @@ def run(args):
     finally:
         if demo is not None:
             demo.stop()
+            print(
+                "relay: the demo's archive is kept in %s (export: ingboard relay --db %s "
+                "--event %s --export-opengotha results.xml)" % (args.db, args.db, args.event),
+                file=sys.stderr,
+            )
 
 
 def _stop_on_signals():
@@ -181,7 +277,7 @@ def _relay(args, demo):
         raise InputError("--broker HOST:PORT is required (or --demo-boards N, or --export-...)")
     host, port = _address(args.broker, "--broker")
     http_host, http_port = _address(args.http, "--http")
-    from ingboard.relay_link import valid_name
+    from ingboard.link.relay_link import valid_name
 
     if args.event is not None and not valid_name(args.event):
         raise InputError("--event: 1-32 of A-Z a-z 0-9 - _")
@@ -205,6 +301,14 @@ def _relay(args, demo):
     for v in relay.views():
         broadcaster.push("board", v)
     try:
+        director, auth = _director(args, store, relay, broadcaster)
+    except InputError:
+        store.close()
+        raise
+    relay.on_event = _fan_out(director, broadcaster)
+    if demo is not None:
+        demo.director = director
+    try:
         server = LiveServer(
             (http_host, http_port),
             broadcaster,
@@ -212,6 +316,8 @@ def _relay(args, demo):
             max_streams=args.max_viewers,
             store=store,
             event=args.event,
+            director=director,
+            auth=auth,
         )
     except OSError as exc:
         store.close()
@@ -230,6 +336,13 @@ def _relay(args, demo):
     mqtt.start()
     if demo is not None:
         demo.start_boards()
+        print(
+            "relay: the director's page http://%s:%d/director (user %s, password in %s)"
+            % (http_host, server.server_address[1], args.director_user,
+               args.director_password_file),
+            file=sys.stderr,
+            flush=True,
+        )  # fmt: skip
     print(
         "relay: broker %s:%d, page http://%s:%d/, archive %s"
         % (host, port, http_host, server.server_address[1], args.db),
@@ -238,6 +351,8 @@ def _relay(args, demo):
     deadline = None if args.duration is None else time.monotonic() + args.duration
     while not stop.is_set() and (deadline is None or time.monotonic() < deadline):
         relay.tick(int(time.monotonic() * 1000))
+        if demo is not None:
+            demo.tick()
         stop.wait(0.5)
     if demo is not None:
         demo.stop_boards()

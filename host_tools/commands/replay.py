@@ -2,7 +2,7 @@
 
 import json
 
-from ingboard.core.rulesets import NAMES
+from ingrules.rulesets import NAMES
 
 from host_tools import record_game, sgf_input
 
@@ -20,8 +20,8 @@ def add_arguments(parser):
 
 
 def run(args):
-    from ingboard.core.board import color_name
-    from ingboard.core.scoring import area
+    from ingrules.board import color_name
+    from ingrules.scoring import area
 
     record = sgf_input.load(args.sgf)
     game = record_game.new_game(record, record_game.rules_name(record, args.rules))

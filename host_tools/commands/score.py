@@ -3,7 +3,7 @@
 import json
 import sys
 
-from ingboard.core.rulesets import NAMES
+from ingrules.rulesets import NAMES
 
 from host_tools import record_game, sgf_input
 from host_tools.errors import InputError
@@ -76,8 +76,8 @@ def score_record(record, rules=None, dead_text=None, compensation=None, name="SG
 
 
 def _count(record, rules, game, board, dead):
-    from ingboard.core import rulesets, scoring
-    from ingboard.core.counting import count_game
+    from ingrules import rulesets, scoring
+    from ingrules.counting import count_game
 
     final = scoring.without_dead(board, dead)[0]
     black_area, white_area, neutral = scoring.area(final)

@@ -3,7 +3,7 @@
     ingboard setup-network --ssid CLUB --wifi-password-file wifi.txt --broker 10.0.0.2:1883 \\
         --event spring-open --board t12 --password-file t12.txt [--port /dev/ttyACM0]
 
-Writes `/network.json` (firmware/ingboard/network_settings.py) over USB and reads it back; at
+Writes `/network.json` (firmware/ingboard/link/network_settings.py) over USB and reads it back; at
 its next start the board (a Pico 2 W or an ESP32-S3 with `mqtt_as` installed: see README,
 "Club relay") connects and publishes its games. Passwords are read from files, never given on
 the command line (they would stay in the shell's history). `--clear` removes the settings.
@@ -41,7 +41,7 @@ def _secret(path, what):
 
 def settings_text(args):
     """The network settings file's text from the arguments (InputError on bad input)."""
-    from ingboard import network_settings as ns
+    from ingboard.link import network_settings as ns
 
     for name in ("ssid", "broker", "event", "board"):
         if not getattr(args, name):

@@ -49,7 +49,7 @@ def run(args):
     game = sim.read_game(args.sgf)
     try:
         result = sim.simulate(game, args.noise, args.seed, mistakes, finish=args.finish)
-        from ingboard.core.tracker import Tracker
+        from ingboard.tracking.tracker import Tracker
 
         Tracker(result.config)  # the settings must be ones the board takes (TM, KM...)
     except ValueError as exc:

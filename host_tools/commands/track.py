@@ -19,7 +19,8 @@ def add_arguments(parser):
 
 def read_log(path):
     """All records of a session log; InputError naming the line for a malformed one."""
-    from ingboard.core.session import SessionLogError, records
+    from ingboard.records.session import SessionLogError
+    from ingboard.records.session_read import records
 
     try:
         with open(path, encoding="utf-8") as f:
@@ -35,8 +36,8 @@ def read_log(path):
 
 
 def run_tracker(recs, path="session log"):
-    from ingboard.core.session import SessionLogError
-    from ingboard.core.tracker import track
+    from ingboard.records.session import SessionLogError
+    from ingboard.records.session_replay import track
 
     events = []
     try:
@@ -97,7 +98,9 @@ def run(args):
     if args.events:
         outputs[args.events] = "".join(json.dumps(e) + "\n" for e in events)
     if args.sgf:
-        outputs[args.sgf] = tracker.sgf()
+        from ingboard.records.sgf_record import tracker_sgf
+
+        outputs[args.sgf] = tracker_sgf(tracker)
     # An output to a pipe or /dev/stdout keeps stdout for itself: the listing goes aside.
     say = sys.stderr if any(is_special(p) for p in outputs) else sys.stdout
     write_all(outputs)

@@ -1,5 +1,6 @@
 """`ingboard twin [--romfs | --image F.uf2] [--flash-image F] [--hardware [--displays DIR]]
-[--model M.mjs] [--link PATH] [--fast]`, or `ingboard twin --sim [--port N] [--chores]`.
+[--model M.mjs] [--fault TEXT]... [--link PATH] [--fast]`, or `ingboard twin --sim [--port N]
+[--chores]`.
 
 `--sim`: the virtual board's page plays on the twin (host_tools/twin/live_board.py): the
 firmware is built into a ROMFS image and its app started; the page's stones, presses and
@@ -10,7 +11,8 @@ serial on a pseudo-terminal: `ingboard flash/pull/monitor --port <pty>` and `mpr
 <pty>` work against it as against a board; `--hardware` puts the board's hardware models around
 it (host_tools/twin/hardware.py: an empty board, a full set of stones in each bowl) and
 writes what the two displays show as `display-B.png` and `display-W.png` in `--displays DIR`
-(default out/twin; rewritten in place, a live view). Runs until Ctrl-C.
+(default out/twin; rewritten in place, a live view), `--fault TEXT` wired wrong
+(host_tools/twin/faults.py). Runs until Ctrl-C.
 `--flash-image F` boots from F's flash contents when F exists and saves the flash to F at the
 end (a board's memory between sessions). Emulated time follows the wall clock (never ahead of
 it; `--fast` lets idle time run ahead).
@@ -45,6 +47,13 @@ def add_arguments(parser):
         metavar="DIR",
         default=os.path.join("out", "twin"),
         help="with --hardware: write the displays' pictures here (display-B.png, display-W.png)",
+    )
+    parser.add_argument(
+        "--fault",
+        action="append",
+        default=[],
+        metavar="TEXT",
+        help="with --hardware: a wiring fault of the models (host_tools/twin/faults.py)",
     )
     parser.add_argument(
         "--model", action="append", default=[], help="a hardware model (.mjs) to attach"
@@ -147,6 +156,12 @@ def run_plain(args):
     for model in args.model:
         if not os.path.isfile(model):
             raise InputError("--model %s: no such file" % model)
+    if args.fault and not args.hardware:
+        raise InputError("--fault wires the hardware models: give --hardware too")
+    if args.fault:
+        from host_tools.twin import faults
+
+        faults.parse(args.fault)  # bad input before anything boots
     flash = args.flash_image
     if flash and os.path.isdir(flash):
         raise InputError("--flash-image %s is a directory" % flash)
@@ -160,9 +175,9 @@ def run_plain(args):
     try:
         twin.start()
         if args.hardware:
-            from host_tools.twin import hardware
+            from host_tools.twin import faults, hardware
 
-            hardware.attach(twin)
+            hardware.attach(twin, faults=faults.parse(args.fault))
             hardware.fill_bowls(twin)
             writer = frames.FrameWriter(args.displays)
         for model in args.model:

@@ -1,13 +1,13 @@
 """Every move the relay receives goes through the firmware's rules core before it is shown.
 
-A `GameCheck` holds one game (ingboard.core.game.Game) built from the board's `game` message
+A `GameCheck` holds one game (ingrules.game.Game) built from the board's `game` message
 (size, rules, komi, handicap, handicap_style). `play(color, point)` returns None when the move
 is legal (and makes it), else the reason: the rules core's (occupied, suicide, ko, superko,
 recycle, not-your-turn, game-over) or `bad-point` for a point that is not on the board.
 """
 
-from ingboard.core.board import color_from_name
-from ingboard.core.game import Game, IllegalMove
+from ingrules.board import color_from_name
+from ingrules.game import Game, IllegalMove
 
 import host_tools  # noqa: F401  (firmware on sys.path)
 

@@ -18,8 +18,8 @@ Players come from each game's `game` message: `players` maps "B"/"W" to a name, 
 
 import os
 
-from ingboard.core.board import Board
-from ingboard.core.clock_sgf import sgf_seconds
+from ingboard.clock.clock_sgf import sgf_seconds
+from ingrules.board import Board
 
 
 def _one_line(value, limit=64):
@@ -48,9 +48,9 @@ def _sgf_text(text):
 def sgf(info, moves, result=None, held=False, event=None, date=None, clocks=None):
     """One game as SGF text; `moves` = [(n, color, point, status, ...)] in ply order.
 
-    What is known goes in (core/sgf.py's conventions): AP, the event (EV, the board's `event`
+    What is known goes in (ingrules/sgf.py's conventions): AP, the event (EV, the board's `event`
     or the relay's event name), DT (the board's `date`, else the day the relay first saw the
-    game), TM/OT from the game's `time` settings (core/clock_sgf.py), and BL/WL after each
+    game), TM/OT from the game's `time` settings (clock/clock_sgf.py), and BL/WL after each
     move from `clocks` {n: (black ms, white ms)} (the boards' clock messages)."""
     from ingboard import VERSION
 
@@ -95,8 +95,8 @@ def sgf(info, moves, result=None, held=False, event=None, date=None, clocks=None
 
 def _time_props(info):
     """TM/OT of the game's time settings (the session-log config's `time`), if valid."""
-    from ingboard.core.clock import Clock
-    from ingboard.core.clock_sgf import root_props
+    from ingboard.clock.clock import Clock
+    from ingboard.clock.clock_sgf import root_props
 
     time = info.get("time")
     if not isinstance(time, dict):

@@ -1,8 +1,8 @@
 """Simulated boards for the relay's load test and bench: the firmware's own relay code
-(ingboard.relay_link.RelayLink + ingboard.drivers.mqtt_transport.MqttTransport) with a real
+(ingboard.link.relay_link.RelayLink + ingboard.drivers.mqtt_transport.MqttTransport) with a real
 paho-mqtt client as the transport's client, many boards in one process.
 
-Each board plays random legal games (moves chosen with the rules core, ingboard.core.game),
+Each board plays random legal games (moves chosen with the rules core, ingrules.game),
 journals through a FileJournal in its own directory (so a reboot recovers from it), and keeps
 the ground truth of what it played. Like the device (one asyncio loop), every board's link is
 touched by one thread only: paho's callbacks only queue events that the fleet's driver thread
@@ -26,10 +26,10 @@ import time
 import urllib.request
 
 import paho.mqtt.client as mqtt
-from ingboard.core.board import BLACK, EMPTY, WHITE
-from ingboard.core.game import Game
 from ingboard.drivers.mqtt_transport import MqttTransport
-from ingboard.relay_link import FileJournal, RelayLink
+from ingboard.link.relay_link import FileJournal, RelayLink
+from ingrules.board import BLACK, EMPTY, WHITE
+from ingrules.game import Game
 
 from host_tools import ROOT
 
@@ -57,6 +57,8 @@ class SimBoard:
         self.frozen = False
         self.boots = 0
         self.rest_until = 0.0  # after a game: until the next round starts on this board
+        self.rounds_played = set()  # the pairings' rounds this board has started
+        self.clock_state = None  # both clocks as last sent
         self._boot()
 
     def _boot(self):
@@ -97,6 +99,12 @@ class SimBoard:
     def step(self, t_s):
         """Run from the driver thread only: network events, then play, clock and resends."""
         now = now_ms()
+        back = self.fleet.offline_until.get(self.name)
+        if back is not None:
+            if time.monotonic() < back:
+                return  # switched off (a mishap): nothing is played or sent
+            del self.fleet.offline_until[self.name]
+            self.reboot()
         while self.inbox:
             ev = self.inbox.popleft()
             if ev[0] == "up":
@@ -106,36 +114,51 @@ class SimBoard:
             else:
                 self.transport.incoming(ev[1], ev[2], now)
         if self.fleet.playing and t_s >= self.next_move and t_s >= self.rest_until:
-            self._play(now)
             lo, hi = self.fleet.move_s
-            self.next_move = t_s + self.rng.uniform(lo, hi)
+            if self._play(now) is False:
+                self.next_move = t_s + lo  # no draw while waiting: the games stay the seed's
+            else:
+                self.next_move = t_s + self.rng.uniform(lo, hi)
         if self.game is not None:
             left = max(0, 600000 - len(self.game.plies) * 1000)
-            state = {"B": {"main_ms": left, "penalty": 0}, "W": {"main_ms": left, "penalty": 0}}
-            self.link.clock(state, now, running="BW"[len(self.game.plies) % 2])
+            self.clock_state = {"B": {"main_ms": left, "penalty": 0},
+                                "W": {"main_ms": left, "penalty": 0}}  # fmt: skip
+            self.link.clock(self.clock_state, now, running="BW"[len(self.game.plies) % 2])
+        elif self.link.current is not None and self.clock_state is not None:
+            self.link.clock(self.clock_state, now, running=None)  # stopped: the game is over
         self.link.poll(now)
 
     def _play(self, now):
         if self.game is None:
-            self.game = Game(19, "chinese")
+            info = self.fleet.next_game(self)
+            if info is None:
+                return False  # waiting for the director's next pairing
+            self.game = Game(19, "chinese", handicap=info.get("handicap", 0))
             self.plies_left = self.rng.randint(*self.fleet.plies)
-            rnd = len(self.truth) + 1  # each board plays one game per round
-            self.gid = self.link.new_game(
-                {
-                    "size": 19,
-                    "rules": "chinese",
-                    "komi": 7.5,
-                    "round": rnd,
-                    "players": self.fleet.players(self.name, rnd),
-                },
-                now,
-            )
+            self.gid = self.link.new_game(info, now)
             self.truth[self.gid] = []
             return
         game = self.game
         color = game.to_play
         n = len(game.plies) + 1
         point = "pass"
+        mishap = self.fleet.mishaps.pop((self.name, len(self.truth), n), None)
+        if mishap == "illegal":
+            # A stone on an occupied point: the relay's rules check flags it, holds the game.
+            board = game.board
+            taken = [p for p in (board.index(x, y) for y in range(19) for x in range(19))
+                     if board.get(p) != EMPTY]  # fmt: skip
+            if taken:
+                c = "B" if color == BLACK else "W"
+                self.link.move(n, c, board.name(taken[0]), now)
+                self.truth[self.gid].append((n, c, "illegal"))
+                return
+        elif mishap is not None and mishap.startswith("alert:"):
+            self.link.alert(mishap[6:], now)
+        elif mishap == "offline":
+            self.fleet.offline_until[self.name] = time.monotonic() + self.fleet.offline_s
+            self.freeze()
+            return
         if self.plies_left > 0:
             board = game.board
             for _try in range(20):
@@ -197,8 +220,19 @@ class Fleet:
         ack_drop=0.0,
         names=None,
         rest_s=0.0,
+        follow_pairings=False,
+        mishaps=None,
+        offline_s=30.0,
     ):
         self.host, self.port, self.event = host, port, event
+        # With follow_pairings a board starts a game only for a new pairing from the director
+        # (relay_link's `pairing`), with its players, round, handicap and komi.
+        self.follow_pairings = follow_pairings
+        # {(board, game number from 1, ply): "illegal" | "alert:CODE" | "offline"}: what goes
+        # wrong where (an occupied point played; a board alert; the board off for offline_s).
+        self.mishaps = mishaps or {}
+        self.offline_s = offline_s
+        self.offline_until = {}
         self.names = names
         self.rest_s = rest_s
         self.workdir = workdir
@@ -226,6 +260,22 @@ class Fleet:
 
     def play(self, on=True):
         self.playing = on
+
+    def next_game(self, board):
+        """The settings of `board`'s next game, or None while it waits for a pairing."""
+        if not self.follow_pairings:
+            rnd = len(board.truth) + 1  # each board plays one game per round
+            return {"size": 19, "rules": "chinese", "komi": 7.5, "round": rnd,
+                    "players": self.players(board.name, rnd)}  # fmt: skip
+        p = board.link.pairing
+        if not p or p["round"] in board.rounds_played:
+            return None
+        board.rounds_played.add(p["round"])
+        info = {"size": 19, "rules": "chinese", "round": p["round"], "table": p.get("table"),
+                "players": {"B": p["B"], "W": p["W"]}, "komi": p.get("komi", 7.5)}  # fmt: skip
+        if p.get("handicap", 0) > 1:
+            info.update(handicap=p["handicap"], komi=p.get("komi", 0.5))
+        return info
 
     def players(self, board, rnd):
         """The pairing of a board in a round: given names by `names(board, rnd)`, else

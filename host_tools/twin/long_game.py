@@ -67,7 +67,7 @@ def brisk(moves, size=19, rules="ing1991", komi=8, end_passes=2):
     """([Ply], config) for `moves` [(colour "b"/"w", (row, col) or None)] (sgfmill convention)
     played by brisk players, then `end_passes` more passes (Ing 1991 Art. 1: after the pause
     two more passes end play). The config enrols the ideal sets (STONE_G a stone)."""
-    from ingboard.core.board import BLACK, SUICIDE_ALLOWED, WHITE, Board
+    from ingrules.board import BLACK, SUICIDE_ALLOWED, WHITE, Board
 
     board = Board(size)
     w180 = round(STONE_G * 180, 1)

@@ -1,6 +1,6 @@
 """A session log played on the twin's hardware models, at the right emulated times.
 
-The log (core/session.py, format 1) says what the board's sensors and keys saw; here it becomes
+The log (records/session.py, format 1) says what the board's sensors and keys saw; here it becomes
 what the models do: a `scan` line is the position under the grid's Hall sensors ('?' = a hand
 holding a stone close above the point), `press B|W` a clock key pressed, `button pause|resume`
 the pause key, `bowl C grams` the load on that bowl's cell, and any other button
@@ -16,8 +16,8 @@ after the stone) are kept as they are.
 
 import json
 
-from ingboard.core import session
-from ingboard.core.board import BLACK
+from ingboard.records import session
+from ingrules.board import BLACK
 
 import host_tools  # noqa: F401  (puts firmware/ on sys.path)
 from host_tools.errors import InputError

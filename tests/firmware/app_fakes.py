@@ -1,14 +1,14 @@
-"""Fake drivers for running the whole app (firmware/ingboard/app.py) on a PC, CPython or
+"""Fake drivers for running the whole app (firmware/ingboard/app/app.py) on a PC, CPython or
 MicroPython: a virtual clock under asyncio, and a grid, HX711s, keys, buzzer PWM, displays and
 host link that replay a session log (host_tools/simulate.py makes them)."""
 
 import json
 
 import framebuf
-from ingboard.core.classifier import DEFAULT_EMPTY, DEFAULT_SPAN
-from ingboard.core.session import read_text
 from ingboard.drivers.buzzer import Buzzer
 from ingboard.drivers.keys import Keys
+from ingboard.records.session_read import read_text
+from ingboard.sensing.classifier import DEFAULT_EMPTY, DEFAULT_SPAN
 
 _LEVEL = {".": DEFAULT_EMPTY, "B": DEFAULT_EMPTY + DEFAULT_SPAN, "W": DEFAULT_EMPTY - DEFAULT_SPAN}
 _OVER = DEFAULT_EMPTY + 3 * DEFAULT_SPAN  # a '?': beyond the classifier's over-range
@@ -207,7 +207,7 @@ def hardware(vt, log_text, host_lines=(), keys=None):
     """(config, hw) replaying a session log: the grid, scales and keys follow its records.
     `keys`: more key presses, {"B"|"W"|"pause"|"menu": [t, ...]} (the menu key is the
     fourth key, as on the board)."""
-    from ingboard.core.classifier import Classifier
+    from ingboard.sensing.classifier import Classifier
 
     config = None
     scans = []
@@ -262,8 +262,8 @@ def run_app(
     presses (hardware()). own_settings: the app starts with the settings remembered on its
     flash, not the log's config. watch: the displays keep every frame other than the clock
     face (FakeDisplay.frames)."""
-    from ingboard.app import App
-    from ingboard.records_store import RecordsStore
+    from ingboard.app.app import App
+    from ingboard.records.store import RecordsStore
 
     vt = vt or VirtualTime()
     config, hw = hardware(vt, log_text, host_lines, keys)
@@ -325,8 +325,8 @@ def resume_app(log_text, root, until_ms, periods=None, host_lines=()):
     """Boot a new app on the store at `root` (after power_cut) and run it while the world of
     the log goes on from the board time the app resumes at, until until_ms of that world's
     time; returns (app, hw). host_lines: (world time, line) the host sends."""
-    from ingboard.app import App
-    from ingboard.records_store import RecordsStore
+    from ingboard.app.app import App
+    from ingboard.records.store import RecordsStore
 
     vt = VirtualTime()
     world = WorldTime(vt)

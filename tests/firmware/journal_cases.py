@@ -1,8 +1,8 @@
 """Helpers for the journal tests (shared: CPython and MicroPython): play session-log records
 through a Tracker with a JournalWriter, and the state a recovery must give back."""
 
-from ingboard.core.journal import JournalWriter
-from ingboard.core.tracker import Tracker
+from ingboard.records.journal import JournalWriter
+from ingboard.tracking.tracker import Tracker
 
 
 class Sink:

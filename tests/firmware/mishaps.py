@@ -15,7 +15,7 @@ never from what the tracker does; the seed paragraph is cited at each rule.
 
 import json
 
-from ingboard.core.game import Game
+from ingrules.game import Game
 
 COLS = "ABCDEFGHJKLMNOPQRST"
 
@@ -961,7 +961,7 @@ def fixed_handicap(table):
 
 
 def _fixed_points(table):
-    from ingboard.core.rulesets import fixed_handicap_points
+    from ingrules.rulesets import fixed_handicap_points
 
     return fixed_handicap_points(table.size, table.config["handicap"])
 

@@ -1,8 +1,8 @@
 """app.py: bounded queue, board time from ticks, and a restart that resumes from the journal."""
 
 from app_fakes import VirtualTime, clear_records, hardware
-from ingboard.app import App, RingQueue
-from ingboard.records_store import RecordsStore
+from ingboard.app.app import App, RingQueue
+from ingboard.records.store import RecordsStore
 
 LOG = (
     "ingboard-session 1\n"
@@ -162,8 +162,8 @@ def test_the_boards_own_log_replays_to_the_events_it_sent_with_a_late_game_task(
     # long scan or a flash write): what fell due before an input (a stone becoming stable) must
     # happen at its own time, not the input's, or `ingboard track` on the board's own session
     # log gives other times than the board sent (found on the device twin).
-    from ingboard.core.session import read_text
-    from ingboard.core.tracker import track
+    from ingboard.records.session_read import read_text
+    from ingboard.records.session_replay import track
 
     root = "/tmp/ingboard-test-app-late-game"
     clear_records(root)
@@ -195,7 +195,7 @@ def test_the_boards_own_log_replays_to_the_events_it_sent_with_a_late_game_task(
 def test_a_record_is_written_in_chunks_with_checkpoints_and_the_same_text():
     # issue 20: a long game's SGF goes to its file in ~512-byte writes, the app's scan
     # checkpoint called after every piece; the file holds exactly the text given.
-    from ingboard.records_store import ChunkedWrite
+    from ingboard.records.store import ChunkedWrite
 
     writes = []
     calls = [0]
@@ -216,7 +216,7 @@ def test_a_record_is_written_in_chunks_with_checkpoints_and_the_same_text():
 def test_resume_reads_a_long_journal_record_by_record_and_compacts_it_beside():
     # issue 20: at boot the journal is recovered and compacted from its file, never read
     # whole (a 600-ply game's journal is ~100 KB); the resumed game and journal are the same.
-    from ingboard.core import journal_replay
+    from ingboard.records import journal_replay
 
     root = "/tmp/ingboard-test-app-resume-file"
     clear_records(root)
@@ -270,8 +270,8 @@ def test_quiet_bowl_readings_are_not_logged_and_the_log_replays_the_same():
     # session log nor to the journal. The board's own log replays to the events it sent, and
     # they are the events of the same board handing on every reading: the before-game check
     # (Ing 1991 Art. 9 "Counting" custom 1), the two moves, no alert for the stones taken.
-    from ingboard.core.session import read_text
-    from ingboard.core.tracker import track
+    from ingboard.records.session_read import read_text
+    from ingboard.records.session_replay import track
 
     log, readings = _log_with_bowls(
         [],
@@ -324,7 +324,7 @@ def test_bowl_readings_in_play_take_the_short_path_with_the_same_events_and_jour
     # the before-game check, the moves, with a stone dropped from Black's bowl on the way
     # (Ing 1996 Rule 2, location of stones) - and resumes from its journal to the same game
     # as the long path.
-    from ingboard.core.tracker import Tracker
+    from ingboard.tracking.tracker import Tracker
 
     rows = ["........."] * 4 + ["...WB...."] + ["........."] * 2 + ["..B......"] + ["........."]
     log, _readings = _log_with_bowls(

@@ -4,8 +4,8 @@ no time unless a fake spends some, so a display that takes 70 ms per frame must 
 display task's time and as a late scan."""
 
 from app_fakes import VirtualTime, clear_records, hardware
-from ingboard.app import CPU_TASKS, App
-from ingboard.records_store import RecordsStore
+from ingboard.app.app import CPU_TASKS, App
+from ingboard.records.store import RecordsStore
 from test_app import LOG
 
 ROOT = "/tmp/ingboard-test-app-cpu"
@@ -106,7 +106,7 @@ def test_a_running_clock_face_shows_each_second_on_time_and_is_looked_at_only_th
     # they show can have changed - the running side's time at its next whole second, anything
     # after an event or a key - not at every round of the display task; and the running time
     # is painted within a scan period of the second it shows (it was up to 500 ms late).
-    from ingboard.core import clock_face
+    from ingboard.faces import clock_face
 
     empty = "".join(LOG.splitlines(True)[:3])
     vt, app = _app(log=empty)

@@ -1,14 +1,14 @@
 """Issue 19: no sensor reading, key or host line stops the board program.
 
-The whole app (firmware/ingboard/app.py) on the fakes of app_fakes.py, CPython and MicroPython:
+The whole app (firmware/ingboard/app/app.py) on the fakes of app_fakes.py, CPython and MicroPython:
 a NaN / infinite / 100 kg load-cell reading, a double press of a clock key, and host lines that
 used to kill the link (komi 1e308, Infinity, JSON nested a thousand deep, huge integers) each
 get one clear alert or error, the game goes on, and a refused line changes nothing.
 """
 
 from app_fakes import VirtualTime, clear_records, hardware, run_app
-from ingboard.app import App
-from ingboard.records_store import RecordsStore
+from ingboard.app.app import App
+from ingboard.records.store import RecordsStore
 
 EMPTY = "/".join(["........."] * 9)
 ONE = "/".join(["........."] * 4 + ["....B...."] + ["........."] * 4)
@@ -102,8 +102,8 @@ def test_host_lines_that_killed_the_link_get_one_error_each_and_change_nothing()
 
 def test_track_accepts_a_genuine_log_with_a_double_press():
     # Issue 19: the board's own log of a game with a double press replays to the same game.
-    from ingboard.core.session import read_text
-    from ingboard.core.tracker import track
+    from ingboard.records.session_read import read_text
+    from ingboard.records.session_replay import track
 
     events = []
     tracker = track(read_text(LOG), events.append)

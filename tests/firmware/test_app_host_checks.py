@@ -3,10 +3,10 @@ game the board holds, page by page, as the twin's power-cut soak compares it aft
 and `mem` (free heap and largest free block after a collection; none on CPython)."""
 
 from app_fakes import VirtualTime, clear_records, hardware
-from ingboard import protocol
-from ingboard.app import App
-from ingboard.core.board import BLACK
-from ingboard.records_store import RecordsStore
+from ingboard.app.app import App
+from ingboard.link import commands, protocol
+from ingboard.records.store import RecordsStore
+from ingrules.board import BLACK
 from test_app import LOG
 
 ROOT = "/tmp/ingboard-test-app-host-checks"
@@ -65,7 +65,7 @@ def test_mem_gives_the_heap_figures_where_there_is_such_a_heap():
 def test_a_reply_is_never_dropped_when_events_have_filled_the_queue():
     # A full board seen at a new game raises an alert per stone: more events than the output
     # queue holds. The host's command must still get its reply, after what was queued before it.
-    from ingboard import app as app_module
+    from ingboard.app import app as app_module
 
     vt, app = _app()
     link = app.hw["link"]
@@ -109,18 +109,18 @@ def test_a_reply_that_runs_out_of_memory_answers_the_host_with_an_error():
     assert app.protocol.cmd == "plies"
     # The heap has no block for the whole line (json.dumps fails): the reply goes out in
     # pieces through the link's fixed buffer, here a reply of several writes.
-    line = protocol.Protocol.line
+    line = commands.Protocol.line
 
     def no_block(message):
         if message.get("type") == "plies":
             raise MemoryError("memory allocation failed, allocating 2137 bytes")
         return line(message)  # a short line (the error reply) still fits
 
-    protocol.Protocol.line = staticmethod(no_block)
+    commands.Protocol.line = staticmethod(no_block)
     try:
         _starved_replies(app, reply)
     finally:
-        protocol.Protocol.line = line
+        commands.Protocol.line = line
 
 
 def _starved_replies(app, reply):

@@ -4,8 +4,8 @@ header and config itself, so the log across the cut is still a session log that 
 game (CPython and MicroPython)."""
 
 from app_fakes import clear_records, power_cut, resume_app, run_app
-from ingboard.core.session import read_text
-from ingboard.core.tracker import track
+from ingboard.records.session_read import read_text
+from ingboard.records.session_replay import track
 
 EMPTY = "/".join(["........."] * 9)
 ONE = "/".join(["........."] * 4 + ["....B...."] + ["........."] * 4)

@@ -6,7 +6,7 @@ Rule 12 (6.5-7 g).
 """
 
 from expect import raises
-from ingboard.core.bowls import Bowls, check_text
+from ingboard.bowls.bowls import Bowls, check_text
 
 W180_B = 1188.4  # 180 stones of 6.602 g
 W180_W = 1171.9
@@ -114,7 +114,7 @@ def test_a_set_one_stone_short_is_never_confirmed_as_180():
 
 
 def test_the_tracker_enrols_the_set_when_the_players_confirm():
-    from ingboard.core.tracker import Tracker
+    from ingboard.tracking.tracker import Tracker
 
     tracker = Tracker({"size": 19, "rules": "ing1991"})
     t = 0
@@ -497,7 +497,7 @@ def test_a_stone_beside_the_board_seen_back_no_longer_hides_a_drop():
 def test_1991_lid_prisoners_are_kept_1996_returned_is_the_default_the_setting_rules():
     # Ing 1991 Art. 13: "lids that can be turned upside down to hold removed stones" - kept;
     # Ing 1996 Rule 2 "(or return them to the opponent)", Kim/Simon/Straus "returned".
-    from ingboard.core import rulesets
+    from ingrules import rulesets
 
     assert rulesets.get("ing1991").prisoners == "lid"
     assert rulesets.get("ing1996").prisoners == "bowl"
@@ -520,7 +520,7 @@ def test_1991_lid_prisoners_are_kept_1996_returned_is_the_default_the_setting_ru
 
 
 def test_the_tracker_tells_the_bowls_of_passes_and_the_rules_defaults():
-    from ingboard.core.tracker import Tracker
+    from ingboard.tracking.tracker import Tracker
 
     aga = Tracker({"size": 9, "rules": "aga"})
     assert aga.bowls.pass_stones == "prisoner" and not aga.bowls.prisoners_returned
@@ -541,9 +541,9 @@ def _aga_game(drop=False):
     """An AGA 9x9 game through the Tracker: a capture (the prisoner kept in the capturer's
     lid), pass stones handed over (AGA Rule 7), White passing last (Rule 11); the bowls read
     what the players did. Returns the events."""
-    from ingboard.core.game import Game
-    from ingboard.core.session import Record
-    from ingboard.core.tracker import track
+    from ingboard.records.session import Record
+    from ingboard.records.session_replay import track
+    from ingrules.game import Game
 
     wb, ww = 264.0, 260.0  # 40 stones each on 9x9
     config = {"size": 9, "rules": "aga", "bowls": {"B": {"w180_g": wb}, "W": {"w180_g": ww}}}

@@ -1,11 +1,11 @@
-"""The per-point classifier (core/classifier.py): hysteresis, tracking, faults, formats."""
+"""The per-point classifier (sensing/classifier.py): hysteresis, tracking, faults, formats."""
 
 from array import array
 
 from expect import raises
-from ingboard.core import classifier as C
-from ingboard.core.alerts import ALERTS
-from ingboard.core.classifier import Classifier
+from ingboard.alerts import ALERTS
+from ingboard.sensing import classifier as C
+from ingboard.sensing.classifier import Classifier
 
 E = C.DEFAULT_EMPTY
 S = C.DEFAULT_SPAN
@@ -170,10 +170,13 @@ def test_no_tracking_before_a_point_has_settled():
 
 
 def test_crosstalk_and_off_centre_stones_from_the_design():
-    # hardware_docs/design.md: a stone adds -1.14 % of its own centred signal to the next
-    # point along its line, -0.99 % to the next line, -0.45 % diagonally; a stone 5 mm off
-    # centre gives 32 % of the centred signal. An empty point ringed by eight black stones and
-    # a white stone 5 mm off centre must both classify correctly.
+    # physical.py (hardware_docs/design.md): a stone adds -1.14 % of its own centred signal to
+    # the next point along its line, -0.99 % to the next line, -0.45 % diagonally (the
+    # opposite sign); a stone 5 mm off centre gives 32 % of the centred signal. An empty point
+    # ringed by eight black stones and a white stone 5 mm off centre must both classify
+    # correctly.
+    from ingboard import physical as ph
+
     size = 5
     clf = Classifier(size=size)
     stones = {}
@@ -190,13 +193,13 @@ def test_crosstalk_and_off_centre_stones_from_the_design():
             if (dr, dc) == (0, 0):
                 v += strength
             elif (dr, dc) == (0, 1):
-                v -= 0.0114 * strength
+                v += ph.CROSSTALK_ALONG_LINE_BP / 10000 * strength
             elif (dr, dc) == (1, 0):
-                v -= 0.0099 * strength
+                v += ph.CROSSTALK_NEXT_LINE_BP / 10000 * strength
             elif (dr, dc) == (1, 1):
-                v -= 0.0045 * strength
+                v += ph.CROSSTALK_DIAGONAL_BP / 10000 * strength
         r[i] = E + int(v * S)
-    r[white] = E - S * 32 // 100
+    r[white] = E - S * ph.OFF_CENTRE_PCT[5] // 100
     clf.classify(r)
     assert chr(clf.classes[C.point_index("C3", size)]) == "."
     assert chr(clf.classes[white]) == "W"

@@ -7,9 +7,8 @@ Ing 1996 Rule 9 (time limits), Rule 10 (tardiness); Kim/Simon/Straus sec. 7 (the
 import json
 
 from expect import raises
-from ingboard.core import cues
-from ingboard.core.board import BLACK, WHITE
-from ingboard.core.clock import (
+from ingboard import cues
+from ingboard.clock.clock import (
     EV_CUE,
     EV_FORFEIT,
     EV_LATE,
@@ -19,6 +18,7 @@ from ingboard.core.clock import (
     EV_RESUME,
     Clock,
 )
+from ingrules.board import BLACK, WHITE
 
 MIN = 60000
 HOUR = 3600000

@@ -1,9 +1,9 @@
 """The clock face's text and drawing rules, with a recording stand-in for framebuf."""
 
 from expect import raises
-from ingboard.core import clock_face as cf
-from ingboard.core.board import BLACK, WHITE
-from ingboard.core.clock import Clock
+from ingboard.clock.clock import Clock
+from ingboard.faces import clock_face as cf
+from ingrules.board import BLACK, WHITE
 
 
 class Canvas:

@@ -1,16 +1,16 @@
 """SGF clock properties (TM, OT, BL/WL, OB/OW, the private IP) and the cue table."""
 
 from expect import raises
-from ingboard.core import cues
-from ingboard.core.board import BLACK, WHITE
-from ingboard.core.clock import EV_CUE, Clock
-from ingboard.core.clock_sgf import (
+from ingboard import cues
+from ingboard.clock.clock import EV_CUE, Clock
+from ingboard.clock.clock_sgf import (
     move_props,
     overtime_text,
     penalty_props,
     root_props,
     sgf_seconds,
 )
+from ingrules.board import BLACK, WHITE
 
 
 def test_sgf_seconds_are_exact_reals():

@@ -8,14 +8,14 @@ import sys
 
 from app_fakes import VirtualTime, clear_records, hardware
 from ingboard import gc_policy
-from ingboard.app import App
-from ingboard.protocol import Protocol
-from ingboard.records_store import RecordsStore
+from ingboard.app.app import App
+from ingboard.link.commands import Protocol
+from ingboard.records.store import RecordsStore
 from test_app import LOG
 
-# (core/session_read.py too, where a session log rebuilt the game; the tests' fakes read logs
+# (records/session_read.py too, where a session log rebuilt the game; the tests' fakes read logs
 # with it, so it is not checked here.)
-ONCE = ("ingboard.resume", "ingboard.core.journal_replay", "ingboard.host_commands")
+ONCE = ("ingboard.app.resume", "ingboard.records.journal_replay", "ingboard.link.host_commands")
 
 
 def _heap_is_code():
@@ -26,16 +26,16 @@ def _heap_is_code():
 
 def test_drop_forgets_a_module_and_its_package_attribute_and_it_loads_again():
     import ingboard
-    from ingboard import host_commands
+    from ingboard.link import host_commands
 
     first = host_commands.cmd_list
-    gc_policy.drop("ingboard.host_commands")
+    gc_policy.drop("ingboard.link.host_commands")
     if _heap_is_code():
-        assert "ingboard.host_commands" not in sys.modules
+        assert "ingboard.link.host_commands" not in sys.modules
         assert not hasattr(ingboard, "host_commands")
     else:
-        assert sys.modules["ingboard.host_commands"] is host_commands
-    from ingboard import host_commands as again
+        assert sys.modules["ingboard.link.host_commands"] is host_commands
+    from ingboard.link import host_commands as again
 
     assert again.cmd_list.__name__ == first.__name__ == "cmd_list"
     gc_policy.drop("ingboard.no_such_module")  # never loaded: nothing to do
@@ -54,7 +54,7 @@ def test_a_rare_command_is_answered_and_its_code_dropped():
     refused = Protocol(Board()).handle('{"cmd": "read", "name": "0001.sgf"}')
     assert refused[0]["type"] == "error" and refused[0]["cmd"] == "read"
     if _heap_is_code():
-        assert "ingboard.host_commands" not in sys.modules
+        assert "ingboard.link.host_commands" not in sys.modules
 
 
 def test_a_resumed_app_keeps_none_of_the_code_it_used_once():

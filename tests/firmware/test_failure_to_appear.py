@@ -3,9 +3,10 @@ player fails to appear within his time limit"; Art. 8 "Lateness": "twice the amo
 which he is late is deducted from his basic time limit"; Art. 7 "The time limit is divided into
 basic time and additional time"; Ing 1996 Rule 10 (late by more than 1/6 forfeits)."""
 
-from ingboard.core.board import BLACK, WHITE
-from ingboard.core.clock import EV_FORFEIT, Clock
-from ingboard.core.tracker import Tracker
+from ingboard.clock.clock import EV_FORFEIT, Clock
+from ingboard.records.sgf_record import tracker_sgf
+from ingboard.tracking.tracker import Tracker
+from ingrules.board import BLACK, WHITE
 
 MIN = 60000
 
@@ -68,7 +69,7 @@ def test_a_player_who_never_arrives_forfeits_when_the_time_limit_is_used_up():
     ends = [e for e in events if e["type"] == "end"]
     assert len(ends) == 1 and ends[0]["result"] == "B+F" and ends[0]["reason"] == "forfeit"
     assert ends[0]["t"] == 7 * MIN + 30000 + 1
-    assert "RE[B+F]" in tracker.sgf() and "failure to appear: W" in tracker.sgf()
+    assert "RE[B+F]" in tracker_sgf(tracker) and "failure to appear: W" in tracker_sgf(tracker)
     # Nobody comes: neither can win (SGF "Void").
     tracker, events = run(config, [], 20 * MIN)
     assert [e["result"] for e in events if e["type"] == "end"] == ["Void"]

@@ -7,10 +7,10 @@ the opponents winning spaces. For compensation points ... one stone for every tw
 filled into a separate area"), "Counting" ("one point for the winning space and two points for
 each losing stone"); Kim/Simon/Straus Part 2 "Counting" 2 ("Do not disturb the borders")."""
 
-from ingboard.core import scoring as sc
-from ingboard.core.board import BLACK, EMPTY, WHITE, Board
-from ingboard.core.fill_in_check import plan_event, read_fill_in
-from ingboard.core.tracker import Tracker
+from ingboard.tracking.fill_in_check import plan_event, read_fill_in
+from ingboard.tracking.tracker import Tracker
+from ingrules import scoring as sc
+from ingrules.board import BLACK, EMPTY, WHITE, Board
 
 # The seeds' even-game demonstration (Kim/Simon/Straus Part 3): Black wins by 3.
 EVEN_DEMO = [".....BW.."] + ["....BW..."] * 8

@@ -8,15 +8,17 @@ refused ones). Each test counts the inputs it tried and prints the count.
 
 import json
 
-from ingboard import protocol
-from ingboard.core import journal_replay
-from ingboard.core.board import BLACK, WHITE
-from ingboard.core.bowls import Bowls
-from ingboard.core.classifier import Classifier, parse_calibration
-from ingboard.core.clock import Clock
-from ingboard.core.session import SessionLogError, SessionReader, check_config
-from ingboard.core.tracker import Tracker
+from ingboard.bowls.bowls import Bowls
+from ingboard.clock.clock import Clock
 from ingboard.drivers.keys import Keys
+from ingboard.game_config import check_config
+from ingboard.link import commands
+from ingboard.records import journal_replay
+from ingboard.records.session import SessionLogError
+from ingboard.records.session_read import SessionReader
+from ingboard.sensing.classifier import Classifier, parse_calibration
+from ingboard.tracking.tracker import Tracker
+from ingrules.board import BLACK, WHITE
 from journal_cases import fingerprint, play
 from test_journal import game_records
 
@@ -100,7 +102,7 @@ class Recorder:
 def test_fuzz_host_lines():
     rng = Rng(19)
     app = Recorder()
-    proto = protocol.Protocol(app)
+    proto = commands.Protocol(app)
     tried = refused = 0
     for _ in range(800):
         line = _mutate(rng, rng.choice(VALID_LINES))

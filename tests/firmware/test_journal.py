@@ -1,10 +1,11 @@
-"""core/journal.py: framing, torn records, recovery of a game as of its last whole record."""
+"""records/journal.py: framing, torn records, recovery of a game as of its last whole record."""
 
 import json
 
-from ingboard.core import journal, journal_replay
-from ingboard.core.board import BLACK, WHITE
-from ingboard.core.session import Record
+from ingboard.records import journal, journal_replay
+from ingboard.records.session import Record
+from ingboard.records.sgf_record import tracker_sgf
+from ingrules.board import BLACK, WHITE
 from journal_cases import Sink, fingerprint, play
 
 CONFIG = {"size": 9, "rules": "ing1991", "komi": 8, "time": {"system": "ing-pp", "basic_s": 60}}
@@ -25,7 +26,7 @@ def game_records(moves, buttons=(), config=CONFIG):
     """Records of a calm game: each move is put down, pressed 500 ms later; passes are presses.
     moves: point names or "pass"; captured stones are lifted with the press. buttons: (index,
     name) pairs pressed after that many moves."""
-    from ingboard.core.game import Game
+    from ingrules.game import Game
 
     game = Game(config["size"], config["rules"], komi=config.get("komi"))
     recs = [Record(0, "config", config), Record(0, "scan", scan_rows({}))]
@@ -153,7 +154,7 @@ def test_recovered_tracker_continues_the_game():
             events += resumed.press(t, r.payload)
     events += resumed.tick(recs[-1].t_ms + 1000)
     assert [e["point"] for e in events if e["type"] == "move"] == ["E3", "D3"]
-    assert resumed.sgf() == original.sgf()
+    assert tracker_sgf(resumed) == tracker_sgf(original)
     assert resumed.game.to_play == BLACK and len(resumed.game.plies) == 6
     assert WHITE == 2
 
@@ -214,7 +215,7 @@ def test_recovery_after_the_count_keeps_the_end_of_game_state():
 
 
 def test_tracker_state_round_trip():
-    from ingboard.core.tracker import Tracker
+    from ingboard.tracking.tracker import Tracker
 
     moves = ["E5", "D5", "E4", "D4"]
     tracker, _data, _states = journal_states(game_records(moves))
@@ -392,8 +393,8 @@ def test_a_board_swept_clear_is_journaled_in_pieces_not_one_block():
     assert max(len(journal.encode(r[0], r[1:])) for r in kept) < 2048 + 200
     # The SGF gives the flood's comments one at a time too (sgf._write_comment), the same text.
     pieces = []
-    tracker.write_sgf(pieces.append)
-    assert "".join(pieces) == tracker.sgf()
+    tracker_sgf(tracker, pieces.append)
+    assert "".join(pieces) == tracker_sgf(tracker)
     assert max(len(p) for p in pieces) < len(whole) // 8
     text = "".join(pieces)
     assert text.count("alert stone-missing") == len(missing)

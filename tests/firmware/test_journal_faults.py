@@ -9,9 +9,9 @@ Compaction keeps the journal bounded without rewriting it on every record late i
 import os
 
 from app_fakes import VirtualTime, clear_records, hardware
-from ingboard.app import App
-from ingboard.core import journal_replay
-from ingboard.records_store import RecordsStore
+from ingboard.app.app import App
+from ingboard.records import journal_replay
+from ingboard.records.store import RecordsStore
 
 ROWS = 9
 

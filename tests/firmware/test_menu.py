@@ -1,12 +1,14 @@
-"""The standalone menus (core/menu.py), their settings (core/settings.py) and the alert faces'
-texts (core/board_face.py): keys in, screens and actions out (issue 16)."""
+"""The standalone menus (menus/menu.py), their settings (menus/settings.py) and the alert faces'
+texts (faces/board_face.py): keys in, screens and actions out (issue 16)."""
 
 from expect import raises
-from ingboard.core import board_face, menu
-from ingboard.core import settings as st
-from ingboard.core.alerts import ALERTS
-from ingboard.core.menu import Menu, main_items, status_of
-from ingboard.core.tracker import Tracker
+from ingboard.alerts import ALERTS
+from ingboard.faces import board_face
+from ingboard.menus import menu
+from ingboard.menus import settings as st
+from ingboard.menus.menu import Menu, main_items, status_of
+from ingboard.records.sgf_record import tracker_sgf
+from ingboard.tracking.tracker import Tracker
 
 RUNNING = {"phase": "play", "running": True, "paused": False, "started": True, "plies": 3}
 PAUSED = {"phase": "play", "running": False, "paused": True, "started": True, "plies": 3}
@@ -249,7 +251,7 @@ def _through_menu(m, t, now, item, keys):
 
 
 def test_accept_shift_is_offered_while_a_stone_stands_nudged():
-    # core/displacement.py: both players accept a nudged stone's shift (`accept-shift`).
+    # tracking/displacement.py: both players accept a nudged stone's shift (`accept-shift`).
     t, now, events = _tracker_with(
         [("E5", "B", True), ("C3", "W", True), ("E5", ".", False), ("E6", "B", False)]
     )
@@ -267,7 +269,7 @@ def test_accept_shift_is_offered_while_a_stone_stands_nudged():
     shifts = [(e["from"], e["to"]) for e in events if e["type"] == "shift"]
     assert shifts == [("E5", "E6")] and not m.is_open()
     assert "ACCEPT SHIFT" not in main_items(status_of(t))
-    assert "accepted shift E5-E6" in t.sgf()
+    assert "accepted shift E5-E6" in tracker_sgf(t)
 
 
 def test_a_resignation_offer_is_confirmed_by_the_offering_players_key():
@@ -289,4 +291,4 @@ def test_a_resignation_offer_is_confirmed_by_the_offering_players_key():
         for action in press(m, status_of(t), ch):
             events += t.button(now + 60, action[1])
         assert [e["result"] for e in events if e["type"] == "end"] == [result]
-        assert "RE[%s]" % result in t.sgf()
+        assert "RE[%s]" % result in tracker_sgf(t)

@@ -3,8 +3,9 @@ alerts and end are what the players expect (CPython and MicroPython)."""
 
 import sys
 
-from ingboard.core.session import read_text
-from ingboard.core.tracker import track
+from ingboard.records.session_read import read_text
+from ingboard.records.session_replay import track
+from ingboard.records.sgf_record import tracker_sgf
 from mishaps import check, scenarios
 
 _ALL = []
@@ -22,7 +23,7 @@ def _all():
 def run(scenario):
     events = []
     tracker = track(read_text(scenario.table.log()), events.append)
-    return events, tracker.sgf()
+    return events, tracker_sgf(tracker)
 
 
 def _check_class(mishap):

@@ -1,7 +1,8 @@
 """protocol.py: the command table, one error reply per bad line, nothing changed."""
 
-from ingboard import protocol
-from ingboard.protocol import Protocol, ProtocolError, parse
+from ingboard.link import protocol
+from ingboard.link.commands import Protocol
+from ingboard.link.protocol import ProtocolError, parse
 
 
 class Recorder:
@@ -92,7 +93,7 @@ MESSAGES = (
 def test_the_pieces_of_a_message_are_its_json_text():
     import json
 
-    from ingboard.protocol import PIECE, pieces
+    from ingboard.link.protocol import PIECE, pieces
 
     for message in MESSAGES:
         got = list(pieces(message))
@@ -102,7 +103,7 @@ def test_the_pieces_of_a_message_are_its_json_text():
 
 
 def test_the_line_writer_writes_the_line_through_its_small_buffer():
-    from ingboard.protocol import LineWriter
+    from ingboard.link.protocol import LineWriter
 
     for size in (1, 7, 64, 256):
         writer = LineWriter(size)
@@ -115,7 +116,7 @@ def test_the_line_writer_writes_the_line_through_its_small_buffer():
 
 def test_a_line_cut_short_by_an_error_is_ended_and_the_error_raised():
     from expect import raises
-    from ingboard.protocol import LineWriter
+    from ingboard.link.protocol import LineWriter
 
     out = []
 

@@ -2,9 +2,9 @@
 RelayLink (relay_feed.py), and the mqtt_as client built from the settings."""
 
 from expect import raises
-from ingboard import network_settings as ns
-from ingboard.relay_feed import RelayFeed, from_settings
-from ingboard.relay_link import MemoryJournal, RelayLink
+from ingboard.link import network_settings as ns
+from ingboard.link.relay_feed import RelayFeed, from_settings
+from ingboard.link.relay_link import MemoryJournal, RelayLink
 
 NET = {
     "ssid": "club",
@@ -69,12 +69,30 @@ def test_the_feed_hands_moves_passes_and_the_result_to_the_link():
     ticks.now += 1000
     feed.event({"t": 10, "type": "move", "n": 1, "color": "B", "point": "E5", "captures": []})
     feed.event({"t": 20, "type": "pass", "n": 2, "color": "W"})
-    feed.event({"t": 30, "type": "alert", "code": "ko", "points": []})  # not for the relay
+    feed.event({"t": 30, "type": "alert", "code": "ko", "points": []})  # for the director
     feed.event({"t": 40, "type": "end", "result": "B+R", "reason": "resign"})
     topics = [t.split("/")[-1] for t, _p in sent.out]
     assert topics.count("move") == 2 and topics[-1] == "result"
+    assert topics.count("alert") == 1 and '"code":"ko"' in sent.out[topics.index("alert")][1]
     assert link.pending() and link.current.gid == gid
     assert feed.now() == 1000  # the link's time runs since boot, not since the game
+
+
+def test_the_directors_pairing_names_the_players_of_the_next_game():
+    ticks = Ticks()
+    link = RelayLink("club", "t12", MemoryJournal())
+    feed = RelayFeed(link, ticks.ticks_ms, ticks.ticks_diff)
+    assert feed.names() is None
+    pairing = '{"round": 2, "table": 12, "B": {"name": "Ito Ann", "rank": "3d"}, '
+    pairing += '"W": {"name": "Kim Bo", "rank": "1k"}, "handicap": 0}'
+    assert link.message("go/v1/club/t12/pairing", pairing, 0)
+    assert feed.names() == ("Ito Ann", "Kim Bo")
+    feed.new_game({"size": 19, "rules": "ing1991", "komi": 8})
+    info = link.current.info
+    assert info["players"]["B"]["name"] == "Ito Ann" and info["round"] == 2
+    # names the app set itself (its settings) win
+    feed.new_game({"size": 19, "rules": "ing1991", "players": {"B": "A", "W": "B"}})
+    assert link.current.info["players"] == {"B": "A", "W": "B"}
 
 
 def test_no_settings_damaged_settings_and_no_mqtt_as_mean_offline():
@@ -150,8 +168,8 @@ def test_the_app_sends_both_clocks_and_the_running_side_at_every_move_press_and_
     # messages; a board that never says who runs leaves every clock on the page standing.
 
     from app_fakes import VirtualTime, clear_records, hardware
-    from ingboard.app import App
-    from ingboard.records_store import RecordsStore
+    from ingboard.app.app import App
+    from ingboard.records.store import RecordsStore
     from test_app import LOG  # Ing 1991, 600 s basic time; B E5 at 1000, press 1500, ...
 
     root = "/tmp/ingboard-test-relay-feed-app"
@@ -198,3 +216,43 @@ def test_the_app_sends_both_clocks_and_the_running_side_at_every_move_press_and_
             assert b[ran]["main_ms"] == a[ran]["main_ms"] - (t1 - t0)
             assert b[stood]["main_ms"] == a[stood]["main_ms"]
     assert len([1 for t, m in clocks if t > runs[2][0]]) >= 2  # the last stretch is checked
+
+
+def test_face_names_in_the_clock_faces_font():
+    from ingboard.link.relay_feed import face_text
+
+    assert face_text("Müller Jürgen") == "MULLER JURGEN"
+    assert face_text("O'Connor Seán 2k") == "OCONNOR SEAN 2K"
+    assert face_text("Dvořák Łukasz") == "DVORAK LUKASZ"
+    assert face_text("高 传德") == "? ??"
+    assert len(face_text("x" * 80)) == 31
+    link = RelayLink("club", "t12", MemoryJournal())
+    feed = RelayFeed(link, Ticks().ticks_ms, Ticks().ticks_diff)
+    assert feed.face_names() is None
+    pairing = '{"round": 2, "table": 12, "B": {"name": "Müller Jürgen", "rank": "1d"}, '
+    pairing += '"W": {"name": "Ito Ann"}, "handicap": 0}'
+    assert link.message("go/v1/club/t12/pairing", pairing, 0)
+    assert feed.face_names() == ("T12 MULLER JURGEN 1D", "T12 ITO ANN")
+
+
+def test_a_dispute_on_the_board_reaches_the_director():
+    from app_fakes import VirtualTime, clear_records, hardware
+    from ingboard.app.app import App
+    from ingboard.records.store import RecordsStore
+    from test_app import LOG
+
+    root = "/tmp/ingboard-test-relay-feed-dispute"
+    clear_records(root)
+    vt = VirtualTime()
+    cfg, hw = hardware(vt, LOG)
+    link = RelayLink("club", "t12", MemoryJournal())
+    link.transport = Timed(vt)
+    link.connected(0)
+    hw["relay"] = RelayFeed(link, vt.ticks_ms, vt.ticks_diff)
+    app = App(hw, RecordsStore(root), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
+    vt.drive(app, 2000, stop=False)
+    app.cmd_button({"name": "dispute"})
+    vt.drive(app, 3000)
+    alerts = [m for _t, kind, m in link.transport.out if kind == "alert"]
+    codes = [a["code"] for a in alerts]  # the game's own alerts (the log has one), and:
+    assert codes.count("dispute") == 1 and codes[-1] == "dispute" and app.errors == {}

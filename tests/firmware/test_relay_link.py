@@ -5,7 +5,7 @@ import os
 
 from expect import raises
 from ingboard.drivers.mqtt_transport import MqttTransport
-from ingboard.relay_link import FileJournal, MemoryJournal, RelayLink, split_topic, topic
+from ingboard.link.relay_link import FileJournal, MemoryJournal, RelayLink, split_topic, topic
 
 INFO = {"size": 9, "rules": "chinese", "komi": 7.5, "players": {"B": "Ann", "W": "Bo"}}
 
@@ -47,7 +47,7 @@ def _ack(link, gid, n, end=False, now=0):
 def test_topics_and_payloads():
     link, t = _link()
     assert link.will() == ("go/v1/club/b07/status", '{"state":"offline"}', 1, True)
-    assert link.subscriptions() == [("go/v1/club/b07/ack", 1)]
+    assert link.subscriptions() == [("go/v1/club/b07/ack", 1), ("go/v1/club/b07/pairing", 1)]
     link.connected(0)
     gid = link.new_game(INFO, 0)
     assert gid == "1-1"
@@ -282,7 +282,7 @@ def test_transport_wraps_a_client():
     link.move(1, "B", "E5", 0)
     assert client.published == [] and tr.dropped == 0  # the link does not try while offline
     tr.up(100)
-    assert client.subscribed == [("go/v1/club/b07/ack", 1)]
+    assert client.subscribed == [("go/v1/club/b07/ack", 1), ("go/v1/club/b07/pairing", 1)]
     assert [p[0].split("/")[-1] for p in client.published] == ["status", "game", "move"]
     ack = json.dumps({"g": "1-1", "n": 1})
     assert tr.incoming(b"go/v1/club/b07/ack", ack, 200)
@@ -311,3 +311,50 @@ def test_resends_back_off_while_the_relay_does_not_answer_and_recover_on_progres
     link.move(2, "W", "C3", 40000)
     link.poll(40000)
     assert link.poll(41000) == 1  # the normal wait again
+
+
+PAIRING = {"round": 3, "table": 12, "B": {"name": "Ito Ann", "rank": "3d"},
+           "W": {"name": "Kim Bo", "rank": "1k"}, "handicap": 0, "komi": 6.5}  # fmt: skip
+
+
+def test_pairing_from_the_director_is_kept_and_cannot_change_a_game():
+    link, t = _link()
+    seen = []
+    link.on_pairing = seen.append
+    link.connected(0)
+    gid = link.new_game(INFO, 0)
+    link.move(1, "B", "E5", 0)
+    mine = topic("club", "b07", "pairing")
+    assert link.message(mine, json.dumps(PAIRING).encode(), 1)
+    assert link.pairing == PAIRING and seen == [PAIRING]
+    assert link.message(mine, json.dumps(PAIRING), 2)  # the same again: no new call
+    assert seen == [PAIRING]
+    bad = (
+        (topic("club", "b08", "pairing"), json.dumps(PAIRING).encode()),  # another board's
+        (mine, b"not json"),
+        (mine, b'{"round": "3", "B": {"name": "x"}, "W": {"name": "y"}}'),
+        (mine, b'{"round": 3, "B": "x", "W": {"name": "y"}}'),
+        (mine, b"[" * 3000 + b"]" * 3000),
+        (mine, b"x" * 2000),
+    )
+    for tp, payload in bad:
+        assert not link.message(tp, payload, 3)
+    assert link.pairing == PAIRING and link.ignored == len(bad)
+    assert link.current.gid == gid and link.pending() == 1  # the game is untouched
+    assert "pairing" not in t.kinds()
+
+
+def test_alerts_go_out_and_wait_while_offline():
+    link, t = _link()
+    link.new_game(INFO, 0)
+    link.move(1, "B", "E5", 0)
+    for i in range(12):  # offline: the last 8 wait
+        link.alert("bowl-mismatch" if i % 2 else "stone-missing", 10 + i)
+    assert t.sent == []
+    link.connected(100)
+    alerts = [p for tp, p, q, r in t.sent if tp.endswith("/alert")]
+    assert len(alerts) == 8 and alerts[0]["t"] == 14 and alerts[-1]["t"] == 21
+    assert alerts[0] == {"code": "stone-missing", "t": 14, "g": "1-1", "n": 1}
+    assert all(q == 1 and not r for tp, p, q, r in t.sent if tp.endswith("/alert"))
+    link.alert("sensor-fault", 200)
+    assert t.sent[-1][1]["code"] == "sensor-fault"

@@ -3,17 +3,12 @@
 import io
 
 from expect import raises
-from ingboard.core import clock, rulesets
-from ingboard.core import session as sl
-from ingboard.core.board import BLACK, WHITE, Board
-from ingboard.core.session import (
-    Record,
-    SessionLogError,
-    SessionReader,
-    SessionWriter,
-    read_text,
-    records,
-)
+from ingboard import game_config
+from ingboard.clock import clock
+from ingboard.records.session import Record, SessionLogError, SessionWriter
+from ingboard.records.session_read import SessionReader, read_text, records
+from ingrules import rulesets
+from ingrules.board import BLACK, WHITE, Board
 
 
 class Out:
@@ -177,8 +172,8 @@ def test_writer_refuses_misuse_and_writes_nothing_for_it():
 
 def test_all_rules_buttons_and_time_systems_are_accepted():
     # One table each: the log accepts exactly what the rules core and the clock know.
-    assert sorted(sl.RULES) == sorted(rulesets.NAMES)
-    assert sorted(sl.TIME_SYSTEMS) == sorted(clock.SYSTEMS)
+    assert sorted(game_config.RULES) == sorted(rulesets.NAMES)
+    assert sorted(game_config.TIME_SYSTEMS) == sorted(clock.SYSTEMS)
     for rules in (
         "ing1991",
         "ing1996",
@@ -190,14 +185,15 @@ def test_all_rules_buttons_and_time_systems_are_accepted():
         "nz",
         "tromp-taylor",
     ):
-        sl.check_config({"size": 19, "rules": rules})
+        game_config.check_config({"size": 19, "rules": rules})
     text = "ingboard-session 1\n" + '0 config {"size": 5, "rules": "nz"}\n'
-    for i in range(len(sl.BUTTONS)):
-        text += "%d button %s\n" % (i, sl.BUTTONS[i])
-    assert [r.payload for r in read_text(text)[1:]] == list(sl.BUTTONS)
-    assert "resign-B" in sl.BUTTONS and "new-game" in sl.BUTTONS and "accept-shift" in sl.BUTTONS
-    assert "enrol" in sl.BUTTONS
-    assert len(sl.BUTTONS) == 10  # the spec's eight, accept-shift (issue 14), enrol (issue 15)
+    for i in range(len(game_config.BUTTONS)):
+        text += "%d button %s\n" % (i, game_config.BUTTONS[i])
+    assert [r.payload for r in read_text(text)[1:]] == list(game_config.BUTTONS)
+    buttons = game_config.BUTTONS
+    assert "resign-B" in buttons and "new-game" in buttons and "accept-shift" in buttons
+    assert "enrol" in buttons
+    assert len(buttons) == 10  # the spec's eight, accept-shift (issue 14), enrol (issue 15)
     for time in (
         {"system": "none"},
         {"system": "absolute", "basic_s": 600},
@@ -205,8 +201,8 @@ def test_all_rules_buttons_and_time_systems_are_accepted():
         {"system": "canadian", "basic_s": 600, "stones": 25, "period_s": 300},
         {"system": "fischer", "basic_s": 600, "increment_s": 10},
     ):
-        sl.check_config({"size": 9, "rules": "aga", "time": time})
-    sl.check_config(
+        game_config.check_config({"size": 9, "rules": "aga", "time": time})
+    game_config.check_config(
         {
             "size": 19,
             "rules": "ing1991",
@@ -355,7 +351,7 @@ def test_records_stream_from_a_file_object():
 def test_scan_rows_are_checked_point_by_point():
     # check_rows: every point one of '.BW?' (the fast path strips them in C; a row with any
     # other character anywhere - first, middle, last - is refused with the point named).
-    from ingboard.core.session import check_rows
+    from ingboard.records.session import check_rows
 
     check_rows([".B", "W?"], 2)
     check_rows(["...", "BBB", "W?W"], 3)

@@ -1,9 +1,9 @@
-"""The app's side of the menus (ingboard/standalone.py): the settings remembered on flash."""
+"""The app's side of the menus (ingboard/app/standalone.py): the settings remembered on flash."""
 
 import os
 
-from ingboard.core import settings as st
-from ingboard.standalone import Standalone
+from ingboard.app.standalone import Standalone
+from ingboard.menus import settings as st
 
 
 class Store:
@@ -68,7 +68,7 @@ def test_a_power_cut_between_the_two_steps_of_a_save_keeps_the_new_settings():
 
 
 def test_which_alert_the_faces_show():
-    from ingboard.core.tracker import Tracker
+    from ingboard.tracking.tracker import Tracker
 
     app = StubApp(_root("alerts"))
     app.tracker = Tracker({"size": 9, "rules": "ing1991"})
@@ -96,7 +96,7 @@ class GameApp(StubApp):
     PRESS = 2
 
     def __init__(self, root, config):
-        from ingboard.core.tracker import Tracker
+        from ingboard.tracking.tracker import Tracker
 
         StubApp.__init__(self, root)
         self.tracker = Tracker(config)

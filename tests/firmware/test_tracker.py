@@ -1,8 +1,9 @@
 """The tracker on hand-made scan sequences: commits, flicker, captures lifted late, passes,
 alerts for every kind of mistake, the pause, dead stones, the count (CPython and MicroPython)."""
 
-from ingboard.core.board import BLACK, WHITE
-from ingboard.core.tracker import Tracker
+from ingboard.records.sgf_record import tracker_sgf
+from ingboard.tracking.tracker import Tracker
+from ingrules.board import BLACK, WHITE
 
 
 class Table:
@@ -268,7 +269,7 @@ def test_penalty_points_reach_the_count_and_the_sgf():
     # Black 15, White 10 on the board; Black's 2 penalty points cost one stone (2 points).
     assert count["black"] == 15 and count["white"] == 10
     assert count["difference"] == 3 and count["result"] == "B+3"
-    sgf = table.tracker.sgf()
+    sgf = tracker_sgf(table.tracker)
     assert "IP[B2W0]" in sgf and "OT[3x10 Ing-PP]" in sgf and "BL[" in sgf and "RE[B+3]" in sgf
     assert any(e["type"] == "clock" and e["B"]["penalty"] == 2 for e in table.events)
 

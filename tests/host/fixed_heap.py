@@ -31,39 +31,40 @@ MARGIN = 16 * 1024
 
 # Leaves first, so that each import's own garbage is collected before the next one.
 MODULES = (
-    "ingboard.core.board",
-    "ingboard.core.chunked",
-    "ingboard.core.ply_store",
-    "ingboard.core.rulesets",
-    "ingboard.core.ko",
-    "ingboard.core.game",
-    "ingboard.core.scoring",
-    "ingboard.core.counting",
-    "ingboard.core.clock",
-    "ingboard.core.clock_sgf",
-    "ingboard.core.bowls",
-    "ingboard.core.alerts",
-    "ingboard.core.session",
-    "ingboard.core.sgf",
-    "ingboard.core.classifier",
-    "ingboard.core.tracker",
-    "ingboard.core.journal",
-    "ingboard.core.clock_face",
-    "ingboard.core.cues",
-    "ingboard.protocol",
-    "ingboard.records_store",
+    "ingrules.board",
+    "ingrules.chunked",
+    "ingrules.ply_store",
+    "ingrules.rulesets",
+    "ingrules.ko",
+    "ingrules.game",
+    "ingrules.scoring",
+    "ingrules.counting",
+    "ingboard.clock.clock",
+    "ingboard.clock.clock_sgf",
+    "ingboard.bowls.bowls",
+    "ingboard.alerts",
+    "ingboard.records.session",
+    "ingrules.sgf",
+    "ingboard.sensing.classifier",
+    "ingboard.tracking.tracker",
+    "ingboard.records.journal",
+    "ingboard.faces.clock_face",
+    "ingboard.cues",
+    "ingboard.link.protocol",
+    "ingboard.link.commands",
+    "ingboard.records.store",
     "ingboard.gc_policy",
-    "ingboard.app",
+    "ingboard.app.app",
 )
 IMPORTS = (
     ["import gc, json"]
     + ["import " + m for m in MODULES]
     + [
         """
-from ingboard import app as app_module
-from ingboard import protocol
-from ingboard.core.session import SessionReader
-from ingboard.records_store import RecordsStore
+from ingboard.app import app as app_module
+from ingboard.link import commands
+from ingboard.records.session_read import SessionReader
+from ingboard.records.store import RecordsStore
 """
     ]
 )
@@ -89,7 +90,7 @@ def _drain(app):
     # What the link task does with the events: one JSON line each, out to the host.
     message = app.outputs.get()
     while message is not None:
-        protocol.Protocol.line(message)
+        commands.Protocol.line(message)
         kind = message["type"]
         if kind == "move":
             STATE["moves"] += 1
@@ -184,7 +185,7 @@ def run(
             json.dump(
                 {
                     "mounts": [[game_dir, "/game"]],
-                    "sys_path": ["/rom"],
+                    "sys_path": ["/rom", "/rom/rules"],
                     "romfs": romfs_path,
                     "heapsize": heapsize,
                     "free_at_boot": free_at_boot,

@@ -1,4 +1,4 @@
-"""Issue 7 acceptance: the whole device app (firmware/ingboard/app.py, every task) plays a
+"""Issue 7 acceptance: the whole device app (firmware/ingboard/app/app.py, every task) plays a
 simulated game end to end against fake drivers - scan -> move -> clock -> count -> bowls -> SGF -
 under CPython and under MicroPython (WebAssembly), with the same result as `ingboard track`."""
 
@@ -7,8 +7,8 @@ import os
 
 import pytest
 from app_fakes import run_app
-from ingboard.core.session import read_text
-from ingboard.core.tracker import track
+from ingboard.records.session_read import read_text
+from ingboard.records.session_replay import track
 
 from host_tools import FIRMWARE, ROOT
 from host_tools import micropython as mp
@@ -96,7 +96,7 @@ def test_app_plays_a_game_end_to_end_on_cpython_and_micropython(session_log, tmp
     status, out, err, result = mp.run_script(
         MP_SCRIPT % until,
         mounts=[(FIRMWARE, "/fw"), (TESTS_FIRMWARE, "/tests"), (str(data), "/data")],
-        sys_path=["/fw", "/tests"],
+        sys_path=["/fw", "/fw/rules", "/tests"],
     )
     assert status == 0 and result, err[-3000:]
     res = json.loads(result)

@@ -15,8 +15,8 @@ import os
 
 import pytest
 from app_fakes import power_cut, resume_app, run_app
-from ingboard.core.session import read_text
-from ingboard.core.tracker import track
+from ingboard.records.session_read import read_text
+from ingboard.records.session_replay import track
 
 from host_tools import FIRMWARE, ROOT
 from host_tools import micropython as mp
@@ -146,7 +146,7 @@ def test_power_cut_under_micropython(game, uninterrupted, tmp_path):
     status, _out, err, result = mp.run_script(
         MP_SCRIPT.replace("UNTIL", str(until)),
         mounts=[(FIRMWARE, "/fw"), (TESTS_FIRMWARE, "/tests"), (str(data), "/data")],
-        sys_path=["/fw", "/tests"],
+        sys_path=["/fw", "/fw/rules", "/tests"],
     )
     assert status == 0 and result, err[-3000:]
     want = json.loads(json.dumps(uninterrupted))  # tuples as JSON lists

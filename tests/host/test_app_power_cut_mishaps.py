@@ -10,6 +10,7 @@ import json
 
 import mishaps
 from app_fakes import power_cut, resume_app, run_app
+from ingboard.records.sgf_record import tracker_sgf
 
 
 def _host_lines(log_text):
@@ -54,10 +55,12 @@ def test_an_accepted_shift_comment_survives_a_power_cut(tmp_path):
     accepted = [int(line.split()[0]) for line in table.lines if " button accept-shift" in line]
     assert len(accepted) == 1
     whole, first, resumed = _whole_and_cut(table, accepted[0] + 400, tmp_path)
-    assert "accepted shift" in first.sgf() and first.notes.total >= 2  # the alert and the shift
+    assert (
+        "accepted shift" in tracker_sgf(first) and first.notes.total >= 2
+    )  # the alert and the shift
     assert _plies(resumed) == _plies(whole) and len(whole.game.plies) == len(table.main_line)
-    assert resumed.sgf() == whole.sgf()
-    assert "accepted shift %s" % table.sgf_has[0].split()[1] in resumed.sgf()
+    assert tracker_sgf(resumed) == tracker_sgf(whole)
+    assert "accepted shift %s" % table.sgf_has[0].split()[1] in tracker_sgf(resumed)
 
 
 def test_a_press_kept_under_a_hand_is_judged_after_a_power_cut_as_of_the_press(tmp_path):
@@ -73,11 +76,11 @@ def test_a_press_kept_under_a_hand_is_judged_after_a_power_cut_as_of_the_press(t
     whole, first, resumed = _whole_and_cut(table, kept + 60, tmp_path)
     assert first.press_pending and first.clock.held and len(first.game.plies) == 4
     assert _plies(resumed) == _plies(whole) and len(whole.game.plies) == len(table.main_line)
-    assert resumed.sgf() == whole.sgf()
+    assert tracker_sgf(resumed) == tracker_sgf(whole)
     # Black's clock ran from the start to Black's first press, then from each White press
     # to Black's next - up to the kept press, never while the hand still hid the stone (the
     # app reads a key within a scan period of its press, hence a small tolerance).
-    black = [left for color, left in mishaps.sgf_move_times(whole.sgf()) if color == "B"]
+    black = [left for color, left in mishaps.sgf_move_times(tracker_sgf(whole)) if color == "B"]
     ran = 0
     last = 0
     for color, t in table.presses[:5]:
@@ -96,8 +99,8 @@ def test_a_set_enrolled_from_the_host_survives_a_power_cut_and_serves_later_game
     # mid-game keeps both, and the board's session log replays to the same verified checks.
     import os
 
-    from ingboard.core.session import read_text
-    from ingboard.core.tracker import track
+    from ingboard.records.session_read import read_text
+    from ingboard.records.session_replay import track
 
     from host_tools import ROOT
     from host_tools import simulate as sim

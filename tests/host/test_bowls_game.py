@@ -8,7 +8,7 @@ occasionally prisoners returned) driven together with two BowlModel bowls read a
 
 import random
 
-from ingboard.core.bowls import Bowls
+from ingboard.bowls.bowls import Bowls
 
 from host_tools.bowl_model import BowlModel
 

@@ -14,8 +14,8 @@ left in the lid, which the bowls core allows for (see the report of this test's 
 """
 
 import pytest
-from ingboard.core.session import read_text
-from ingboard.core.tracker import track
+from ingboard.records.session_read import read_text
+from ingboard.records.session_replay import track
 
 from host_tools import simulate as sim
 

@@ -10,13 +10,13 @@ import re
 
 import pytest
 from ingboard import storage_paths as sp
-from ingboard.core.classifier import (
+from ingboard.drivers.grid import GridScanner
+from ingboard.sensing.classifier import (
     Classifier,
     format_scan,
     parse_calibration,
     point_index,
 )
-from ingboard.drivers.grid import GridScanner
 
 from host_tools import cli, device
 from host_tools.commands import calibrate
@@ -144,7 +144,7 @@ def test_a_point_that_cannot_work_is_marked_c_and_the_file_still_written(
 
 
 def test_upload_checks_the_file_first(board, tmp_path, capsys):
-    from ingboard.core.classifier import calibration_bytes
+    from ingboard.sensing.classifier import calibration_bytes
 
     good = calibration_bytes(19, [30000] * 361, [40000] * 361, [20000] * 361)
     path = tmp_path / "calib.bin"

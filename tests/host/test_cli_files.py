@@ -12,9 +12,9 @@ import time
 import urllib.request
 
 import pytest
-from ingboard.core import rulesets
-from ingboard.core.session import read_text
-from ingboard.core.tracker import track
+from ingboard.records.session_read import read_text
+from ingboard.records.session_replay import track
+from ingrules import rulesets
 
 from host_tools import ROOT
 from host_tools import simulate as sim

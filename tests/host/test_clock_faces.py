@@ -50,7 +50,7 @@ def test_every_scene_looks_different_on_each_side_or_from_the_others():
 _MP_DRIVER = """
 import framebuf
 import json
-from ingboard.core import clock_face
+from ingboard.faces import clock_face
 
 _out = {}
 for _name, _build in SCENES:
@@ -72,7 +72,7 @@ def test_micropython_framebuf_bytes_equal_the_cpython_shim_bytes():
     status, out, err, result = mp.run_script(
         scenes_source + _MP_DRIVER,
         mounts=[(os.path.join(ROOT, "firmware"), "/fw")],
-        sys_path=["/fw"],
+        sys_path=["/fw", "/fw/rules"],
     )
     assert status == 0 and result, out + err
     got = json.loads(result)

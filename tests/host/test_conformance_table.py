@@ -7,7 +7,7 @@ import re
 from host_tools import ROOT
 
 TABLE = os.path.join(ROOT, "docs", "conformance.md")
-TEST = re.compile(r"`(tests/[a-z_/]+\.py)::(test_[a-z0-9_]+)`")
+TEST = re.compile(r"`((?:firmware/rules/)?tests/[a-z_/]+\.py)::(test_[a-z0-9_]+)`")
 SEEDS = ("1991", "1996", "SI", "AGA", "KSS", "all")
 
 

@@ -17,11 +17,11 @@ import time
 import paho.mqtt.client as mqtt
 import pytest
 from app_fakes import VirtualTime, hardware
-from ingboard.app import App
+from ingboard.app.app import App
 from ingboard.drivers.mqtt_transport import MqttTransport
-from ingboard.records_store import RecordsStore
-from ingboard.relay_feed import RelayFeed
-from ingboard.relay_link import FileJournal, RelayLink
+from ingboard.link.relay_feed import RelayFeed
+from ingboard.link.relay_link import FileJournal, RelayLink
+from ingboard.records.store import RecordsStore
 
 from host_tools import ROOT
 from host_tools import simulate as sim

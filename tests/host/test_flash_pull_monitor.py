@@ -46,9 +46,10 @@ def test_flash_writes_mpy_files_and_reads_the_version_back(fake, capsys):
     assert status == 0, err
     files = fake.files()
     for rel in flash.package_sources(FIRMWARE):
-        data = files.pop("/" + rel[:-3] + ".mpy")
+        data = files.pop("/" + flash.board_path(rel)[:-3] + ".mpy")
         assert data.startswith(MPY_HEADER), rel
-    assert not [p for p in files if p.startswith("/ingboard/")], files
+    assert any(rel.startswith("rules/ingrules/") for rel in flash.package_sources(FIRMWARE))
+    assert not [p for p in files if p.startswith(("/ingboard/", "/ingrules/"))], files
     from ingboard import VERSION
 
     assert "ingboard %s (compiled .mpy) on MicroPython 1.29" % VERSION in out
@@ -80,7 +81,7 @@ def test_flash_reports_a_transfer_that_went_wrong(tmp_path, monkeypatch, capsys)
     monkeypatch.setattr(device, "opener", lambda port: board)
     status, _out, err = ingboard(capsys, "flash", "--port", "fake")
     assert status == 1
-    assert "/ingboard/core/board.mpy on the board has" in err
+    assert "/ingrules/board.mpy on the board has" in err
     assert board.app_starts == 0
 
 
@@ -180,15 +181,23 @@ def test_missing_port_from_the_command_line_process():
 
 
 def test_package_json_lists_every_committed_module():
-    with open(flash.PACKAGE_JSON) as f:
-        text = f.read()
-    assert text == flash.package_json(), (
-        "firmware/package.json is stale: run "
-        "`.venv/bin/python -m host_tools.commands.flash --write-package-json`"
-    )
-    data = json.loads(text)
-    for target, url in data["urls"]:
-        assert target == url and os.path.isfile(os.path.join(FIRMWARE, url))
+    for path, want, folder in (
+        (flash.PACKAGE_JSON, flash.package_json(), FIRMWARE),
+        (flash.RULES_PACKAGE_JSON, flash.rules_package_json(), flash.RULES),
+    ):
+        with open(path) as f:
+            text = f.read()
+        assert text == want, (
+            "%s is stale: run "
+            "`.venv/bin/python -m host_tools.commands.flash --write-package-json`" % path
+        )
+        data = json.loads(text)
+        for target, url in data["urls"]:
+            assert os.path.isfile(os.path.join(folder, url)), url
+            assert target == (flash.board_path(url) if folder == FIRMWARE else url)
+    with open(flash.RULES_PACKAGE_JSON) as f:
+        rules = [target for target, _url in json.loads(f.read())["urls"]]
+    assert "ingrules/__init__.py" in rules and "ingrules/ko.py" in rules
 
 
 def test_mip_install_from_package_json_imports_on_micropython(fake, capsys, monkeypatch):
@@ -223,8 +232,10 @@ def test_mip_install_from_package_json_imports_on_micropython(fake, capsys, monk
     monkeypatch.setattr(mip, "_install_package", no_network)
     mip._install_package(Transport(), flash.PACKAGE_JSON, None, "", None, False)
     capsys.readouterr()
-    installed = sorted(p for p in fake.files() if p.startswith("/ingboard/"))
-    assert installed == sorted("/" + rel for rel in flash.tracked_package_sources())
+    installed = sorted(p for p in fake.files() if p.startswith(("/ingboard/", "/ingrules/")))
+    assert installed == sorted(
+        "/" + flash.board_path(rel) for rel in flash.tracked_package_sources()
+    )
     with open(os.path.join(FIRMWARE, "main.py"), "rb") as f:
         assert fake.fs_get("/main.py") == f.read()
     assert deps == [("github:peterhinch/micropython-mqtt", "", flash.DEPS[0][1])]
@@ -236,17 +247,31 @@ def test_mip_install_from_package_json_imports_on_micropython(fake, capsys, monk
 
 def test_manifest_freezes_the_package_from_firmware():
     calls = []
+
+    def include(path):  # as MicroPython's manifestfile: relative to the including manifest
+        calls.append(("include", path))
+        with open(os.path.join(ROOT, path)) as f:
+            exec(compile(f.read(), path, "exec"), scope)
+
     scope = {
         "metadata": lambda **kw: calls.append(("metadata", kw)),
         "package": lambda name, **kw: calls.append(("package", name, kw)),
+        "include": include,
     }
     with open(os.path.join(ROOT, "manifest.py")) as f:
         exec(compile(f.read(), "manifest.py", "exec"), scope)
     from ingboard import VERSION
+    from ingrules import VERSION as RULES_VERSION
 
     assert ("metadata", {"description": calls[0][1]["description"], "version": VERSION}) in calls
     assert ("package", "ingboard", {"base_path": "firmware"}) in calls
     assert os.path.isfile(os.path.join(ROOT, "firmware", "ingboard", "__init__.py"))
+    # the rules core: its own manifest (frozen with -O3 beside the app), from firmware/rules
+    at = calls.index(("include", "firmware/rules/manifest.py"))
+    assert calls[at + 1][0] == "metadata" and calls[at + 1][1]["version"] == RULES_VERSION
+    assert calls[at + 1][1]["pypi_publish"] == "ingrules"
+    assert calls[at + 2] == ("package", "ingrules", {"opt": 3})
+    assert os.path.isfile(os.path.join(ROOT, "firmware", "rules", "ingrules", "__init__.py"))
 
 
 # -- pull -----------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ heap (240 - 70 KB). Measured with this test's game (60,192 log records, a 32-sto
 - main 3ce036e: the game held 86.8 KB at the pause (~106 bytes a ply from ply 100 to 500: a
   namedtuple and a tuple of captured stones per ply, its SGF clock text twice - tracker and
   journal), largest free block 61.4 KB. With the plies and the clock texts kept as bytes
-  (core/ply_store.py, chunked.ChunkedText) and the journal's copy of the texts cut to the last
+  (ingrules/ply_store.py, chunked.ChunkedText) and the journal's copy of the texts cut to the last
   8 plies: 53.9 KB held (~48 bytes a ply), largest free block 92.5 KB.
 """
 
@@ -37,8 +37,8 @@ def long_session():
 
 def test_a_600_ply_game_fits_the_pico_heap_without_memory_error(long_session, tmp_path):
     import fixed_heap
-    from ingboard.core.session import read_text
-    from ingboard.core.tracker import track
+    from ingboard.records.session_read import read_text
+    from ingboard.records.session_replay import track
 
     try:
         mp._check_available()

@@ -66,7 +66,7 @@ def test_micropython_framebuf_bytes_equal_the_cpython_shim_bytes():
     status, out, err, result = mp.run_script(
         scenes_source + _MP_DRIVER,
         mounts=[(os.path.join(ROOT, "firmware"), "/fw")],
-        sys_path=["/fw"],
+        sys_path=["/fw", "/fw/rules"],
     )
     assert status == 0 and result, out + err
     got = json.loads(result)

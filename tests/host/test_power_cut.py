@@ -6,8 +6,9 @@ record, never a corrupted state."""
 import random
 
 import pytest
-from ingboard.core import journal_replay
-from ingboard.core.session import Record, read_text
+from ingboard.records import journal_replay
+from ingboard.records.session import Record
+from ingboard.records.session_read import read_text
 from journal_cases import fingerprint, play
 
 from host_tools import ROOT

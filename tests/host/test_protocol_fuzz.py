@@ -5,9 +5,9 @@ import json
 import random
 
 from app_fakes import VirtualTime, hardware
-from ingboard import protocol
-from ingboard.app import App
-from ingboard.records_store import RecordsStore
+from ingboard.app.app import App
+from ingboard.link import protocol
+from ingboard.records.store import RecordsStore
 
 LOG = "ingboard-session 1\n0 config %s\n0 scan %s\n" % (
     json.dumps({"size": 9, "rules": "ing1991"}),

@@ -1,6 +1,6 @@
 """The club relay against real mosquitto on loopback: ACL, 200 boards under faults, a bridge.
 
-The boards are the firmware's own relay code (ingboard.relay_link + drivers/mqtt_transport)
+The boards are the firmware's own relay code (ingboard.link.relay_link + drivers/mqtt_transport)
 with paho-mqtt clients, many per process (host_tools/relay/fleet.py). Every loop is bounded in
 count and time; only loopback addresses.
 """
@@ -99,7 +99,11 @@ def test_acl_keeps_each_board_to_its_own_topics(tmp_path):
         for topic in (
             "go/v1/club/b001/move",  # another board's topic
             "go/v1/club/b000/ack",  # forging its own acks
+            "go/v1/club/b000/pairing",  # forging the director's pairing (its own or another's)
+            "go/v1/club/b001/pairing",
+            "go/v1/club/b001/alert",  # another board's alert
             "go/v1/club/b000/move",  # its own: allowed
+            "go/v1/club/b000/alert",  # its own alerts: allowed
             "elsewhere",
         ):
             b0.publish(topic, topic.encode(), qos=1).wait_for_publish(5)
@@ -112,7 +116,7 @@ def test_acl_keeps_each_board_to_its_own_topics(tmp_path):
         time.sleep(1.0)
         for c in (mon, b0, intruder):
             c.loop_stop()
-        assert [t for t, _p in got] == ["go/v1/club/b000/move"]
+        assert [t for t, _p in got] == ["go/v1/club/b000/move", "go/v1/club/b000/alert"]
         assert codes and codes[0].is_failure
 
 

@@ -165,10 +165,10 @@ def test_a_board_driven_by_the_firmware_app_shows_running_clocks(tmp_path):
     publishes a game; the relay takes every message (none quarantined) and the hall and game
     pages run the clock of the side the board says runs, from the board's last clock message."""
     from app_fakes import VirtualTime, hardware
-    from ingboard.app import App
-    from ingboard.records_store import RecordsStore
-    from ingboard.relay_feed import RelayFeed
-    from ingboard.relay_link import MemoryJournal, RelayLink
+    from ingboard.app.app import App
+    from ingboard.link.relay_feed import RelayFeed
+    from ingboard.link.relay_link import MemoryJournal, RelayLink
+    from ingboard.records.store import RecordsStore
 
     from host_tools import simulate as sim
 

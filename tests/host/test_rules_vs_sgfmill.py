@@ -1,7 +1,7 @@
 """The firmware's rules core against sgfmill's board, on every game of the generated corpus.
 
 Each corpus game (tests/corpus.py: a seeded random opening, then GNU Go self-play) is replayed
-through `ingboard.core.game.Game` and through `sgfmill.boards.Board`; the whole boards, the
+through `ingrules.game.Game` and through `sgfmill.boards.Board`; the whole boards, the
 captured stones and, at the end, the area count must agree after every move. Under "chinese"
 (GNU Go's own rules: no suicide, simple ko) every move must be legal; under every other ruleset
 the positions must agree up to the first illegal move, which may only be a ko-type refusal.
@@ -16,8 +16,8 @@ from sgfmill import boards
 import host_tools  # noqa: F401  (puts firmware/ on sys.path)
 
 # isort: split
-from ingboard.core import rulesets, scoring
-from ingboard.core.game import ENDED, PASS, Game, IllegalMove
+from ingrules import rulesets, scoring
+from ingrules.game import ENDED, PASS, Game, IllegalMove
 
 COLOR = {"b": 1, "w": 2}
 NAMES = [spec[0] for spec in corpus_module.game_specs()]

@@ -15,7 +15,7 @@ from host_tools import micropython as mp
 SCRIPT = """
 import gc, json
 from ingboard.drivers.grid import GridScanner
-from ingboard.core.classifier import Classifier
+from ingboard.sensing.classifier import Classifier
 
 class Line:
     def __init__(self):
@@ -63,7 +63,9 @@ RESULT = json.dumps({"allocated": allocated, "stones": stones, "scans": clf.scan
 def test_scan_and_classify_allocate_nothing_per_scan_under_micropython():
     try:
         status, out, err, result = mp.run_script(
-            SCRIPT.replace("SCANS", "50"), mounts=[(FIRMWARE, "/fw")], sys_path=["/fw"]
+            SCRIPT.replace("SCANS", "50"),
+            mounts=[(FIRMWARE, "/fw")],
+            sys_path=["/fw", "/fw/rules"],
         )
     except mp.MicroPythonUnavailable as exc:
         pytest.fail(str(exc))

@@ -1,7 +1,7 @@
 """`ingboard setup-network` (issue 16): the network settings written to the board's flash."""
 
 import pytest
-from ingboard import network_settings as ns
+from ingboard.link import network_settings as ns
 
 from host_tools import cli, device
 

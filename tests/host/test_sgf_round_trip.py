@@ -11,14 +11,14 @@ import sys
 
 import pytest
 from ingboard import VERSION
-from ingboard.core import rulesets
-from ingboard.core.board import BLACK, WHITE
-from ingboard.core.clock import Clock
-from ingboard.core.counting import count_game
-from ingboard.core.game import PAUSED, PLAY, Game, IllegalMove
-from ingboard.core.session import records
-from ingboard.core.sgf_record import record_sgf
-from ingboard.core.tracker import track
+from ingboard.clock.clock import Clock
+from ingboard.records.session_read import records
+from ingboard.records.session_replay import track
+from ingboard.records.sgf_record import record_sgf, tracker_sgf
+from ingrules import rulesets
+from ingrules.board import BLACK, WHITE
+from ingrules.counting import count_game
+from ingrules.game import PAUSED, PLAY, Game, IllegalMove
 from sgfmill import sgf as sgfmill_sgf
 
 from host_tools import ROOT, sgf_input
@@ -119,7 +119,7 @@ def test_tracked_games_round_trip_under_every_ruleset(corpus, rules):
         tracker, _events = simulated(game)
         if tracker.game.result is None:
             continue  # a position the set cannot fill (see above)
-        text = tracker.sgf()
+        text = tracker_sgf(tracker)
         out = rescore(text)
         assert out["result"] == tracker.game.result, (path, rules)
 
@@ -131,7 +131,7 @@ def test_the_record_carries_what_the_board_knows(corpus):
     tracker, _events = simulated(
         game, date="2026-11-23", event="Club night", round="3", players={"B": "Ann", "W": "Bo"}
     )
-    text = tracker.sgf()
+    text = tracker_sgf(tracker)
     root = sgfmill_sgf.Sgf_game.from_bytes(text.encode()).get_root()
     assert root.get("AP") == ("ingboard", VERSION)
     assert root.get("RU") == "GOE" and root.get_raw("IR") == b"ing1991"
@@ -270,7 +270,7 @@ def test_alerts_and_retractions_are_comments():
     table.wait(200)
     table.play("C3", "W")
     table.button("undo")
-    text = table.tracker.sgf()
+    text = tracker_sgf(table.tracker)
     assert "C[alert" in text
     assert "retraction: W C3 (ply 2) taken back" in text
 

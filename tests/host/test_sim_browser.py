@@ -35,8 +35,8 @@ import urllib.request
 
 import pytest
 import screenshots
-from ingboard.core.session import read_text
-from ingboard.core.tracker import track
+from ingboard.records.session_read import read_text
+from ingboard.records.session_replay import track
 
 from host_tools import ROOT
 from host_tools.gtp import find_gnugo

@@ -9,7 +9,7 @@ import random
 import subprocess
 import sys
 
-from ingboard.core import session
+from ingboard.records import session_read
 from sgfmill import boards, sgf
 
 from host_tools import ROOT
@@ -112,7 +112,7 @@ class Seen:
     """The log as an observer sees it: scans over time, presses, bowl readings."""
 
     def __init__(self, text, size):
-        self.records = session.read_text(text)
+        self.records = session_read.read_text(text)
         self.config = self.records[0].payload
         self.scans = [(r.t_ms, r.payload) for r in self.records if r.kind == "scan"]
         self.presses = [(r.t_ms, r.payload) for r in self.records if r.kind == "press"]
@@ -206,7 +206,7 @@ def test_log_parses_and_matches_the_game_by_eye_at_every_noise_level():
 def test_config_comes_from_the_sgf():
     data = make_sgf(13, ["B D4", "W K10"], KM=5.5, RU="AGA", PB="Go Seigen", PW="Kitani", TM=1800)
     result = sim.simulate(sim.load_game(data), "none", 0)
-    cfg = session.read_text(result.text())[0].payload
+    cfg = session_read.read_text(result.text())[0].payload
     # The set's weight, enrolled in an earlier game (Ing 1991 Art. 9 "Counting" (1)): 84 stones
     # of 6.5-7 g each.
     bowls = cfg.pop("bowls")

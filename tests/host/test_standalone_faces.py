@@ -7,8 +7,8 @@ import os
 
 import framebuf
 from app_fakes import run_app
-from ingboard.core import board_face
-from ingboard.core.classifier import DEFAULT_EMPTY, DEFAULT_SPAN, calibration_bytes
+from ingboard.faces import board_face
+from ingboard.sensing.classifier import DEFAULT_EMPTY, DEFAULT_SPAN, calibration_bytes
 
 from host_tools import ROOT
 from host_tools import simulate as sim
@@ -76,3 +76,42 @@ def test_after_a_calibration_both_faces_show_the_health_map(tmp_path):
         frames = [f for (_t, f), k in zip(hw["displays"][name].frames, hw["displays"][name].kinds)
                   if k == "health"]  # fmt: skip
         assert frames and frames[-1] == want
+
+
+def test_before_the_start_each_face_names_the_player_the_director_paired(tmp_path):
+    """The club relay's pairing (relay_feed.face_names) on the clock faces until the clocks
+    start; the faces are the clock's own once it runs."""
+    from app_fakes import VirtualTime, hardware
+    from ingboard.app.app import App
+    from ingboard.faces import clock_face
+    from ingboard.link.relay_feed import RelayFeed
+    from ingboard.link.relay_link import MemoryJournal, RelayLink
+    from ingboard.records.store import RecordsStore
+    from ingrules.board import BLACK, WHITE
+
+    game = sim.read_game(os.path.join(ROOT, "host_tools", "data", "demo_game.sgf"))
+    simulation = sim.simulate(game, "typical", seed=3)
+    vt = VirtualTime()
+    config, hw = hardware(vt, simulation.text())
+    link = RelayLink("club", "t12", MemoryJournal())
+    hw["relay"] = RelayFeed(link, vt.ticks_ms, vt.ticks_diff)
+    pairing = {"round": 1, "table": 12, "B": {"name": "Müller Jürgen", "rank": "1d"},
+               "W": {"name": "Ito Ann", "rank": "3k"}}  # fmt: skip
+    assert link.message("go/v1/club/t12/pairing", json.dumps(pairing), 0)
+    app = App(hw, RecordsStore(str(tmp_path)), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms,
+              config=config)  # fmt: skip
+    clock = app.tracker.clock
+    assert not clock.started
+    for color, name in ((BLACK, "T12 MULLER JURGEN 1D"), (WHITE, "T12 ITO ANN 3K")):
+
+        def want(fb, color=color, name=name):
+            clock_face.draw(fb, clock, color, 0)
+            clock_face.draw_part(fb, 4, name, color)
+
+        assert _render(lambda fb, c=color: app.standalone.draw(fb, c, 0)) == _render(want)
+        painted = _render(lambda fb, c=color: [_ for _ in app.standalone.paint(fb, c, 0)])
+        assert painted == _render(want)
+    # Without a pairing the faces are the clock's own (MOVES 0).
+    link.pairing = None
+    plain = _render(lambda fb: clock_face.draw(fb, clock, BLACK, 0))
+    assert _render(lambda fb: app.standalone.draw(fb, BLACK, 0)) == plain

@@ -14,11 +14,12 @@ import os
 import framebuf
 import pytest
 from app_fakes import run_app
-from ingboard.core import board_face, menu_face
-from ingboard.core import settings as st
-from ingboard.core.menu import Menu
-from ingboard.core.session import HEADER, read_text
-from ingboard.core.tracker import track
+from ingboard.faces import board_face, menu_face
+from ingboard.menus import settings as st
+from ingboard.menus.menu import Menu
+from ingboard.records.session import HEADER
+from ingboard.records.session_read import read_text
+from ingboard.records.session_replay import track
 
 from host_tools import FIRMWARE, ROOT
 from host_tools import micropython as mp
@@ -189,7 +190,7 @@ def test_a_whole_game_with_the_keys_only_on_cpython_and_micropython(scenario, tm
     status, out, err, res = mp.run_script(
         MP_SCRIPT % scenario["until"],
         mounts=[(FIRMWARE, "/fw"), (TESTS_FIRMWARE, "/tests"), (str(data), "/data")],
-        sys_path=["/fw", "/tests"],
+        sys_path=["/fw", "/fw/rules", "/tests"],
     )
     assert status == 0 and res, (out + err)[-3000:]
     res = json.loads(res)

@@ -8,8 +8,8 @@ import subprocess
 import sys
 
 import pytest
-from ingboard.core.session import read_text
-from ingboard.core.tracker import track
+from ingboard.records.session_read import read_text
+from ingboard.records.session_replay import track
 
 from host_tools import ROOT
 from host_tools import simulate as sim

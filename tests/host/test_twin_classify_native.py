@@ -1,4 +1,4 @@
-"""The classifier's native loop (core/classify_viper.py, `@micropython.viper`) on MicroPython's
+"""The classifier's native loop (sensing/classify_viper.py, `@micropython.viper`) on MicroPython's
 rp2 port in the device twin gives bit-for-bit what the pure loop gives - classes, tracked
 baselines, fault counters and new faults, scan after scan - over readings that exercise every
 branch (stones entering and leaving through the hysteresis band, over-range, rails until a
@@ -15,7 +15,7 @@ from host_tools.twin.process import Twin
 SCRIPT = """
 import time
 from array import array
-from ingboard.core.classifier import Classifier
+from ingboard.sensing.classifier import Classifier
 
 def readings(k, out):
     # 361 points: per point a pattern chosen by its index, moving with the scan number k.
@@ -94,9 +94,9 @@ def twin():
             deploy.compiled(
                 [
                     "ingboard/__init__.py",
-                    "ingboard/core/__init__.py",
-                    "ingboard/core/classifier.py",
-                    "ingboard/core/classify_viper.py",
+                    "ingboard/sensing/__init__.py",
+                    "ingboard/sensing/classifier.py",
+                    "ingboard/sensing/classify_viper.py",
                 ]
             ),
         )

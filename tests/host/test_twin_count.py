@@ -17,6 +17,8 @@ import pytest
 from twin_support import require_images
 
 require_images("romfs")
+# Minutes of emulation each: `make test-device` (CI runs it), not `make test`.
+pytestmark = pytest.mark.device
 
 PLIES = int(os.environ.get("INGBOARD_TWIN_COUNT_PLIES", "240"))
 
@@ -38,7 +40,7 @@ def test_the_board_resumes_the_long_game_at_the_pause(ended):
 
 
 def test_the_last_pass_ends_the_game_with_the_count_the_host_makes(ended):
-    from ingboard.core.counting import count_game
+    from ingrules.counting import count_game
 
     tracker = ended["end_position"]["tracker"]
     game = tracker.game

@@ -10,6 +10,8 @@ from twin_support import Serving, ingboard, require_images
 from host_tools.twin.process import Twin
 
 require_images("stock")
+# Minutes of emulation each: `make test-device` (CI runs it), not `make test`.
+pytestmark = pytest.mark.device
 require_images("romfs")
 
 
@@ -60,5 +62,5 @@ def test_flash_mpy_onto_littlefs_of_stock_micropython_1_28():
             twin.run_ms(500)
             if b">>> " in twin.output:
                 break
-        files = twin.exec("import os\nprint(len(os.listdir('/ingboard/core')))")
+        files = twin.exec("import os\nprint(len(os.listdir('/ingboard/tracking')))")
         assert int(files) > 10

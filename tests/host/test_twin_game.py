@@ -1,5 +1,5 @@
 """A short game played on the device twin through the board's hardware (issue 17): the real
-firmware (ROMFS deploy, main.py -> ingboard/app.py with the drivers of board_config's `pico`
+firmware (ROMFS deploy, main.py -> ingboard/app/app.py with the drivers of board_config's `pico`
 variant) on MicroPython's rp2 port in the emulated RP2040. Its Hall sensors (muxes + ADC),
 HX711 load cells and clock keys are driven by the hardware models from a session log
 (host_tools/twin/scenario.py); the app reads all of it through its own drivers.
@@ -29,6 +29,8 @@ from host_tools.twin import deploy, frames, hardware, scenario
 from host_tools.twin.process import Twin
 
 require_images("romfs")
+# Minutes of emulation each: `make test-device` (CI runs it), not `make test`.
+pytestmark = pytest.mark.device
 
 # B captures W's B19 (move 5), W passes mid-game, then the pass pair and the count.
 GAME = b"""(;GM[1]FF[4]SZ[19]KM[7.5]RU[chinese]
@@ -47,7 +49,7 @@ NOT_EVENTS = ("ok", "file", "games", "state", "pong", "warning")
 
 def _played_log():
     """The session log the twin is fed: simulated, its idle gaps cut (as a file's text)."""
-    from ingboard.core.session import read_text
+    from ingboard.records.session_read import read_text
 
     from host_tools import simulate as sim
 

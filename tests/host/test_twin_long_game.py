@@ -20,6 +20,8 @@ from long_game import long_game
 from twin_support import require_images
 
 require_images("romfs")
+# Minutes of emulation each: `make test-device` (CI runs it), not `make test`.
+pytestmark = pytest.mark.device
 
 PLIES = int(os.environ.get("INGBOARD_TWIN_LONG_PLIES", "400"))
 # tests/long_game.py's seed whose first 400 plies have a 10-stone capture (seed 1's largest is
@@ -60,8 +62,8 @@ def test_the_game_ends_with_the_count(played):
 
 
 def test_the_records_read_back_replay_to_the_same_game_and_count(played):
-    from ingboard.core.session import read_text
-    from ingboard.core.tracker import track
+    from ingboard.records.session_read import read_text
+    from ingboard.records.session_replay import track
     from sgfmill import sgf
 
     plies = played["plies"]

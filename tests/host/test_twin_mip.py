@@ -25,10 +25,13 @@ require_images()
 
 # 6-13 minutes of emulation (mpremote writes ~60 files through the emulated USB), so it runs
 # only when asked: INGBOARD_TWIN_MIP=1 .venv/bin/python -m pytest tests/host/test_twin_mip.py
-pytestmark = pytest.mark.skipif(
-    os.environ.get("INGBOARD_TWIN_MIP") != "1",
-    reason="mip onto the twin takes 6-13 min: set INGBOARD_TWIN_MIP=1 to run it",
-)
+pytestmark = [
+    pytest.mark.device,
+    pytest.mark.skipif(
+        os.environ.get("INGBOARD_TWIN_MIP") != "1",
+        reason="mip onto the twin takes 6-13 min: set INGBOARD_TWIN_MIP=1 to run it",
+    ),
+]
 
 MPREMOTE = os.path.join(os.path.dirname(sys.executable), "mpremote")
 

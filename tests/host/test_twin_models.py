@@ -26,8 +26,8 @@ DRIVERS = [
     "ingboard/drivers/hx711_native.py",
     "ingboard/drivers/keys.py",
     "ingboard/drivers/buzzer.py",
-    "ingboard/core/__init__.py",
-    "ingboard/core/classifier.py",
+    "ingboard/sensing/__init__.py",
+    "ingboard/sensing/classifier.py",
 ]
 
 
@@ -51,7 +51,7 @@ def twin():
         t.exec(
             "import time\n"
             "from ingboard import board_config\n"
-            "from ingboard.core.classifier import Classifier, format_scan\n"
+            "from ingboard.sensing.classifier import Classifier, format_scan\n"
             "hw = board_config.build()\n"
             "clf = Classifier(19)\n"
         )
@@ -71,7 +71,8 @@ def test_the_grid_driver_reads_back_the_position_through_muxes_and_adc(twin):
     ).split()
     assert out[0] == position
     black, white, empty = (int(v) for v in out[1:])
-    # DRV5055A2 at 3.3 V: a stone is ~0.49 V (~9700 counts) off VCC/2 (32768), +/- the spread.
+    # DRV5055A2 at 3.3 V: a stone is 14.8 mT, 0.44 V (8818 counts, physical.py) off VCC/2
+    # (32768), +/- the spread of offsets and gains.
     assert 40000 < black < 45000 and 20500 < white < 25500 and 31000 < empty < 34500
     state = twin.model("grid")
     assert state["reads"] >= 361
@@ -268,7 +269,7 @@ INIT += [0xD9, 0xF1, 0xDB, 0x30, 0x81, 0xFF, 0xA4, 0xA6, 0xAD, 0x30, 0x8D, 0x14,
 
 
 def _face():
-    from ingboard.core.board import BLACK
+    from ingrules.board import BLACK
 
     from host_tools import clock_png
     from host_tools.clock_scenes import SCENES

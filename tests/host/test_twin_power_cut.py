@@ -26,6 +26,8 @@ from host_tools import ROOT
 from host_tools.twin.process import Twin
 
 require_images("romfs")
+# Minutes of emulation each: `make test-device` (CI runs it), not `make test`.
+pytestmark = pytest.mark.device
 
 sys.path.insert(0, os.path.join(ROOT, "tests", "firmware"))
 UNTIL_MS = 6000  # of the shortened log: two moves, each journaled with its press
@@ -79,8 +81,8 @@ def test_cut_while_writing_then_the_game_resumes_exactly(game, tmp_path):
     assert resumed["warnings"][0].startswith("game 0001 resumed at move ")
     assert resumed["plies"] == game["reference"]
     # The board's own session log, across the cut, still replays to the same game.
-    from ingboard.core.session import read_text
-    from ingboard.core.tracker import track
+    from ingboard.records.session_read import read_text
+    from ingboard.records.session_replay import track
 
     assert "# resumed from the journal" in log
     replayed = track(read_text(log), lambda e: None)

@@ -124,8 +124,8 @@ def test_the_twins_sgf_is_what_track_gives_for_its_log(played, tmp_path):
 
 
 def test_the_displays_show_the_result_face(played, tmp_path):
-    from ingboard.core.session import read_text
-    from ingboard.core.tracker import track
+    from ingboard.records.session_read import read_text
+    from ingboard.records.session_replay import track
 
     from host_tools.sim_server import result_face
     from host_tools.twin import frames

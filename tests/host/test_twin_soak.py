@@ -23,9 +23,12 @@ import time
 import pytest
 from long_game import long_game
 
-pytestmark = pytest.mark.skipif(
-    not os.environ.get("INGBOARD_TWIN_SOAK"), reason="the twin soak runs with make twin-soak"
-)
+pytestmark = [
+    pytest.mark.device,
+    pytest.mark.skipif(
+        not os.environ.get("INGBOARD_TWIN_SOAK"), reason="the twin soak runs with make twin-soak"
+    ),
+]
 
 PLIES = int(os.environ.get("INGBOARD_TWIN_SOAK_PLIES", "600"))
 CUTS = int(os.environ.get("INGBOARD_TWIN_SOAK_CUTS", "50"))

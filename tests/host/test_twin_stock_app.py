@@ -13,12 +13,15 @@ report the moves `track` finds in the same log, then still have room to play on 
 
 import json
 
+import pytest
 from twin_support import Serving, ingboard, require_images
 
 from host_tools.twin import deploy, hardware, scenario
 from host_tools.twin.process import Twin
 
 require_images("stock")
+# Minutes of emulation each: `make test-device` (CI runs it), not `make test`.
+pytestmark = pytest.mark.device
 
 GAME = b"(;GM[1]FF[4]SZ[19]KM[7.5]RU[chinese];B[pd];W[dp];B[pp];W[dd])"
 MAX_GAP_MS = 300
@@ -31,7 +34,7 @@ MIN_FREE = 8 * 1024
 
 
 def _items():
-    from ingboard.core.session import read_text
+    from ingboard.records.session_read import read_text
 
     from host_tools import simulate as sim
 
@@ -44,8 +47,8 @@ def _moves(events):
 
 
 def test_the_app_plays_from_mpy_on_littlefs_of_the_stock_image():
-    from ingboard.core.session import read_text
-    from ingboard.core.tracker import track
+    from ingboard.records.session_read import read_text
+    from ingboard.records.session_replay import track
 
     items = _items()
     config = items[0][2]

@@ -14,6 +14,14 @@
 // The load on the cell comes from the scenario as grams; the code is
 // offset + grams * scale (counts per gram at x128; half at x64), plus a little seeded noise.
 // `unplug()` models a missing chip (DOUT pulled high, never ready).
+//
+// The platform stands on two load cells whose bridges are wired in parallel into the HX711
+// (hardware_docs/design.md "Bowls"): the signal is the average of the two. A load at
+// `position` along the platform (0: over the first cell, 1: over the second, 0.5: centred)
+// loads them (1 - position) and position. Wiring faults (`faults`, or the "bowl" command's):
+// {reversed: true} the signal pair S+/S- swapped at the HX711 (the code falls with the load),
+// {unplugged: true} the chip not connected, {cells: [k1, k2]} each cell's sensitivity (1 as designed; a mismatched cell 0.8, one wired
+// backwards -1, one unconnected 0): a centred load then reads (k1 + k2) / 2 of the grams.
 import { prng } from "./hall_grid.mjs";
 
 const PERIOD_US = 100000; // 10 SPS
@@ -33,6 +41,8 @@ export class HX711 {
     this.noiseCounts = options.noise ?? 3;
     this.noise = prng(options.seed ?? 7);
     this.grams = 0;
+    this.position = 0.5;
+    this.faults = {};
     this.channelB = 0; // channel B is not connected: it reads about zero
     this.gainPulses = 1; // the next conversion: 1 A x128, 2 B x32, 3 A x64
     this.present = true;
@@ -56,8 +66,17 @@ export class HX711 {
     this.conversion = this.board.at(this.board.nowUs + us, () => this._convert());
   }
 
-  setGrams(grams) {
+  setGrams(grams, position) {
     this.grams = grams;
+    if (position !== undefined) this.position = position;
+  }
+
+  /** The bridge's output as a share of a centred load on a healthy platform. */
+  share() {
+    const cells = this.faults.cells || [1, 1];
+    const p = this.position;
+    const s = (1 - p) * cells[0] * 2 * 0.5 + p * cells[1] * 2 * 0.5; // average of the bridges
+    return this.faults.reversed ? -s : s;
   }
 
   unplug() {
@@ -78,7 +97,10 @@ export class HX711 {
     const noise = Math.round((this.noise() * 2 - 1) * this.noiseCounts);
     let code;
     if (gainPulses === 2) code = this.channelB + noise;
-    else code = Math.round(this.offset + this.grams * this.scale * (gainPulses === 3 ? 0.5 : 1)) + noise;
+    else {
+      const load = this.grams * this.share() * this.scale * (gainPulses === 3 ? 0.5 : 1);
+      code = Math.round(this.offset + load) + noise;
+    }
     return code > MAX ? MAX : code < MIN ? MIN : code;
   }
 
@@ -148,11 +170,20 @@ export function attach(board, options) {
   for (const [colour, pins] of Object.entries(options.bowls)) {
     const cell = (options.cells || {})[colour] || {};
     cells[colour] = new HX711(board, pins, { seed: seed++, ...cell });
+    cells[colour].faults = ((options.faults || {})[colour]) || {};
+    if (cells[colour].faults.unplugged) cells[colour].unplug();
   }
   board.handle("bowl", (args) => {
     const cell = cells[args.colour];
     if (!cell) throw new Error(`no bowl ${JSON.stringify(args.colour)}`);
-    if (args.grams !== undefined) cell.setGrams(Number(args.grams));
+    if (args.grams !== undefined) {
+      cell.setGrams(Number(args.grams), args.position === undefined ? 0.5 : Number(args.position));
+    }
+    if (args.faults !== undefined) {
+      cell.faults = args.faults || {};
+      if (cell.faults.unplugged) cell.unplug();
+      else cell.plug();
+    }
     if (args.plugged === false) cell.unplug();
     if (args.plugged === true) cell.plug();
     return {
@@ -161,6 +192,7 @@ export function attach(board, options) {
       reads: cell.reads,
       bad_reads: cell.badReads,
       powered_down: cell.poweredDown,
+      faults: cell.faults,
     };
   });
   return cells;

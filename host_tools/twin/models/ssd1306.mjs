@@ -27,6 +27,7 @@ const ARGS = {
 export class SSD1306 {
   constructor(name, options = {}) {
     this.name = name;
+    this.statusId = 0x06;
     this.onFrame = options.onFrame || null;
     this.board = options.board || null;
     this.ram = new Uint8Array(WIDTH * PAGES);
@@ -85,8 +86,9 @@ export class SSD1306 {
   }
 
   read() {
-    // The status byte (SSD1306 I2C reads): bit 6 = display off.
-    return this.on ? 0x00 : 0x40;
+    // The status byte (an I2C read): bit 6 = display off; the low bits identify the
+    // controller (0x06 an SSD1306 128x64, 0x08 an SH1106: what display libraries test).
+    return (this.on ? 0x00 : 0x40) | this.statusId;
   }
 
   stop() {
@@ -193,31 +195,62 @@ export class SSD1306 {
   }
 }
 
-/** Twin model entry: options {i2c (board_config "i2c"), displays (board_config "displays")}.
+// An SH1106 (the 1.3" modules that look like the 0.96" SSD1306 ones): page addressing only.
+// It has no horizontal/vertical addressing (0x20) nor column/page windows (0x21, 0x22): those
+// bytes do nothing, and their arguments are taken as commands of their own (0x00 a column,
+// 0x7F a start line...), so an SSD1306 driver's frame lands on one page, shifted: garbage.
+export class SH1106 extends SSD1306 {
+  constructor(name, options = {}) {
+    super(name, options);
+    this.statusId = 0x08;
+  }
+
+  _commandByte(byte) {
+    if (this.need === 0 && (byte === 0x20 || byte === 0x21 || byte === 0x22)) {
+      this.commands++;
+      return;
+    }
+    super._commandByte(byte);
+  }
+}
+
+/** Twin model entry: options {i2c (board_config "i2c"), displays (board_config "displays"),
+ * faults {name: {addr, chip: "sh1106", absent}} (a module strapped to another address, the
+ * other controller, or none; also the "display" command's `faults`)}.
  * handler "frames": the frames since the last call, [{t_us, name, bits (base64)}], at most
  * `keep` per display (the latest ones); "display": each display's state. */
 export function attach(board, options) {
   const keep = options.keep ?? 64;
   const pending = [];
   const displays = {};
-  for (const [name, where] of Object.entries(options.displays)) {
-    const bus = options.i2c[where.bus];
-    const display = new SSD1306(name, {
-      board,
-      onFrame: (frame) => {
-        pending.push(frame);
-        if (pending.length > keep * 2) pending.splice(0, pending.length - keep * 2);
-      },
-    });
-    board.i2c(bus.id).attach(where.addr, display);
-    displays[name] = display;
-  }
+  const detach = [];
+  const fit = (faults) => {
+    while (detach.length) detach.pop()();
+    for (const name of Object.keys(displays)) delete displays[name];
+    for (const [name, where] of Object.entries(options.displays)) {
+      const fault = (faults || {})[name] || {};
+      if (fault.absent) continue; // not connected: nothing answers
+      const bus = options.i2c[where.bus];
+      const Chip = fault.chip === "sh1106" ? SH1106 : SSD1306;
+      const display = new Chip(name, {
+        board,
+        onFrame: (frame) => {
+          pending.push(frame);
+          if (pending.length > keep * 2) pending.splice(0, pending.length - keep * 2);
+        },
+      });
+      detach.push(board.i2c(bus.id).attach(fault.addr ?? where.addr, display));
+      displays[name] = display;
+    }
+  };
+  fit(options.faults);
   board.handle("frames", () => {
     const out = pending.map((f) => ({ t_us: f.t_us, name: f.name, bits: Buffer.from(f.bits).toString("base64") }));
     pending.length = 0;
     return out;
   });
-  board.handle("display", () => {
+  board.handle("display", (args) => {
+    if (args && args.faults !== undefined) fit(args.faults);
     const out = {};
     for (const [name, d] of Object.entries(displays)) {
       out[name] = { on: d.on, frames: d.frames, commands: d.commands, data_bytes: d.dataBytes, unknown: d.unknown };

@@ -1,1 +1,0 @@
-"""Pure, deterministic logic: rules core, tracker, clock, bowls, records. No hardware imports."""

@@ -1,0 +1,3 @@
+"""What a game leaves behind: the crash-safe journal and its replay, the session log (writer,
+reader, replay into a tracker), the SGF record and the store of finished games on the board's
+file system."""

@@ -1,0 +1,315 @@
+"""The journal: an append-only record on flash of everything a game needs to resume.
+
+Why: a board on a battery or a table socket loses power; the game in progress must come back
+exactly - board, turn, clock (within one second), penalty points, bowl enrolment, the SGF's
+BL/WL - and a half-written last record must never corrupt what came before it.
+
+Framing, per record (bytes):
+
+    4 hex digits  length n of the payload in bytes
+    8 hex digits  CRC-32 of the payload
+    n bytes       payload: one JSON array [t_ms, op, op, ...]
+    b"\\n"
+
+A record is whole or it is not there: a short header, a short payload, a missing newline, a bad
+CRC or a payload that is not a JSON array ends the readable journal at that record (a power cut
+tears only the last one; everything before it is kept). A bad record with whole records after it
+is not a torn tail but corruption (flash wear, a bug): `recover` says so (`info["corrupt"]`, the
+byte offset, and `info["lost"]`, the whole records after it) so the app reports it and rebuilds
+the game from the session log on flash when that holds more (`rebuild`), never rolling the game
+back silently. One tracker input gives at most one
+record, so every record boundary is a state the tracker really was in.
+
+Ops (each a JSON array; colours and points are the board's ints, points padded indices):
+
+    ["game", config]           settings (the session log's config), first op of the journal
+    ["ply", color, point, kind] an accepted move or pass (game.Ply; point -1 = pass)
+    ["dead", point]            during the pause: the chain at point taken away as dead
+    ["dispute"]                life and death disputed: removed stones back, play resumes
+    ["undo"]                   an accepted retraction
+    ["end", result, reason]    the game ended (a count is made again from the position)
+    ["clock", snapshot]        the clock as of the record's t (clock.snapshot())
+    ["push", snapshot]         the clock before a switch (the tracker's undo stack)
+    ["props", i, props]        SGF properties of ply i (BL/WL...)
+    ["flags", ...]             the tracker's bookkeeping: Tracker.state(), items spread
+    ["bowls", snapshot]        enrolment and zero of the bowls (bowls.snapshot())
+    ["note", plies, text]      an SGF comment made at that many plies (alerts, retractions,
+                               accepted shifts: tracking/notes.py), so the SGF of a resumed
+                               game has them all
+
+A record with no op is a time mark: the clock ran on until t without anything else happening
+(written at most every `mark_ms` while the clock runs, so the clock comes back within that).
+
+`JournalWriter(out).sync(tracker, t, events, button)` after every tracker call appends what
+changed (out: anything with write(bytes); the app flushes it). Reading a journal back is
+records/journal_replay.py: `read(data)` gives the records of a journal's bytes, `recover(data)` a
+Tracker that continues the game, `compact(data)` the same journal without superseded clock
+records and time marks (the app rewrites the file with it when it grows) - code the app needs
+only at boot after a power cut and while it compacts, so it is loaded only then (issue 17).
+Nothing here reads a clock or opens a file.
+"""
+
+import json
+from binascii import crc32
+
+from ingrules.chunked import Chunked
+from ingrules.game import MANDATORY_PASS
+from micropython import const
+
+MAX_PAYLOAD = const(0xFFFF)
+_HEADER = const(12)  # 4 hex digits of length, 8 of CRC (also journal_replay._HEADER)
+MARK_MS = const(1000)
+
+
+_RECENT = const(8)
+
+
+class _Recent:
+    """The SGF clock texts the journal wrote for the last _RECENT plies, by ply index: all it
+    compares (sync looks at the last three plies; a retraction takes back one or two). Older
+    texts are not kept (issue 20: a copy of every ply's text was ~16 bytes a ply all game
+    long); a text it no longer holds is at worst journaled again, and replays the same."""
+
+    def __init__(self):
+        self.index = [-1] * _RECENT
+        self.texts = [None] * _RECENT
+
+    def get(self, i):
+        k = i % _RECENT
+        return self.texts[k] if self.index[k] == i else None
+
+    def put(self, i, text):
+        k = i % _RECENT
+        self.index[k] = i
+        self.texts[k] = text
+
+    def truncate(self, n):
+        """Forget the texts of plies n and after (a retraction)."""
+        for k in range(_RECENT):
+            if self.index[k] >= n:
+                self.index[k] = -1
+                self.texts[k] = None
+
+
+class JournalError(ValueError):
+    """The journal cannot describe what the tracker did (a bug, not a torn record)."""
+
+
+def encode(t, ops):
+    """One framed record: [t] + ops as JSON, length and CRC in front, newline after."""
+    payload = json.dumps([t] + list(ops)).encode()
+    n = len(payload)
+    if n > MAX_PAYLOAD:
+        raise JournalError("journal record of %d bytes is too long" % n)
+    head = "%04x%08x" % (n, crc32(payload) & 0xFFFFFFFF)
+    return head.encode() + payload + b"\n"
+
+
+# Up to this many ops a record is made in one piece (encode); a longer one - the comments of a
+# flood of alerts, ~50 bytes each: a board swept clear late in a game raised ~200 stone-missing
+# alerts whose 10.5 KB record could not be allocated on the RP2040 (issue 20) - is written an op
+# at a time, the same bytes, so that no block as long as the record is needed.
+_WHOLE_OPS = const(16)
+
+
+def write_record(out, t, ops):
+    """Write the framed record of (t, ops) to `out`; its length in bytes."""
+    if len(ops) <= _WHOLE_OPS:
+        data = encode(t, ops)
+        out.write(data)
+        return len(data)
+    pieces = [("[" + json.dumps(t)).encode()]
+    for op in ops:
+        pieces.append((", " + json.dumps(op)).encode())
+    pieces.append(b"]")
+    n = 0
+    crc = 0
+    for piece in pieces:
+        n += len(piece)
+        crc = crc32(piece, crc)
+    if n > MAX_PAYLOAD:
+        raise JournalError("journal record of %d bytes is too long" % n)
+    out.write(("%04x%08x" % (n, crc & 0xFFFFFFFF)).encode())
+    for piece in pieces:
+        out.write(piece)
+    out.write(b"\n")
+    return _HEADER + n + 1
+
+
+def _ply_code(color, point, kind):
+    # colour (2 bits), kind (2 bits), point + 1 (0: a pass): a small int.
+    return ((point + 1) << 4) | (kind << 2) | color
+
+
+def _ply_kind(code):
+    return (code >> 2) & 3
+
+
+class JournalWriter:
+    """Appends the changes of one game's tracker to `out` (write(bytes)); see the docstring."""
+
+    def __init__(self, out, mark_ms=MARK_MS):
+        self.out = out
+        self.mark_ms = mark_ms
+        self.written = 0  # bytes
+        self.records = 0
+        # The plies as journaled, mandatory passes included, each as one small int
+        # (_ply_code): nothing allocated per ply, no block that grows with the game.
+        self.plies = Chunked()
+        self.pushed = 0
+        self.props = _Recent()
+        self.flags = None
+        self.clock = None
+        self.bowls = None
+        self.bowls_key = None  # tracker.bowls.snapshot_key() when self.bowls was compared
+        self.notes = 0  # the tracker's comments journaled so far (Notes.total)
+        self.noted = {}  # plies -> comments journaled at that ply
+        self.last_t = -1
+
+    def start(self, tracker, t):
+        """The first record: the game's settings and the state it starts from."""
+        if self.records:
+            raise JournalError("the journal already has a game")
+        ops = [["game", tracker.config]]
+        self._state(tracker, ops, True)
+        self._append(t, ops)
+
+    def _append(self, t, ops):
+        self.written += write_record(self.out, t, ops)
+        self.records += 1
+        self.last_t = t
+
+    def sync(self, tracker, t, events, button=None):
+        """Journal what the tracker call at t (its `events`) changed; True if a record was
+        written. JournalError if the tracker's game no longer matches the journal's."""
+        ops = []
+        # The tracker keeps only its last few clock snapshots (for retractions): journal the
+        # ones pushed since the last record - first, since within one tracker call they all
+        # come before a retraction's pop.
+        new = tracker.clock_pushes - self.pushed
+        if new > 0:
+            kept = tracker.clock_before
+            for snap in kept[max(0, len(kept) - new) :]:
+                ops.append(["push", snap])
+        self.pushed = tracker.clock_pushes
+        game = tracker.game
+        plies = game.plies
+        mine = self.plies
+        for ev in events:
+            kind = ev["type"]
+            if kind == "move" or (kind == "pass" and not ev.get("mandatory")):
+                if len(mine) >= len(plies):
+                    raise JournalError("journal: a %s the game does not have" % kind)
+                self._ply(plies[len(mine)], ops)
+                while len(mine) < len(plies) and plies[len(mine)].kind == MANDATORY_PASS:
+                    self._ply(plies[len(mine)], ops)
+            elif kind == "removal":
+                ops.append(["dead", game.board.parse(ev["points"][0])])
+            elif kind == "resume" and button == "dispute":
+                ops.append(["dispute"])
+            elif kind == "undo":
+                ops.append(["undo"])
+                last = mine.pop() if mine else None
+                if last is not None and _ply_kind(last) == MANDATORY_PASS and mine:
+                    mine.pop()
+                self.props.truncate(len(mine))
+            elif kind == "end":
+                ops.append(["end", ev["result"], ev["reason"]])
+        if len(mine) != len(plies):
+            raise JournalError("journal has %d plies, the game %d" % (len(mine), len(plies)))
+        props = tracker.ply_props
+        # A ply's properties change only with a clock switch (a push) or an event: not at a
+        # bowl reading or a tick, the most frequent calls (issue 20: their cost).
+        first = max(0, len(props) - 3) if new > 0 or events or button is not None else len(props)
+        for i in range(first, len(props)):
+            text = props[i]
+            if text is not None and text != self.props.get(i):
+                self.props.put(i, text)
+                ops.append(["props", i, text])
+        if tracker.notes.total != self.notes:
+            self._notes(tracker.notes, ops)
+        # After a bowl reading that changed nothing of state() (Tracker._reading) the flags
+        # are not made again (~1.6 ms of the RP2040's time, issue 20); the bowls' key is.
+        flags = events or button is not None or not getattr(tracker, "reading_only", False)
+        self._state(tracker, ops, bool(events) or button is not None or bool(ops), flags)
+        if ops:
+            self._append(t, ops)
+            return True
+        if self.mark_due(tracker, t):
+            self._append(t, ())
+            return True
+        return False
+
+    def mark_due(self, tracker, t):
+        """True when sync() at t would write a mark (the clock runs and mark_ms passed since
+        the last record) even if nothing else changed."""
+        return tracker.clock.running() and t - self.last_t >= self.mark_ms
+
+    def resume_at(self, tracker, records, written, last_t):
+        """Continue a journal of `records` records and `written` bytes, the last at `last_t`
+        (what compact() wrote), whose game `tracker` recovered."""
+        self.records = records
+        self.written = written
+        self.last_t = last_t
+        self.plies = Chunked()
+        for p in tracker.game.plies:
+            self.plies.append(_ply_code(p.color, p.point, p.kind))
+        self.pushed = tracker.clock_pushes
+        self.props = _Recent()
+        props = tracker.ply_props
+        for i in range(max(0, len(props) - _RECENT), len(props)):
+            self.props.put(i, props[i])
+        self.clock = tracker.clock.snapshot()
+        self.bowls = tracker.bowls.snapshot()
+        self.bowls_key = None
+        self.flags = tracker.state()
+        self.notes = tracker.notes.total
+        self.noted = {}
+        for plies in tracker.notes.by_ply:
+            self.noted[plies] = len(tracker.notes.by_ply[plies])
+        return self
+
+    def _notes(self, notes, ops):
+        # The comments added since the last record, in the order made within each ply.
+        noted = self.noted
+        by_ply = notes.by_ply
+        for plies in sorted(by_ply):
+            texts = by_ply[plies]
+            for k in range(noted.get(plies, 0), len(texts)):
+                ops.append(["note", plies, texts[k]])
+            noted[plies] = len(texts)
+        self.notes = notes.total
+
+    def _ply(self, ply, ops):
+        self.plies.append(_ply_code(ply.color, ply.point, ply.kind))
+        ops.append(["ply", ply.color, ply.point, ply.kind])
+
+    def _state(self, tracker, ops, clock_too, flags_too=True):
+        if flags_too:
+            flags = tracker.state()
+            if flags != self.flags:
+                self.flags = flags
+                ops.append(["flags"] + flags)
+        # The bowls' snapshot (dicts of grams: ~0.7 KB of floats and dicts made on the RP2040
+        # at every bowl reading, issue 20) only when what it is made of changed.
+        key = tracker.bowls.snapshot_key()
+        if key != self.bowls_key:
+            self.bowls_key = key
+            bowls = tracker.bowls.snapshot()
+            if bowls != self.bowls:
+                self.bowls = bowls
+                ops.append(["bowls", bowls])
+        if clock_too or ops:
+            snap = tracker.clock.snapshot()
+            if snap != self.clock:
+                self.clock = snap
+                ops.append(["clock", snap])
+
+
+def should_compact(written, compacted, limit):
+    """True when a journal of `written` bytes, `compacted` bytes right after its last
+    compaction, is due for one: past `limit` and past twice what the last compaction kept. Late
+    in a long game the essential part (every ply) alone may pass `limit`; doubling keeps the
+    journal within twice that while rewriting it only after as many bytes again were appended -
+    never on every record."""
+    return written > limit and written > 2 * compacted

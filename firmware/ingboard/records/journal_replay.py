@@ -1,0 +1,390 @@
+"""Reading a journal back (records/journal.py has the format and the writer): its records, the game
+it holds (`recover`), the game a session log holds journaled anew (`rebuild`), and the same
+journal without superseded state (`compact`, `Compactor`: in slices, while the app plays).
+
+Apart from the writer because the app needs it only at boot after a power cut and while it
+compacts a long game's journal: it loads this module then and drops it after (issue 17: on the
+stock Pico image the code of .mpy files is heap the game would keep otherwise).
+"""
+
+import io
+import json
+from binascii import crc32
+
+from ingrules.game import ENDED, MANDATORY_PASS
+from ingrules.ko import PASS
+from micropython import const
+
+from ingboard.records.journal import MARK_MS, JournalWriter, write_record
+from ingboard.tracking.tracker import Tracker
+
+_HEADER = const(12)  # the framing's header: 4 hex digits of length, 8 of CRC (journal.py)
+_HEX = b"0123456789abcdef"
+_STATE_OPS = ("clock", "flags", "bowls")
+_CHUNK = const(2048)
+_MANY_OPS = const(16)  # Compactor: a record of more ops is cut op by op (journal._WHOLE_OPS)
+_SLICE = const(4096)  # bytes read per Compactor.step() of a whole compact()
+
+
+def _hex_value(data, start, end):
+    v = 0
+    for i in range(start, end):
+        d = _HEX.find(data[i : i + 1])
+        if d < 0:
+            return -1
+        v = v * 16 + d
+    return v
+
+
+def later_records(data, end):
+    """The whole records after a bad one at byte `end` (0 when `end` is a torn tail): they
+    start after the next newline (a payload is JSON: it never holds a raw newline)."""
+    nl = data.find(b"\n", end)
+    while 0 <= nl < len(data) - 1:
+        records, _stop, _dropped = read(data, nl + 1)
+        if records:
+            return len(records)
+        nl = data.find(b"\n", nl + 1)
+    return 0
+
+
+def _source(data):
+    # Bytes are read like the journal file on flash: record by record, never all at once.
+    if isinstance(data, (bytes, bytearray)):
+        return io.BytesIO(data)
+    return data
+
+
+def _next(f, last_t):
+    """The next whole record of the file `f` (read(n)) and its length in bytes, or (None, 0)
+    when there is none (the end, or a torn or bad record)."""
+    head = f.read(_HEADER)
+    if not head or len(head) < _HEADER:
+        return None, 0
+    n = _hex_value(head, 0, 4)
+    crc = _hex_value(head, 4, _HEADER)
+    if n < 0 or crc < 0:
+        return None, 0
+    payload = f.read(n) if n else b""
+    if len(payload) < n or f.read(1) != b"\n":
+        return None, 0
+    if crc32(payload) & 0xFFFFFFFF != crc:
+        return None, 0
+    try:
+        record = json.loads(payload)
+    except ValueError:
+        return None, 0
+    if not isinstance(record, list) or not record or not isinstance(record[0], int):
+        return None, 0
+    if record[0] < last_t:
+        return None, 0
+    return record, _HEADER + n + 1
+
+
+def each(data, start=0):
+    """Yield the whole records of a journal one at a time, each [t, op...]: `data` is its bytes
+    or its file opened for reading (memory: one record at a time, whatever the journal's
+    size). Ends at the first torn or bad record."""
+    f = _source(data)
+    if start:
+        f.seek(start)
+    last_t = 0
+    while True:
+        record, _size = _next(f, last_t)
+        if record is None:
+            return
+        last_t = record[0]
+        yield record
+
+
+def read(data, start=0):
+    """(records, end, dropped): the whole records from byte `start`, each [t, op...]; `end` is
+    the offset after the last whole record; `dropped` the bytes after it (a torn tail)."""
+    records = []
+    i = start
+    size = len(data)
+    last_t = 0
+    while i < size:
+        if size - i < _HEADER:
+            break
+        n = _hex_value(data, i, i + 4)
+        crc = _hex_value(data, i + 4, i + _HEADER)
+        stop = i + _HEADER + n
+        if n < 0 or crc < 0 or stop >= size or data[stop] != 10:  # 10: b"\n"
+            break
+        payload = bytes(data[i + _HEADER : stop])
+        if crc32(payload) & 0xFFFFFFFF != crc:
+            break
+        try:
+            record = json.loads(payload)
+        except ValueError:
+            break
+        if not isinstance(record, list) or not record or not isinstance(record[0], int):
+            break
+        if record[0] < last_t:
+            break
+        last_t = record[0]
+        records.append(record)
+        i = stop + 1
+    return records, i, size - i
+
+
+def recover(data, settle_ms=None):
+    """(tracker, info) from a journal's bytes or its file opened for reading (read record by
+    record: a long game's journal is never held whole, issue 20): the game as of the last
+    whole record, ready to continue; info = {"records", "t", "dropped", "corrupt", "lost"}.
+    (None, info) for a journal with no game. ValueError if a whole record cannot be applied
+    (a journal from other firmware)."""
+    f = _source(data)
+    replay = None
+    records = 0
+    end = 0
+    last_t = 0
+    while True:
+        record, size = _next(f, last_t)
+        if record is None:
+            break
+        if replay is None:
+            if len(record) < 2 or not isinstance(record[1], list) or record[1][:1] != ["game"]:
+                raise ValueError("journal does not start with a game")
+            replay = _Replay(record[1][1], settle_ms)
+        replay.apply(record)
+        last_t = record[0]
+        records += 1
+        end += size
+    f.seek(0, 2)
+    dropped = f.tell() - end
+    info = {"records": records, "t": 0, "dropped": dropped, "corrupt": None, "lost": 0}
+    if dropped:
+        f.seek(end)
+        lost = later_records(f.read(), 0)  # a torn tail is short; the rest only when corrupt
+        if lost:
+            info["corrupt"] = end
+            info["lost"] = lost
+    if replay is None:
+        return None, info
+    info["t"] = replay.t
+    return replay.finish(), info
+
+
+class _Replay:
+    def __init__(self, config, settle_ms):
+        if settle_ms is None:
+            self.tracker = Tracker(config)
+        else:
+            self.tracker = Tracker(config, settle_ms=settle_ms)
+        self.t = 0
+        self.clock_t = None
+        self.state = None  # the last Tracker.state() journaled
+
+    def apply(self, record):
+        t = record[0]
+        self.t = t
+        tr = self.tracker
+        game = tr.game
+        for op in record[1:]:
+            name = op[0]
+            if name == "game":
+                continue
+            if name == "ply":
+                color, point, kind = op[1], op[2], op[3]
+                if kind == MANDATORY_PASS:
+                    continue  # game.play() makes White's handicap pass itself
+                if point == PASS:
+                    game.pass_move(color, kind)
+                else:
+                    game.play(color, point)
+            elif name == "dead":
+                game.remove_dead(op[1])
+            elif name == "dispute":
+                game.dispute()
+            elif name == "undo":
+                game.undo()
+                del tr.ply_props[len(game.plies) :]
+                tr.undo_clock(t)
+            elif name == "end":
+                game.phase = ENDED
+                game.result = op[1]
+                game.end_reason = op[2]  # op[3], a count from older firmware: made again
+            elif name == "clock":
+                tr.clock.restore(op[1], t)
+                self.clock_t = t
+            elif name == "push":
+                tr.push_clock_snapshot(op[1])
+            elif name == "props":
+                i = op[1]
+                while len(tr.ply_props) <= i:
+                    tr.ply_props.append(None)
+                tr.ply_props[i] = op[2]  # the SGF text of that ply's clock properties
+            elif name == "flags":
+                self.state = op[1:]
+            elif name == "bowls":
+                tr.bowls.restore(op[1])
+            elif name == "note":
+                tr.notes.add(op[1], op[2])
+            else:
+                raise ValueError("unknown journal op %r" % (name,))
+
+    def finish(self):
+        tr = self.tracker
+        t = self.t
+        if self.clock_t is not None and t > self.clock_t:
+            tr.clock.advance(t)  # a time mark: nothing else happened in between
+        tr.restore_state(self.state if self.state is not None else tr.state(), t)
+        return tr
+
+
+def rebuild(lines, out, mark_ms=MARK_MS):
+    """(tracker, info) of the game a session log's `lines` describe, replayed through a
+    Tracker as the app ran it, and journaled to `out` (write(bytes)) as the app journals it:
+    the fallback when the journal is corrupted. A torn or malformed last line ends the log.
+    info = {"records": records replayed, "t": time of the last one}; (None, info) when the log
+    has no config."""
+    from ingboard.records.session import SessionLogError
+    from ingboard.records.session_read import SessionReader
+
+    reader = SessionReader()
+    tracker = None
+    writer = None
+    info = {"records": 0, "t": 0}
+    for line in lines:
+        if not line.endswith("\n"):
+            break  # the torn last line of a power cut
+        try:
+            record = reader.feed(line)
+        except SessionLogError:
+            break
+        if record is None:
+            continue
+        t = record.t_ms
+        if record.kind == "config":
+            if tracker is not None:
+                break
+            tracker = Tracker(record.payload)
+            writer = JournalWriter(out, mark_ms)
+            writer.start(tracker, t)
+            continue
+        if tracker is None:
+            break
+        while True:
+            due = tracker.next_deadline()
+            if due is None or due >= t:
+                break
+            writer.sync(tracker, due, tracker.tick(due))
+        button = record.payload if record.kind == "button" else None
+        try:
+            events = tracker.take(record)
+        except (ValueError, TypeError):
+            continue  # the app refused this input too (and reported it): it changed nothing
+        writer.sync(tracker, t, events, button)
+        info["records"] += 1
+        info["t"] = t
+    return tracker, info
+
+
+def compact(data, out=None):
+    """The journal's whole records without superseded state: every game op in order (merged
+    into records of about _CHUNK bytes), then one record with the last clock, flags and bowls,
+    and a time mark. Recovers the same game. `data`: the journal's bytes or its file opened for
+    reading; `out`: where to write (write(bytes)), or None to get the bytes back. With `out`,
+    returns (records, bytes, last t) written - for JournalWriter.resume_at()."""
+    if out is None:
+        buf = io.BytesIO()
+        compact(data, buf)
+        return buf.getvalue()
+    job = Compactor(data, out)
+    while not job.step(_SLICE):
+        pass
+    return job.records, job.bytes, job.last_t
+
+
+class Compactor:
+    """compact() in slices, so that the app can compact a long game's journal between two
+    scans (issue 20: no burst may delay a scan by more than one period): step(budget) reads
+    records until `budget` bytes of them are read (at least one) and returns True once
+    everything is written. Memory: one record read and one
+    merged record pending at a time, whatever the journal's size. `limit`: read no further
+    than this byte offset (the records the app appends meanwhile are copied as they are)."""
+
+    def __init__(self, data, out, limit=-1):
+        self.f = _source(data)
+        self.out = out
+        self.limit = limit
+        self.offset = 0
+        self.records = 0  # written
+        self.bytes = 0
+        self.last_t = 0  # of the last record written
+        self.pending = []
+        self.pending_t = 0
+        self.size = 0
+        self.last = {}
+        self.read_t = 0  # t of the last record read
+        self.state_t = 0
+        self.seen = False
+        self.done = False
+
+    def _put(self, t, ops):
+        self.bytes += write_record(self.out, t, ops)
+        self.records += 1
+        self.last_t = t
+
+    def step(self, budget):
+        """Read records worth `budget` bytes (at least one); True when the compacted journal is
+        complete."""
+        if self.done:
+            return True
+        start = self.offset
+        while self.offset - start < budget:
+            if self.limit >= 0 and self.offset >= self.limit:
+                record = None
+            else:
+                record, size = _next(self.f, self.read_t)
+            if record is None:
+                self._finish()
+                return True
+            self.offset += size
+            self.seen = True
+            t = record[0]
+            self.read_t = t
+            kept = []
+            for op in record[1:]:
+                if op[0] in _STATE_OPS:
+                    self.last[op[0]] = op
+                    self.state_t = t
+                else:
+                    kept.append(op)
+            if kept:
+                # Each undo restores a clock that a later clock op replaces, so only the time
+                # of the last merged record matters.
+                self.pending_t = t
+                # A record of many ops (a flood of alerts' comments) is cut into records of
+                # about _CHUNK bytes too, never kept as one block; others are merged whole.
+                many = len(kept) > _MANY_OPS
+                for op in kept:
+                    self.pending.append(op)
+                    self.size += len(json.dumps(op)) + 2
+                    if many and self.size > _CHUNK:
+                        self._put_pending()
+                if self.size > _CHUNK:
+                    self._put_pending()
+        return False
+
+    def _put_pending(self):
+        self._put(self.pending_t, self.pending)
+        self.pending = []
+        self.size = 0
+
+    def _finish(self):
+        self.done = True
+        if self.pending:
+            self._put(self.pending_t, self.pending)
+            self.pending = []
+        last = self.last
+        state = [last[k] for k in _STATE_OPS if k in last]
+        known = max(self.state_t, self.pending_t)
+        if state:
+            # A clock op unchanged since state_t means the clock did not run: a later t is
+            # exact.
+            self._put(known, state)
+        if self.seen and self.read_t > known:
+            self._put(self.read_t, ())

@@ -1,0 +1,451 @@
+"""Per-point classifier: raw Hall readings -> '.', 'B', 'W', '?' per point, every scan.
+
+Pure and allocation-free per scan: all state lives in arrays built once. Points are in scan
+order (index 0 = A19, column A first, top line first), the order of the session log's `scan`
+line, so `format_scan` only inserts the '/' between rows.
+
+Sign convention (hardware_docs/design.md, "Stones"): Black stones carry their magnet south
+pole down, White north pole down; a DRV5055 mounted marked face up reads above its empty level
+(VCC/2) for Black and below it for White. The classifier itself needs no global sign: each
+point has three calibrated levels (empty, black, white) and classifies the reading's deviation
+from its (tracked) empty baseline as a fraction of that point's black and white spans:
+
+- hysteresis: a point enters B (W) when the deviation reaches `enter_pct` % of its black
+  (white) span and leaves it only below `leave_pct` %; between the two it keeps its class. A
+  stone 5 mm off centre still gives about a third of the centred signal (design.md), and the
+  eight neighbours together shift a point by at most about 6 %, hence 25 % / 12 % defaults.
+- over-range: beyond `over_pct` % of a span (a loose magnet, a phone) the point reads '?'.
+- baseline tracking: a point that has read empty for `settle_scans` scans follows slow drift
+  of its empty level (exponential, 1/2**`track_shift` per scan), never further from the
+  calibrated empty level than `drift_pct` % of its smaller span.
+- faults (the `sensor-fault` alert): a reading within `rail` counts of 0 or 65535 for
+  `fault_scans` scans in a row (sensor dead, shorted, unpowered or unplugged), a reading that
+  repeats bit for bit for `frozen_scans` scans (a live sensor and ADC always show noise; 0
+  disables the check), or a calibration that cannot work (black and white on the same side of
+  empty, or a span under `min_span`). A faulty point reads '?' from then on; the game continues
+  without it. New faults of the last scan are listed in `new_faults[:new_fault_count]`.
+
+Calibration file (written by `ingboard calibrate`, read by `parse_calibration`): little-endian,
+    4 bytes  b"IGCL"
+    1 byte   format version (1)
+    1 byte   board size n
+    2 bytes  n*n (u16), a redundancy check
+    3 planes of n*n u16: empty, black, white readings (read_u16 scale), scan order
+    2 bytes  checksum: sum of every preceding byte, modulo 65536
+2176 bytes for 19x19.
+"""
+
+from array import array
+
+from micropython import const
+
+EMPTY = const(46)  # ord('.')
+BLACK = const(66)  # ord('B')
+WHITE = const(87)  # ord('W')
+UNKNOWN = const(63)  # ord('?')
+
+# Fault reasons (Classifier.fault[i]); 0 = healthy.
+FAULT_RAIL = const(1)
+FAULT_FROZEN = const(2)
+FAULT_CALIBRATION = const(3)
+FAULT_NAMES = {FAULT_RAIL: "rail", FAULT_FROZEN: "frozen", FAULT_CALIBRATION: "calibration"}
+
+COLUMNS = "ABCDEFGHJKLMNOPQRST"  # no I, as on a real board
+
+CAL_MAGIC = b"IGCL"
+CAL_VERSION = const(1)
+_CAL_HEADER = const(8)
+
+# Without a calibration file: empty at VCC/2, a stone one centred stone's span away
+# (physical.py: 14.8 mT of a 6x1 mm N35 magnet over 5 mm of wood, 30 mV/mT: 8818 counts).
+# Copied as consts, not imported: the whole table would sit in the board's heap for two
+# numbers; tests/host/test_physical.py checks they equal physical.EMPTY_COUNTS and
+# physical.STONE_SPAN_COUNTS.
+DEFAULT_EMPTY = const(32768)
+DEFAULT_SPAN = const(8818)
+
+_COUNT_CAP = const(60000)
+_ARRAY = type(array("H"))
+
+
+def _native_loop():
+    """classify_viper.classify_points where this port has a native emitter, else None."""
+    try:
+        from ingboard.sensing import classify_viper
+    except (ImportError, SyntaxError, ValueError):
+        return None  # no native emitter (WebAssembly) or an .mpy for another architecture
+    return classify_viper.classify_points if classify_viper.NATIVE else None
+
+
+def point_name(index, size=19):
+    """Scan-order index -> the seeds' point name ('A19' is index 0)."""
+    row, col = divmod(index, size)
+    return "%s%d" % (COLUMNS[col], size - row)
+
+
+def point_index(name, size=19):
+    """The seeds' point name -> scan-order index; ValueError for a point not on the board."""
+    text = name.strip().upper()
+    col = COLUMNS.find(text[:1]) if text else -1
+    try:
+        line = int(text[1:])
+    except ValueError:
+        line = 0
+    if col < 0 or col >= size or line < 1 or line > size:
+        raise ValueError("not a point on a %dx%d board: %r" % (size, size, name))
+    return (size - line) * size + col
+
+
+def scan_line_length(size):
+    return size * size + size - 1
+
+
+def format_scan_into(classes, size, out):
+    """Write the session log's `scan` payload (rows joined by '/') into bytearray `out`."""
+    j = 0
+    i = 0
+    for row in range(size):
+        if row:
+            out[j] = 47  # '/'
+            j += 1
+        for _ in range(size):
+            out[j] = classes[i]
+            i += 1
+            j += 1
+    return out
+
+
+def format_scan(classes, size=19):
+    """The `scan` payload as a str, e.g. '.../.B./...' for a 3x3 board."""
+    buf = bytearray(scan_line_length(size))
+    format_scan_into(classes, size, buf)
+    return buf.decode()
+
+
+def _checksum(data, end):
+    s = 0
+    for i in range(end):
+        s += data[i]
+    return s & 0xFFFF
+
+
+def calibration_bytes(size, empty, black, white):
+    """The calibration file's bytes for three sequences of size*size readings."""
+    n = size * size
+    if len(empty) != n or len(black) != n or len(white) != n:
+        raise ValueError("calibration needs %d readings per level" % n)
+    data = bytearray(_CAL_HEADER + 6 * n + 2)
+    data[0:4] = CAL_MAGIC
+    data[4] = CAL_VERSION
+    data[5] = size
+    data[6] = n & 0xFF
+    data[7] = n >> 8
+    j = _CAL_HEADER
+    for plane in (empty, black, white):
+        for v in plane:
+            if v < 0 or v > 0xFFFF:
+                raise ValueError("reading out of range: %r" % (v,))
+            data[j] = v & 0xFF
+            data[j + 1] = v >> 8
+            j += 2
+    s = _checksum(data, j)
+    data[j] = s & 0xFF
+    data[j + 1] = s >> 8
+    return bytes(data)
+
+
+def parse_calibration(data):
+    """(size, empty, black, white) from a calibration file; ValueError if it is damaged."""
+    if len(data) < _CAL_HEADER or bytes(data[0:4]) != CAL_MAGIC:
+        raise ValueError("not an ingboard calibration file")
+    if data[4] != CAL_VERSION:
+        raise ValueError("calibration format %d is not supported" % data[4])
+    size = data[5]
+    n = size * size
+    if data[6] | (data[7] << 8) != n or len(data) != _CAL_HEADER + 6 * n + 2:
+        raise ValueError("calibration file has the wrong length")
+    end = _CAL_HEADER + 6 * n
+    if _checksum(data, end) != data[end] | (data[end + 1] << 8):
+        raise ValueError("calibration file checksum mismatch")
+    planes = []
+    j = _CAL_HEADER
+    for _ in range(3):
+        plane = array("H", [0] * n)
+        for i in range(n):
+            plane[i] = data[j] | (data[j + 1] << 8)
+            j += 2
+        planes.append(plane)
+    return size, planes[0], planes[1], planes[2]
+
+
+class Classifier:
+    """Turns each scan's readings into `classes` (bytearray of '.', 'B', 'W', '?')."""
+
+    def __init__(
+        self,
+        size=19,
+        enter_pct=25,
+        leave_pct=12,
+        over_pct=250,
+        rail=256,
+        fault_scans=20,
+        frozen_scans=600,
+        settle_scans=20,
+        track_shift=8,
+        drift_pct=25,
+        min_span=1000,
+    ):
+        if not 0 < leave_pct < enter_pct < 100 < over_pct:
+            raise ValueError("need 0 < leave_pct < enter_pct < 100 < over_pct")
+        if not 0 < fault_scans <= _COUNT_CAP or not 0 <= frozen_scans <= _COUNT_CAP:
+            raise ValueError("fault_scans and frozen_scans must fit in 1..%d" % _COUNT_CAP)
+        n = size * size
+        self.size = size
+        self.points = n
+        self.enter_pct = enter_pct
+        self.leave_pct = leave_pct
+        self.over_pct = over_pct
+        self.rail_low = rail
+        self.rail_high = 0xFFFF - rail
+        self.fault_scans = fault_scans
+        self.frozen_scans = frozen_scans
+        self.settle_scans = settle_scans
+        self.track_shift = track_shift
+        self.drift_pct = drift_pct
+        self.min_span = min_span
+        self.classes = bytearray(n)
+        self.fault = bytearray(n)
+        self.new_faults = array("H", [0] * n)
+        self.new_fault_count = 0
+        self.scans = 0
+        # Calibration, per point: empty level, and signed black/white spans (counts).
+        self.cal_empty = array("H", [0] * n)
+        self._sign_b = bytearray(n)  # 1: black reads above empty, 0: below
+        # Thresholds as deviations projected toward each colour (always positive): under a span
+        # (< 100 %, at most 65535) in 2 bytes a point, over-range (over_pct > 100) in 4.
+        self._enter_b = array("H", [0] * n)
+        self._leave_b = array("H", [0] * n)
+        self._over_b = array("i", [0] * n)
+        self._enter_w = array("H", [0] * n)
+        self._leave_w = array("H", [0] * n)
+        self._over_w = array("i", [0] * n)
+        self._drift = array("i", [0] * n)  # baseline limit, x256
+        self.baseline = array("i", [0] * n)  # tracked empty level, x256 (fixed point)
+        self._last = array("H", [0] * n)
+        self._same = array("H", [0] * n)
+        self._rail = array("H", [0] * n)
+        self._empty_run = array("H", [0] * n)
+        # The native loop (classify_viper.py) on ports that have one; `native = None` forces
+        # the pure loop (the twin's test compares the two).
+        self.native = _native_loop()
+        self._state = [
+            self.classes,
+            self.fault,
+            self.baseline,
+            self._sign_b,
+            self._enter_b,
+            self._leave_b,
+            self._over_b,
+            self._enter_w,
+            self._leave_w,
+            self._over_w,
+            self._last,
+            self._same,
+            self._rail,
+            self._empty_run,
+            self.new_faults,
+            self.cal_empty,
+            self._drift,
+        ]
+        self._params = array("i", [0] * 7)
+        self.set_default_calibration()
+
+    # -- calibration ----------------------------------------------------------------------
+
+    def set_default_calibration(self):
+        for i in range(self.points):
+            self.set_point(
+                i, DEFAULT_EMPTY, DEFAULT_EMPTY + DEFAULT_SPAN, DEFAULT_EMPTY - DEFAULT_SPAN
+            )
+
+    def load_calibration(self, data):
+        """Apply a calibration file's bytes (see the module docstring)."""
+        size, empty, black, white = parse_calibration(data)
+        if size != self.size:
+            raise ValueError(
+                "calibration is for %dx%d, board is %dx%d" % (size, size, self.size, self.size)
+            )
+        for i in range(self.points):
+            self.set_point(i, empty[i], black[i], white[i])
+
+    def set_point(self, i, empty, black, white):
+        """Calibrate point i with its three readings; resets its state and any fault."""
+        sb = black - empty
+        sw = white - empty
+        self.cal_empty[i] = empty
+        self.baseline[i] = empty << 8
+        self.classes[i] = EMPTY
+        self.fault[i] = 0
+        self._same[i] = 0
+        self._rail[i] = 0
+        self._empty_run[i] = 0
+        ab = sb if sb > 0 else -sb
+        aw = sw if sw > 0 else -sw
+        if (sb > 0) == (sw > 0) or ab < self.min_span or aw < self.min_span:
+            # Black and white on the same side, or too weak a signal: unusable.
+            self.fault[i] = FAULT_CALIBRATION
+            self.classes[i] = UNKNOWN
+            ab = aw = self.min_span
+        self._sign_b[i] = 1 if sb > 0 else 0
+        self._enter_b[i] = ab * self.enter_pct // 100
+        self._leave_b[i] = ab * self.leave_pct // 100
+        self._over_b[i] = ab * self.over_pct // 100
+        self._enter_w[i] = aw * self.enter_pct // 100
+        self._leave_w[i] = aw * self.leave_pct // 100
+        self._over_w[i] = aw * self.over_pct // 100
+        self._drift[i] = (min(ab, aw) * self.drift_pct // 100) << 8
+
+    def clear_faults(self):
+        """Give every faulty point (except bad calibrations) another chance."""
+        for i in range(self.points):
+            if self.fault[i] and self.fault[i] != FAULT_CALIBRATION:
+                self.fault[i] = 0
+                self._same[i] = 0
+                self._rail[i] = 0
+                self.classes[i] = EMPTY
+
+    # -- the per-scan path (allocates nothing) ---------------------------------------------
+
+    def classify(self, readings):
+        """Classify one scan (readings in scan order); return the number of new faults."""
+        if self.native is not None and type(readings) is _ARRAY:
+            p = self._params
+            p[0] = self.points
+            p[1] = self.rail_low
+            p[2] = self.rail_high
+            p[3] = self.fault_scans
+            p[4] = self.frozen_scans
+            p[5] = self.settle_scans
+            p[6] = self.track_shift
+            nf = self.native(self._state, readings, p)
+            self.new_fault_count = nf
+            self.scans += 1
+            return nf
+        return self._classify(readings)
+
+    def _classify(self, readings):
+        # The pure loop (CPython, the WebAssembly port; classify_viper.py does the same).
+        classes = self.classes
+        fault = self.fault
+        base = self.baseline
+        sign_b = self._sign_b
+        enter_b = self._enter_b
+        leave_b = self._leave_b
+        over_b = self._over_b
+        enter_w = self._enter_w
+        leave_w = self._leave_w
+        over_w = self._over_w
+        last = self._last
+        same = self._same
+        railc = self._rail
+        run = self._empty_run
+        rail_low = self.rail_low
+        rail_high = self.rail_high
+        fault_scans = self.fault_scans
+        frozen_scans = self.frozen_scans
+        settle = self.settle_scans
+        shift = self.track_shift
+        new_faults = self.new_faults
+        cal = self.cal_empty
+        drift = self._drift
+        nf = 0
+        for i in range(self.points):
+            if fault[i]:
+                continue
+            r = readings[i]
+            if r <= rail_low or r >= rail_high:
+                c = railc[i] + 1
+                railc[i] = c
+                run[i] = 0
+                classes[i] = UNKNOWN
+                if c >= fault_scans:
+                    fault[i] = FAULT_RAIL
+                    new_faults[nf] = i
+                    nf += 1
+                continue
+            railc[i] = 0
+            if frozen_scans:
+                if r == last[i]:
+                    c = same[i] + 1
+                    same[i] = c
+                    if c >= frozen_scans:
+                        fault[i] = FAULT_FROZEN
+                        classes[i] = UNKNOWN
+                        new_faults[nf] = i
+                        nf += 1
+                        continue
+                else:
+                    same[i] = 0
+                    last[i] = r
+            d = r - (base[i] >> 8)
+            if sign_b[i]:
+                pb = d
+            else:
+                pb = -d
+            pw = -pb
+            s = classes[i]
+            if pb > over_b[i] or pw > over_w[i]:
+                new = UNKNOWN
+            elif s == BLACK:
+                if pb >= leave_b[i]:
+                    new = BLACK
+                elif pw >= enter_w[i]:
+                    new = WHITE
+                else:
+                    new = EMPTY
+            elif s == WHITE:
+                if pw >= leave_w[i]:
+                    new = WHITE
+                elif pb >= enter_b[i]:
+                    new = BLACK
+                else:
+                    new = EMPTY
+            elif pb >= enter_b[i]:
+                new = BLACK
+            elif pw >= enter_w[i]:
+                new = WHITE
+            else:
+                new = EMPTY
+            classes[i] = new
+            if new == EMPTY:
+                c = run[i]
+                if c < settle:
+                    run[i] = c + 1
+                else:
+                    b = base[i]
+                    b += ((r << 8) - b) >> shift
+                    lo = (cal[i] << 8) - drift[i]
+                    hi = lo + 2 * drift[i]
+                    if b < lo:
+                        b = lo
+                    elif b > hi:
+                        b = hi
+                    base[i] = b
+            else:
+                run[i] = 0
+        self.new_fault_count = nf
+        self.scans += 1
+        return nf
+
+    # -- diagnostics (allocate; not for the scan path) -----------------------------------
+
+    def fault_points(self):
+        """Names of every faulty point, in scan order."""
+        return [point_name(i, self.size) for i in range(self.points) if self.fault[i]]
+
+    def health_rows(self):
+        """The health map: one str per line (top first); '+' healthy, 'R' rail, 'F' frozen,
+        'C' unusable calibration."""
+        marks = {0: "+", FAULT_RAIL: "R", FAULT_FROZEN: "F", FAULT_CALIBRATION: "C"}
+        size = self.size
+        return ["".join(marks[self.fault[r * size + c]] for c in range(size)) for r in range(size)]

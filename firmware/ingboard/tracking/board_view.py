@@ -1,0 +1,88 @@
+"""What the sensors see: each point's reading and since when (part of the Tracker).
+
+A scan's characters become point codes (EMPTY, BLACK, WHITE, or UNKNOWN for '?' and anything
+else); the tracker keeps the latest reading per point (`seen`) and the board time it began
+(`since`), which is all the stability rule needs, and how often each point's reading changed
+lately (`flips` since `flip_t`), which is how a flickering sensor gives itself away
+(sensor_faults.py). Points found faulty (`faulty`) are left out of every judgement.
+"""
+
+from ingrules.board import BLACK, EMPTY, WHITE
+from micropython import const
+
+UNKNOWN = const(4)
+# Scan character (byte) -> point code; anything else reads as unknown.
+CODE_OF = bytearray(256)
+for _i in range(256):
+    CODE_OF[_i] = UNKNOWN
+CODE_OF[46] = EMPTY  # '.'
+CODE_OF[66] = BLACK  # 'B'
+CODE_OF[87] = WHITE  # 'W'
+
+FLIP_WINDOW_MS = const(3000)  # reading changes are counted per point over this window
+
+
+class Sensing:
+    """Reading scans into `seen`/`since` (a Tracker mixin)."""
+
+    def _init_board_view(self, n):
+        # What the sensors see (EMPTY/BLACK/WHITE/UNKNOWN per padded index) and since when.
+        self.seen = bytearray(n)
+        self.since = [0] * n
+        self.seen_version = 0  # counts the changes of seen/since (see Tracker._board_dues)
+        self.before = bytearray(n)  # each point's reading before its last change
+        self.flips = bytearray(n)  # reading changes since flip_t, at most 255
+        self.flip_t = [0] * n
+
+    def _read(self, t, row, k):
+        seen = self.seen
+        since = self.since
+        order = self.order
+        code_of = CODE_OF
+        changed = False
+        if isinstance(row, str):
+            row = row.encode()
+        for i in range(len(row)):
+            v = code_of[row[i]]
+            p = order[k + i]
+            if seen[p] != v:
+                self.before[p] = seen[p]
+                seen[p] = v
+                since[p] = t
+                changed = True
+                # Counted only on a change, so the steady state costs nothing (small ints).
+                if t - self.flip_t[p] > FLIP_WINDOW_MS:
+                    self.flip_t[p] = t
+                    self.flips[p] = 1
+                elif self.flips[p] < 255:
+                    self.flips[p] += 1
+        if changed:
+            self.seen_version += 1
+        return changed
+
+    def _unknown_points(self):
+        """True while a working point reads '?' (a hand over the board, say)."""
+        seen = self.seen
+        faulty = self.faulty
+        for p in self.order:
+            if seen[p] == UNKNOWN and not faulty[p]:
+                return True
+        return False
+
+    def _changing(self, t):
+        """True while a working point that matters for a press changed within the settle
+        time: it shows something the game does not have, or what it showed before was a stone
+        the game does not have (a stone seen briefly: its absence is no pass yet)."""
+        since = self.since
+        seen = self.seen
+        before = self.before
+        faulty = self.faulty
+        cells = self.game.board.cells
+        settle = self.settle_ms
+        for p in self.order:
+            if t - since[p] >= settle or faulty[p]:
+                continue
+            c = cells[p]
+            if seen[p] != c or (before[p] != c and before[p] != EMPTY and before[p] != UNKNOWN):
+                return True
+        return False

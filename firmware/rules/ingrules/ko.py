@@ -1,0 +1,252 @@
+"""Ko policies: simple ko, positional and situational superko, and the Ing ko rule.
+
+Every policy is asked about a board play *after* the board has made it (captures and
+self-removal done), so it sees the resulting position; the game undoes the play when a policy
+returns a reason. Reasons are the `ingboard replay` reasons: "ko", "superko", "recycle".
+
+A hash match never decides alone: a repetition is confirmed by comparing the positions
+(`history.position(i)` rebuilds the board as it was after ply i).
+
+The Ing ko rule is read from the Ing texts as README.md ("The Ing ko rule, as implemented")
+sets out: fighting ko (hot stones of the current run of ko captures, 1991 Art. 3) and
+disturbing ko (a recorded cycle start may not be made again, "recycle").
+"""
+
+try:
+    from micropython import const
+except ImportError:  # CPython: const() is only a marker there
+
+    def const(x):
+        return x
+
+
+from .board import EMPTY, WHITE_TO_PLAY_KEY
+from .rulesets import KO_ING, KO_POSITIONAL, KO_SIMPLE, KO_SITUATIONAL
+
+PASS = const(-1)
+
+
+def situation_key(board_hash, to_play):
+    """Hash of the position together with the player to move (situational superko)."""
+    return board_hash ^ WHITE_TO_PLAY_KEY if to_play == 2 else board_hash
+
+
+class KoRule:
+    """The ko policy of one game. `history` is the game (see game.py), providing:
+    `board`, `plies` (list of Ply), `keys` (situation key before ply 0 and after each ply),
+    `hashes` (board hash likewise) and `position(i)` (cells after i plies)."""
+
+    def __init__(self, policy, history):
+        self.policy = policy
+        self.history = history
+        # Ing: the current run of ko captures (points placed) and the points of the opposing
+        # chains around it; the recorded cycle starts: (ply index, point, colour).
+        self.run = []
+        self.run_surround = []
+        self.cycle_starts = []
+
+    # -- asked before a play is accepted
+
+    def check(self, color, p):
+        """Reason the play just made on `history.board` is forbidden, or None."""
+        policy = self.policy
+        if policy == KO_ING:
+            if self.run:
+                captured = self.history.board.captured
+                for q in self.run:
+                    if q in captured:
+                        return "ko"
+            if self.cycle_starts:
+                n = len(self.history.plies)
+                for start, point, who in self.cycle_starts:
+                    if who == color and point == p:
+                        history = self.history
+                        if history.keys[start] == history.keys[n] and (
+                            history.position(start) == history.position(n)
+                        ):
+                            return "recycle"
+            return None
+        board = self.history.board
+        if policy == KO_SIMPLE:
+            return self._simple_ko(board)
+        if policy == KO_POSITIONAL:
+            return self._repeats(board.hash, self.history.hashes)
+        if policy == KO_SITUATIONAL:
+            key = situation_key(board.hash, 3 - color)
+            return self._repeats(key, self.history.keys)
+        return None
+
+    def _simple_ko(self, board):
+        # Basic ko: a play taking one stone may not recreate the position before the
+        # opponent's last play.
+        history = self.history
+        n = len(history.plies)
+        if n < 1 or len(board.captured) != 1 or board.self_removed:
+            return None
+        if history.plies[n - 1].point == PASS:
+            return None
+        if history.hashes[n - 1] != board.hash:
+            return None
+        return "ko" if bytes(board.cells) == history.position(n - 1) else None
+
+    def _repeats(self, value, values):
+        # Superko: confirmed by comparing whole positions after a hash match.
+        if value not in values:  # in C: the usual case needs no Python loop (bench: rules)
+            return None
+        board = self.history.board
+        current = None
+        for i in range(len(values)):
+            if values[i] == value:
+                if current is None:
+                    current = bytes(board.cells)
+                if self.history.position(i) == current:
+                    return "superko"
+        return None
+
+    # -- told after a move is accepted
+
+    def played(self, color, p, captured, self_removed):
+        """Update the Ing bookkeeping after an accepted board play (p) or pass (PASS)."""
+        if self.policy != KO_ING:
+            return
+        if p == PASS or not captured or self_removed:
+            if self.run or self.run_surround:  # no new lists on every quiet move (bench: rules)
+                self.run = []
+                self.run_surround = []
+        elif self._ko_capture(p, captured, self.history.board):
+            board = self.history.board
+            chain = board.chain(p)
+            surround = self._surrounding(chain, captured, board)
+            linked = False
+            for q in surround:
+                if q in self.run_surround:
+                    linked = True
+                    break
+            if not linked:
+                self.run = []
+                self.run_surround = []
+            for q in chain:
+                self.run.append(q)
+            for q in surround:
+                if q not in self.run_surround:
+                    self.run_surround.append(q)
+        else:
+            self.run = []
+            self.run_surround = []
+        # Speed (bench: rules): list.count runs in C, so the usual case (no earlier equal
+        # situation) costs no Python call.
+        keys = self.history.keys
+        if keys.count(keys[len(self.history.plies)]) > 1:
+            self._note_cycle(captured)
+
+    def _ko_capture(self, p, captured, board):
+        # The playing stone's chain has as many stones as were captured and one liberty, on a
+        # point just emptied. Speed (bench: rules): most captures are told from the four
+        # neighbours of p alone, with no flood: two empty neighbours are two liberties; a
+        # single captured stone (always next to p) needs p to stand alone, its only empty
+        # neighbour then being the emptied point.
+        cells = board.cells
+        s = board.stride
+        color = cells[p]
+        empty = 0
+        alone = True
+        for n in (p - s, p - 1, p + 1, p + s):
+            c = cells[n]
+            if c == EMPTY:
+                empty += 1
+            elif c == color:
+                alone = False
+        if empty > 1:
+            return False
+        if len(captured) == 1:
+            return alone and empty == 1
+        chain = board.chain(p)
+        return (
+            len(chain) == len(captured)
+            and board.liberties(p) == 1
+            and self._liberty_in(chain, captured, board)
+        )
+
+    def _liberty_in(self, chain, captured, board):
+        cells = board.cells
+        for q in chain:
+            for n in board.neighbours(q):
+                if cells[n] == EMPTY:
+                    return n in captured
+        return False
+
+    def _surrounding(self, chain, captured, board):
+        # Points of the chains (either colour) touching the ko stones or the points they
+        # emptied: the groups the ko is fought between, which link the kos of one run.
+        cells = board.cells
+        points = []
+        for group in (chain, captured):
+            for q in group:
+                for n in board.neighbours(q):
+                    c = cells[n]
+                    if (c == 1 or c == 2) and n not in chain and n not in points:
+                        for s in board.chain(n):
+                            if s not in points:
+                                points.append(s)
+        return points
+
+    def _note_cycle(self, captured):
+        # A cycle is complete when the new situation repeats an earlier one and stones were
+        # removed on the way; its first move is recorded against its player.
+        history = self.history
+        keys = history.keys
+        n = len(history.plies)
+        key = keys[n]
+        # Speed (bench: rules): list.count runs in C, so the usual case (no earlier equal key)
+        # costs no Python loop; keys[n] itself is the one match then.
+        earlier = keys.count(key) - 1
+        if earlier <= 0:
+            return
+        current = None
+        for i in range(n - 1, -1, -1):
+            if keys[i] != key:
+                continue
+            earlier -= 1
+            removed = False
+            moved = False
+            plies = history.plies
+            for k in range(i, n):
+                ply = plies[k]
+                if ply.captured or ply.self_removed:
+                    removed = True
+                    break
+                if ply.point != PASS:
+                    moved = True
+            if not removed and not earlier:
+                # Nothing is recorded whether or not the positions are equal, and no earlier
+                # match is left to try: skip rebuilding the position (two passes end here).
+                return
+            if not removed and not moved and not history.dead:
+                # Only passes since ply i and no dead stone off the board: the position is
+                # the current one, no rebuild needed (the four passes that end a long game
+                # rebuilt all of it: ~1.5 s of the RP2040, issue 20), and with no stone
+                # removed on the way there is nothing to record.
+                return
+            if current is None:
+                current = bytes(history.board.cells)
+            if history.position(i) != current:
+                continue
+            if not removed:
+                return
+            first = history.plies[i]
+            if first.point == PASS:
+                return
+            entry = (i, first.point, first.color)
+            if entry not in self.cycle_starts:
+                self.cycle_starts.append(entry)
+            return
+
+    # -- persistence (undo, journal)
+
+    def snapshot(self):
+        return (list(self.run), list(self.run_surround), list(self.cycle_starts))
+
+    def restore(self, state):
+        self.run = list(state[0])
+        self.run_surround = list(state[1])
+        self.cycle_starts = list(state[2])

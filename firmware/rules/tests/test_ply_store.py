@@ -1,0 +1,127 @@
+"""The per-game storage that does not fragment the Pico's heap (issue 20, item 1): the plies
+as bytes (ply_store.PlyStore) and the SGF clock texts as bytes (chunked.ChunkedText) behave as
+the lists they replace, through a 600-ply game with captures and retractions, and keep no
+object per item (their chunks are the only blocks, of a fixed size, allocated once)."""
+
+from expect import raises
+from ingrules.chunked import TEXT_CHUNK, ChunkedText
+from ingrules.game import MANDATORY_PASS, MOVE, PASS_PLAY, Ply
+from ingrules.ko import PASS
+from ingrules.ply_store import CHUNK_BYTES, PlyStore
+
+
+class _Rng:
+    """A seeded xorshift32 (MicroPython's random has no Random class)."""
+
+    def __init__(self, seed):
+        self.x = seed or 1
+
+    def _next(self):
+        x = self.x
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+        self.x = x
+        return x
+
+    def randrange(self, a, b=None):
+        if b is None:
+            a, b = 0, a
+        return a + self._next() % (b - a)
+
+    def random(self):
+        return self._next() / 4294967296
+
+    def choice(self, items):
+        return items[self.randrange(len(items))]
+
+
+def _random_ply(rng):
+    color = rng.choice((1, 2))
+    if rng.random() < 0.1:
+        return Ply(color, PASS, (), (), rng.choice((PASS_PLAY, MANDATORY_PASS)))
+    point = rng.randrange(22, 22 + 21 * 20)  # padded indexes of a 19x19 board
+    captured = tuple(rng.randrange(22, 440) for _ in range(rng.choice((0, 0, 0, 1, 2, 40))))
+    removed = tuple(rng.randrange(22, 440) for _ in range(rng.choice((0, 0, 0, 0, 3))))
+    return Ply(color, point, captured, removed, MOVE)
+
+
+def _blocks(store):
+    return [len(c) for c in store.records + store.stones]
+
+
+def test_the_ply_store_is_the_list_of_plies_through_a_long_game_with_retractions():
+    rng = _Rng(20)
+    store = PlyStore(Ply, PASS)
+    want = []
+    assert not store and len(store) == 0 and list(store) == []
+    for _step in range(900):
+        if want and rng.random() < 0.1:  # a retraction: the last few plies taken back
+            keep = max(0, len(want) - rng.choice((1, 1, 2, 5)))
+            del want[keep:]
+            del store[keep:]
+        else:
+            ply = _random_ply(rng)
+            want.append(ply)
+            store.append(ply)
+        assert len(store) == len(want)
+        if want:
+            assert store[-1] == want[-1] and store[len(want) - 1] == want[-1]
+    assert len(want) >= 600
+    assert store == want and list(store) == want and list(reversed(store)) == want[::-1]
+    for i in (0, 1, 63, 64, 65, len(want) - 2, -1, -len(want)):
+        assert store[i] == want[i]
+        assert store[i].captured == want[i].captured and store[i].kind == want[i].kind
+    assert store[5:70] == want[5:70] and store[-3:] == want[-3:] and store[:0] == []
+    raises(IndexError, lambda: store[len(want)])
+    raises(IndexError, lambda: store[-len(want) - 1])
+    # Its only blocks: chunks of one size, as many as the game needs (none per ply).
+    assert set(_blocks(store)) == {CHUNK_BYTES}
+    assert len(store.records) == (len(want) + 63) // 64
+    stones = sum(len(p.captured) + len(p.self_removed) for p in want)
+    assert len(store.stones) * 256 >= stones
+
+
+def test_a_cut_back_store_keeps_its_chunks_and_writes_them_again():
+    rng = _Rng(7)
+    store = PlyStore(Ply, PASS)
+    plies = [_random_ply(rng) for _ in range(200)]
+    for ply in plies:
+        store.append(ply)
+    chunks = list(store.records) + list(store.stones)
+    del store[0:]
+    assert len(store) == 0 and list(store) == []
+    for ply in plies:
+        store.append(ply)
+    assert store == plies
+    assert all(a is b for a, b in zip(chunks, list(store.records) + list(store.stones)))
+    raises(TypeError, store.__delitem__, 3)  # only truncation
+
+
+def test_chunked_text_is_the_list_of_texts_it_holds():
+    rng = _Rng(3)
+    texts = ChunkedText()
+    want = []
+    for _step in range(1500):
+        r = rng.random()
+        if want and r < 0.05:
+            keep = max(0, len(want) - rng.choice((1, 3)))
+            del want[keep:]
+            del texts[keep:]
+        elif want and r < 0.2:
+            i = rng.randrange(len(want))
+            text = rng.choice((None, "BL[%d.%d]OB[%d]" % (rng.randrange(4000), 5, 3)))
+            want[i] = text
+            texts[i] = text
+        else:
+            text = rng.choice((None, "WL[%d]" % rng.randrange(100000), "\u00e9" * 5, ""))
+            want.append(text)
+            texts.append(text)
+        assert len(texts) == len(want)
+    assert list(texts) == want and texts == want
+    for i in (0, -1, len(want) // 2):
+        assert texts[i] == want[i]
+    assert all(len(c) == TEXT_CHUNK for c in texts.chunks)
+    raises(ValueError, texts.append, "x" * (TEXT_CHUNK + 1))
+    del texts[0:]
+    assert len(texts) == 0 and len(texts.chunks) <= 1

@@ -1,0 +1,417 @@
+"""The firmware's rooms and which may import which (README "Architecture"), checked on every
+import statement, those inside functions included (a lazy import is an arrow too):
+
+- no import cycle between modules, anywhere in firmware/, host_tools/ or bench/;
+- no import against the table of rooms below;
+- the rules core (ingrules) imports nothing but itself and `micropython`, `collections`;
+- nothing under firmware/ imports host_tools, bench or tests;
+- each of the Tracker's state attributes is assigned in one file only: the concept (mixin)
+  that owns it creates it in its own `_init_<concept>()` and changes it; others only read it.
+
+The checks are functions of a file list, so the last tests run them on made-up trees to show
+that each of them fails when it should.
+"""
+
+import ast
+import os
+import re
+
+from host_tools import FIRMWARE, ROOT
+
+# Rooms: ingrules (the rules core, a package of its own); the vocabulary leaves at the top of
+# ingboard (tables and names every room shares, importing only the rules core); the rooms of
+# ingboard; board_config (the wiring: pins and drivers) and main.py (the composition root).
+VOCABULARY = ("alerts", "cues", "game_config", "storage_paths", "gc_policy", "physical")
+ROOMS = (
+    "sensing",
+    "clock",
+    "bowls",
+    "tracking",
+    "records",
+    "menus",
+    "faces",
+    "link",
+    "app",
+    "drivers",
+)
+
+# room -> the rooms it may import (itself always). Read "records may import tracking": a
+# session log is replayed through the tracker, never the other way round.
+MAY_IMPORT = {
+    "ingrules": (),
+    "vocabulary": ("ingrules",),
+    "sensing": ("ingrules", "vocabulary"),
+    "clock": ("ingrules", "vocabulary"),
+    "bowls": ("ingrules", "vocabulary"),
+    "tracking": ("ingrules", "vocabulary", "sensing", "clock", "bowls"),
+    "records": ("ingrules", "vocabulary", "clock", "tracking"),
+    "menus": ("ingrules", "vocabulary"),
+    "faces": ("ingrules", "vocabulary", "clock", "menus"),
+    # relay_feed builds the relay's MQTT transport (drivers/mqtt_transport.py) from settings
+    "link": ("ingrules", "vocabulary", "tracking", "records", "drivers"),
+    "app": (
+        "ingrules",
+        "vocabulary",
+        "sensing",
+        "clock",
+        "bowls",
+        "tracking",
+        "records",
+        "menus",
+        "faces",
+        "link",
+        "drivers",
+    ),
+    "drivers": (),
+    "board_config": ("vocabulary", "drivers"),
+    # The composition root; it also loads the tracker's code first, before the heap reserve
+    # (firmware/main.py: the largest module needs blocks the later holes may not have).
+    "main": ("ingrules", "vocabulary", "sensing", "tracking", "link", "app", "records")
+    + ("drivers", "board_config"),
+}
+# What ingrules may import from outside itself (MicroPython and CPython both have these).
+RULES_EXTERNAL = ("micropython", "collections", "array")
+HOST = ("host_tools", "bench", "tests")
+
+
+def room_of(module):
+    """The room of a dotted module name, None for one outside the firmware."""
+    parts = module.split(".")
+    if parts[0] == "ingrules":
+        return "ingrules"
+    if module == "main":
+        return "main"
+    if parts[0] != "ingboard":
+        return None
+    if len(parts) == 1 or parts[1] in VOCABULARY:
+        return "vocabulary"
+    if parts[1] == "board_config":
+        return "board_config"
+    if parts[1] in ROOMS:
+        return parts[1]
+    raise AssertionError("%s belongs to no room: add it to a room or to VOCABULARY" % module)
+
+
+# -- the import graph ------------------------------------------------------------------------
+
+
+def _module_name(root, path):
+    rel = os.path.relpath(path, root)[:-3].replace(os.sep, ".")
+    return rel[: -len(".__init__")] if rel.endswith(".__init__") else rel
+
+
+def sources(roots):
+    """{module name: path} of the .py files under each (folder, package prefix)."""
+    found = {}
+    for folder, keep in roots:
+        for dirpath, dirnames, filenames in os.walk(folder):
+            dirnames[:] = sorted(d for d in dirnames if d not in ("__pycache__", "tests"))
+            for name in sorted(filenames):
+                if name.endswith(".py"):
+                    module = _module_name(folder, os.path.join(dirpath, name))
+                    if keep(module):
+                        found[module] = os.path.join(dirpath, name)
+    return found
+
+
+def imports(module, path, known):
+    """[(imported module, line)] of every import in the file, at any depth; a name imported
+    from a package is the submodule when there is one."""
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), path)
+    package = module if path.endswith("__init__.py") else module.rpartition(".")[0]
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package
+                for _ in range(node.level - 1):
+                    base = base.rpartition(".")[0]
+                base = base + "." + node.module if node.module else base
+            else:
+                base = node.module
+            for alias in node.names:
+                sub = base + "." + alias.name
+                found.append((sub if sub in known else base, node.lineno))
+    return found
+
+
+def graph(modules):
+    """{module: [(imported project module, line)]}, for the modules given ({name: path})."""
+    edges = {}
+    for module, path in modules.items():
+        edges[module] = [(m, line) for m, line in imports(module, path, modules) if m in modules]
+    return edges
+
+
+def cycles(edges):
+    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    index = {}
+    low = {}
+    stack = []
+    on_stack = set()
+    found = []
+    counter = [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w, _line in edges.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def forbidden(edges, paths):
+    """Arrows against MAY_IMPORT, as readable lines."""
+    bad = []
+    for module, targets in sorted(edges.items()):
+        src = room_of(module)
+        if src is None:
+            continue
+        for target, line in targets:
+            dst = room_of(target)
+            if dst is None:
+                bad.append(
+                    "%s:%d imports %s (outside the firmware)" % (paths[module], line, target)
+                )
+            elif dst != src and dst not in MAY_IMPORT[src]:
+                bad.append(
+                    "%s:%d: %s (%s) imports %s (%s)"
+                    % (paths[module], line, module, src, target, dst)
+                )
+    return bad
+
+
+def firmware_sources(firmware=FIRMWARE):
+    found = sources([(firmware, lambda m: m == "main" or m.startswith("ingboard"))])
+    found.update(sources([(os.path.join(firmware, "rules"), lambda m: m.startswith("ingrules"))]))
+    return found
+
+
+def project_sources():
+    found = firmware_sources()
+    found.update(sources([(ROOT, lambda m: m.split(".")[0] in ("host_tools", "bench"))]))
+    return found
+
+
+# -- the checks on this tree -----------------------------------------------------------------
+
+
+def test_every_firmware_module_is_in_a_room():
+    modules = firmware_sources()
+    assert "ingrules.game" in modules and "ingboard.tracking.tracker" in modules
+    rooms = {room_of(m) for m in modules}
+    assert rooms == set(MAY_IMPORT), sorted(set(MAY_IMPORT) ^ rooms)
+
+
+def test_the_room_table_has_no_cycle():
+    edges = {room: [(dst, 0) for dst in dsts] for room, dsts in MAY_IMPORT.items()}
+    assert cycles(edges) == []
+
+
+def test_no_import_cycle_in_firmware_host_tools_or_bench():
+    modules = project_sources()
+    found = cycles(graph(modules))
+    assert found == [], "import cycles (function-level imports count):\n%s" % "\n".join(
+        " <-> ".join(c) for c in found
+    )
+
+
+def test_no_import_against_the_room_table():
+    modules = firmware_sources()
+    bad = forbidden(graph(modules), modules)
+    assert bad == [], "imports against the table in tests/test_architecture.py:\n" + "\n".join(bad)
+
+
+def test_the_rules_core_imports_nothing_outside_itself():
+    modules = firmware_sources()
+    rules = {m: p for m, p in modules.items() if m.startswith("ingrules")}
+    assert len(rules) >= 10
+    for module, path in rules.items():
+        for target, line in imports(module, path, modules):
+            top = target.split(".")[0]
+            assert top == "ingrules" or top in RULES_EXTERNAL, "%s:%d imports %s" % (
+                path,
+                line,
+                target,
+            )
+
+
+def test_firmware_never_imports_the_host_side():
+    modules = firmware_sources()
+    for module, path in modules.items():
+        for target, line in imports(module, path, modules):
+            assert target.split(".")[0] not in HOST, "%s:%d imports %s" % (path, line, target)
+
+
+# -- the Tracker's state: each attribute owned by one concept -------------------------------
+
+TRACKING = os.path.join(FIRMWARE, "ingboard", "tracking")
+# tracker_state.py is the journal's contract: restore_state() puts back every concept's state
+# after a power cut (state() reads it), so it may assign any of them.
+RESTORER = "tracker_state.py"
+# The handshake of a committed play and its clock press: plays.py commits a move and waits
+# for its press (or takes a pending press as made), presses.py judges the press against the
+# play; both change these, owned (created) by presses.py.
+SHARED = {
+    name: ("presses.py", "plays.py")
+    for name in ("awaiting_press", "press_pending", "press_owed", "resign_offer", "dead_ask")
+}
+
+
+def attribute_stores(folder):
+    """{attribute: {file: [method, ...]}} of every `self.x = ...` (or `+=`) in the classes of
+    the .py files in folder."""
+    stores = {}
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".py"):
+            continue
+        with open(os.path.join(folder, name), encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
+            for fn in (n for n in cls.body if isinstance(n, ast.FunctionDef)):
+                for node in ast.walk(fn):
+                    if isinstance(node, ast.Assign):
+                        targets = node.targets
+                    elif isinstance(node, ast.AugAssign):
+                        targets = [node.target]
+                    else:
+                        continue
+                    for target in targets:
+                        for t in ast.walk(target):
+                            if (
+                                isinstance(t, ast.Attribute)
+                                and isinstance(t.ctx, ast.Store)
+                                and isinstance(t.value, ast.Name)
+                                and t.value.id == "self"
+                            ):
+                                stores.setdefault(t.attr, {}).setdefault(name, []).append(fn.name)
+    return stores
+
+
+def ownership_faults(stores):
+    """Attributes not created by exactly one concept's initialiser, or assigned elsewhere."""
+    faults = []
+    for attr, files in sorted(stores.items()):
+        creators = [
+            f
+            for f, methods in files.items()
+            if any(m.startswith("_init_") or m == "__init__" for m in methods)
+        ]
+        if len(creators) != 1:
+            faults.append(
+                "%s: created in %s (one concept's _init_ must)" % (attr, creators or "none")
+            )
+            continue
+        allowed = {creators[0], RESTORER} | set(SHARED.get(attr, ()))
+        for f in sorted(files):
+            if f not in allowed:
+                faults.append(
+                    "%s: owned by %s, assigned in %s (%s)"
+                    % (attr, creators[0], f, ", ".join(files[f]))
+                )
+    return faults
+
+
+def test_each_tracker_attribute_is_assigned_only_by_its_concept():
+    stores = attribute_stores(TRACKING)
+    assert len(stores) >= 60 and "seen" in stores and "press_pending" in stores
+    assert ownership_faults(stores) == []
+    for attr, owners in SHARED.items():
+        assert owners[0] in stores[attr], (attr, "is created by", owners[0])
+
+
+def test_every_concept_initialiser_is_called_by_the_tracker():
+    with open(os.path.join(TRACKING, "tracker.py"), encoding="utf-8") as f:
+        tracker = f.read()
+    found = 0
+    for name in sorted(os.listdir(TRACKING)):
+        if name.endswith(".py"):
+            with open(os.path.join(TRACKING, name), encoding="utf-8") as f:
+                for init in re.findall(r"^    def (_init_\w+)\(", f.read(), re.M):
+                    assert "self.%s(" % init in tracker, "%s.%s is never called" % (name, init)
+                    found += 1
+    assert found >= 9
+
+
+# -- the checks can fail ---------------------------------------------------------------------
+
+
+def _tree(tmp_path, files):
+    for rel, text in files.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return firmware_sources(str(tmp_path))
+
+
+def test_a_lazy_import_cycle_is_found(tmp_path):
+    modules = _tree(
+        tmp_path,
+        {
+            "ingboard/__init__.py": "",
+            "ingboard/link/__init__.py": "",
+            "ingboard/link/protocol.py": "def rare():\n    from ingboard.link import hc\n",
+            "ingboard/link/hc.py": "from ingboard.link.protocol import rare\n",
+        },
+    )
+    assert cycles(graph(modules)) == [["ingboard.link.hc", "ingboard.link.protocol"]]
+
+
+def test_an_import_against_the_table_is_found(tmp_path):
+    modules = _tree(
+        tmp_path,
+        {
+            "ingboard/__init__.py": "",
+            "ingboard/tracking/__init__.py": "",
+            "ingboard/tracking/tracker.py": "def sgf():\n    from ingboard.records import rec\n",
+            "ingboard/records/__init__.py": "",
+            "ingboard/records/rec.py": "from ingboard.tracking.tracker import sgf\n",
+            "rules/ingrules/__init__.py": "",
+            "rules/ingrules/board.py": "from ingboard import VERSION\n",
+        },
+    )
+    bad = forbidden(graph(modules), modules)
+    assert len(bad) == 2, bad
+    said = "\n".join(bad)
+    assert "ingboard.tracking.tracker (tracking) imports ingboard.records.rec (records)" in said
+    assert "ingrules.board (ingrules) imports ingboard (vocabulary)" in said
+
+
+def test_an_attribute_assigned_by_another_concept_is_found(tmp_path):
+    (tmp_path / "plays.py").write_text(
+        "class Plays:\n    def _init_plays(self):\n        self.leaving = {}\n"
+        "    def _commit(self):\n        self.moved = {}\n"
+    )
+    (tmp_path / "displacement.py").write_text(
+        "class Displacement:\n    def _init_displacement(self):\n        self.moved = {}\n"
+        "    def _shift(self):\n        self.leaving = None\n        self.shifted += 1\n"
+    )
+    faults = ownership_faults(attribute_stores(str(tmp_path)))
+    assert faults == [
+        "leaving: owned by plays.py, assigned in displacement.py (_shift)",
+        "moved: owned by displacement.py, assigned in plays.py (_commit)",
+        "shifted: created in none (one concept's _init_ must)",
+    ]
