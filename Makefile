@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 INGBOARD := $(VENV)/bin/ingboard
 PORT ?=
 
-.PHONY: setup system-deps test test-device lint format size demo bench flash sim twin twin-soak mp-test clean relay-soak hardware hardware-mech
+.PHONY: setup katago system-deps test test-device lint format size demo bench flash sim twin twin-soak mp-test clean relay-soak hardware hardware-mech
 
 setup: $(VENV)/.installed node_modules/.installed system-deps
 
@@ -22,6 +22,10 @@ node_modules/.installed: package.json package-lock.json
 # Debian packages the tests use as real peers (GNU Go). Installs only what is missing.
 system-deps:
 	@sh host_tools/setup/system_packages.sh
+
+# Optional: KataGo as a strong opponent (KaTrain's wheel + Debian's pocl OpenCL), in .katago/.
+katago: $(VENV)/.installed
+	sh host_tools/setup/katago.sh $(PY)
 
 lint: $(VENV)/.installed
 	$(PY) -m ruff format --check .

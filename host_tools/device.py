@@ -197,8 +197,11 @@ class MpremoteDevice:
             raise DeviceError("%s: soft reset failed (%s)" % (self.port, exc)) from None
 
     def start_app(self):
-        if self._t.in_raw_repl:
-            self._t.exit_raw_repl()
+        # The app may be running already (main.py after a flash or a power-up): a Ctrl-D sent
+        # to it would be the first byte of the next command line. Interrupt it into the REPL
+        # first (mpremote's raw REPL entry sends Ctrl-C), then soft-reboot from there.
+        self._raw()
+        self._t.exit_raw_repl()
         self._t.serial.write(b"\x04")  # Ctrl-D in the friendly REPL: soft reboot, runs main.py
         self._pending = b""
 

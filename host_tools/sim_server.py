@@ -15,7 +15,10 @@ over the stdlib's ThreadingHTTPServer, for one `Session` (a LiveBoard on the wal
                                                    given one) or lift (a stone)
   POST /api/press {"color": "B"}                   that side of the clock
   POST /api/button {"name": "pause"}               pause resume agree dispute undo resign-B/W
-  POST /api/new {"size": 9, "rules": "ing1991", "komi": 8}
+  POST /api/new {"size": 9, "rules": "ing1991", "komi": 8, "assist": true}
+  POST /api/pass                                   the side to play presses with no stone
+  POST /api/open {"sgf": "(;GM[1]...)"}            a record set up move by move, to continue
+  POST /api/estimate                               GNU Go's score estimate (state "estimate")
   GET  /api/clock/B.png, /api/clock/W.png          the firmware's clock faces (clock_png)
   GET  /api/session.log, /api/game.sgf             downloads
 """
@@ -34,6 +37,8 @@ from ingrules.board import BLACK, WHITE, Board, stones_per_colour
 
 from host_tools.bowl_model import BowlModel
 from host_tools.errors import InputError
+from host_tools.sim_assist import Assist
+from host_tools.sim_marks import board_marks, standing_alerts
 
 BOWL_PERIOD_MS = 250
 _COLOURS = {"B": BLACK, "W": WHITE}
@@ -244,6 +249,7 @@ class LiveBoard:
             "setup": [[game.board.name(p), "B" if c == BLACK else "W"] for p, c in game.setup],
             "prisoners": {"B": game.prisoners[BLACK], "W": game.prisoners[WHITE]},
             "marks": board_marks(self.rows(), game, tracker),
+            "alerts": standing_alerts(tracker),
             "owner": owner_rows(game) if game.phase != "play" else None,
             "stars": star_points(self.size),
         }
@@ -272,42 +278,6 @@ def moves(game):
             }
         )
     return out
-
-
-def board_marks(rows, game, tracker):
-    """Where the board and the game disagree (ARCHITECTURE "The physical board is not the
-    game"): stones to lift (on the board, not in the game: captured, retracted by an undo, or
-    simply wrong), stones missing (in the game, not on the board) and stones of the wrong
-    colour. The player to move's one new stone, not yet committed, is not a difference, nor
-    is a stone taken off in the pause (a dead chain being lifted)."""
-    if game.phase == "ended":
-        return {"lift": [], "missing": [], "wrong": []}
-    board = game.board
-    size = game.size
-    lift, missing, wrong = [], [], []
-    for i, row in enumerate(game.board.rows()):
-        seen = rows[i]
-        for col in range(size):
-            name = board.name(board.index(col, size - 1 - i))
-            want, got = row[col], seen[col]
-            if want == got or got == "?":
-                continue
-            if want == ".":
-                lift.append((name, got))
-            elif got == ".":
-                if game.phase != "paused":  # in the pause, dead stones are on their way off
-                    missing.append(name)
-            else:
-                wrong.append(name)
-    mover = "B" if game.to_play == BLACK else "W"
-    new = [n for n, c in lift if c == mover and n not in _leaving_names(board, tracker)]
-    if game.phase == "play" and len(new) == 1 and len(lift) == 1:
-        lift = []
-    return {"lift": [n for n, _c in lift], "missing": missing, "wrong": wrong}
-
-
-def _leaving_names(board, tracker):
-    return [board.name(p) for p in tracker.leaving]
 
 
 def owner_rows(game):
@@ -350,6 +320,8 @@ STATIC = {
     "/": ("index.html", "text/html; charset=utf-8"),
     "/index.html": ("index.html", "text/html; charset=utf-8"),
     "/sim.js": ("sim.js", "text/javascript; charset=utf-8"),
+    "/sim_board.js": ("sim_board.js", "text/javascript; charset=utf-8"),
+    "/sim_sound.js": ("sim_sound.js", "text/javascript; charset=utf-8"),
     "/sim.css": ("sim.css", "text/css; charset=utf-8"),
 }
 DEFAULT_CONFIG = {
@@ -403,21 +375,47 @@ class Session:
     run while nobody plays), or, with `manual_time`, moves only when asked (`POST /api/wait`):
     scripted demonstrations and the browser tests get the same board times every run."""
 
-    def __init__(self, config=None, clock=time.monotonic, manual_time=False, engine=None):
+    def __init__(
+        self,
+        config=None,
+        clock=time.monotonic,
+        manual_time=False,
+        engine=None,
+        assist=True,
+        counsel=None,
+    ):
         self.lock = threading.Lock()
         self.clock = clock
         self.manual_time = manual_time
         self.engine = engine
+        self.assist_default = assist
+        self.counsel = counsel  # sim_counsel.Counsel: dead stones and score estimates
         self.new(config or DEFAULT_CONFIG)
 
-    def new(self, config):
+    def _make_board(self, config):
+        return LiveBoard(config)
+
+    def new(self, config, assist=None):
         try:
-            board = LiveBoard(config)
+            board = self._make_board(config)
         except ValueError as exc:
             raise InputError(str(exc)) from None
         self.board = board
+        self.assist = Assist(self.assist_default if assist is None else bool(assist))
         self.start = None  # wall clock of board time 0 (the first stone or press)
         self.manual_t = 0
+        self.estimate = None
+
+    def open_sgf(self, text, assist=None):
+        """A game record (SGF text) set up on a new board, move by move as players would
+        (stone, press, captures lifted), to continue from its last move."""
+        from host_tools.sim_record import replay_onto
+
+        config, plays = _read_sgf(text)
+        self.new(config, assist)
+        self.manual_t = replay_onto(self.board, plays)
+        if not self.manual_time:
+            self.start = self.clock() - self.board.t / 1000.0
 
     def now(self):
         if self.manual_time:
@@ -436,14 +434,20 @@ class Session:
             board.advance(self.now())
             if action == "click":
                 self._play_starts()
-                name = str(body.get("point", ""))
-                if board.stone(name) != ".":
-                    board.lift(name)
-                else:
-                    color = body.get("color") or board.state()["to_play"]
-                    if color not in ("B", "W"):
-                        raise InputError("colour must be B or W")
-                    board.place(name, color)
+                self._click(board, str(body.get("point", "")), body.get("color"))
+            elif action == "pass":
+                self._play_starts()
+                game = board.tracker.game
+                if game.phase == "ended":
+                    raise InputError("the game is over")
+                board.press("B" if game.to_play == BLACK else "W")
+            elif action == "open":
+                sgf = body.get("sgf")
+                if not isinstance(sgf, str) or not sgf.strip():
+                    raise InputError("no SGF text was given")
+                self.open_sgf(sgf, body.get("assist"))
+            elif action == "estimate":
+                self._estimate()
             elif action == "press":
                 color = body.get("color")
                 if color not in ("B", "W"):
@@ -456,7 +460,7 @@ class Session:
                     raise InputError("unknown button %r" % (name,))
                 board.button(name)
             elif action == "new":
-                self.new(settings(body))
+                self.new(settings(body), body.get("assist"))
             elif action == "wait":
                 ms = body.get("ms")
                 if not self.manual_time:
@@ -468,21 +472,69 @@ class Session:
                 self.manual_t += ms
             elif action != "state":
                 raise InputError("unknown action %r" % (action,))
-            self.board.advance(self.now())
+            self._settle()
             state = self.board.state()
+            game = self.board.tracker.game
             if self.engine is not None:
-                game = self.board.tracker.game
-                if game.phase != "ended":
-                    self.engine.want(game)
                 state["engine"] = self.engine.view(game)
+            state["assist"] = self.assist.on
+            state["lifted_chains"] = [names for names, _c in self.assist.lifted_chains]
+            state["counsel"] = self._counsel_view(game)
+            state["estimate"] = self.estimate
             return state
+
+    def _settle(self):
+        """Board time up to now, and the chores assist does (each may be followed by more:
+        a capture lifted after the press that made it)."""
+        board = self.board
+        board.advance(self.now())
+        for _ in range(8):
+            game = board.tracker.game
+            if self.engine is not None and game.phase != "ended":
+                self.engine.want(game)
+            if self.counsel is not None and game.phase == "paused":
+                self.counsel.want(game)
+            if not self.assist.chores(board, self.engine):
+                break
+            board.advance(self.now())
+
+    def _click(self, board, name, color):
+        game = board.tracker.game
+        if board.stone(name) != ".":
+            if game.phase == "paused" and self.assist.click_stone_in_pause(board, name):
+                return
+            if self.assist.on and game.phase == "play" and _in_game(game, board, name):
+                raise InputError("%s is a stone of the game: undo takes a move back" % name)
+            board.lift(name)
+            return
+        if game.phase == "paused" and self.assist.click_empty_in_pause(board, name):
+            return
+        color = color or ("B" if game.to_play == BLACK else "W")
+        if color not in ("B", "W"):
+            raise InputError("colour must be B or W")
+        board.place(name, color)
+        self.assist.placed(board, color)
+
+    def _counsel_view(self, game):
+        if self.counsel is None:
+            return None
+        return self.counsel.view(game)
+
+    def _estimate(self):
+        if self.counsel is None:
+            raise InputError("no engine to estimate the score (GNU Go is not installed)")
+        self.estimate = self.counsel.estimate(self.board.tracker.game)
 
     def clock_png(self, color):
         from host_tools.clock_png import face_image
 
         with self.lock:
             self.board.advance(self.now())
-            img = face_image(self.board.tracker.clock, _COLOURS[color], self.board.t, scale=2)
+            tracker = self.board.tracker
+            if tracker.game.phase == "ended":
+                img = result_face(tracker)  # as the board's displays show it (standalone.py)
+            else:
+                img = face_image(tracker.clock, _COLOURS[color], self.board.t, scale=2)
         out = io.BytesIO()
         img.save(out, format="PNG")
         return out.getvalue()
@@ -490,6 +542,56 @@ class Session:
     def close(self):
         if self.engine is not None:
             self.engine.close()
+        if self.counsel is not None:
+            self.counsel.close()
+
+
+def _in_game(game, board, name):
+    """True when the stone on `name` is the game's own (same colour on the same point)."""
+    p = game.board.parse(name)
+    return game.board.cells[p] == _COLOURS.get(board.stone(name))
+
+
+def result_face(tracker):
+    """The face both displays show once the game has ended: the count, the fill-in and the
+    result (core/board_face.result) after a count; the result alone after a resignation or a
+    loss on time."""
+    import framebuf
+    from ingboard.faces import board_face, clock_face
+
+    from host_tools.clock_png import bytes_to_image
+
+    buf = bytearray(clock_face.WIDTH * clock_face.HEIGHT // 8)
+    fb = framebuf.FrameBuffer(buf, clock_face.WIDTH, clock_face.HEIGHT, framebuf.MONO_VLSB)
+    game = tracker.game
+    if tracker.counted is not None:
+        for _ in board_face.result_steps(fb, tracker.counted, tracker.plan, game.board.rows()):
+            pass
+    else:
+        fb.fill(0)
+        clock_face.text(fb, 4, 8, "RESULT")
+        clock_face.big(fb, 4, 24, str(game.result or "-")[:8])
+    return bytes_to_image(bytes(buf), scale=2)
+
+
+def _read_sgf(text):
+    """(config, plays) of an SGF text for the virtual board; InputError for what it cannot
+    continue from (setup stones other than a handicap)."""
+    from host_tools.simulate import load_game
+
+    game = load_game(text.encode("utf-8"))
+    if game.setup:
+        raise InputError(
+            "the SGF has setup stones (AB/AW): the virtual board continues only games "
+            "that start from an empty board"
+        )
+    if game.size not in (5, 7, 9, 13, 19):
+        raise InputError("board size %d is not offered by the virtual board" % game.size)
+    config = game.config()
+    config.pop("handicap", None)
+    config.pop("handicap_style", None)
+    plays = [m for m in game.moves if not m.appended]
+    return config, plays
 
 
 def make_server(port=8000, host="127.0.0.1", session=None):

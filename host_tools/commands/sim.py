@@ -1,6 +1,9 @@
-"""`ingboard sim [--port N] [--engine CMD]`: the virtual board in the browser, backed by the
-firmware code; with --engine a GTP engine is the opponent (its moves shown for the person to
-place)."""
+"""`ingboard sim [--port N] [--engine CMD] [--chores]`: the virtual board in the browser, backed
+by the firmware code; with --engine a GTP engine is the opponent. In assist mode (the default)
+the board lifts captured stones, places the engine's moves and presses the clocks for the
+person (host_tools/sim_assist.py); `--chores` leaves all of that to the person, as at a
+physical board. GNU Go, where installed, names the dead stones at the pause and estimates the
+score on demand (host_tools/sim_counsel.py)."""
 
 import os
 import signal
@@ -40,6 +43,17 @@ def add_arguments(parser):
         "yes, no (default)",
     )
     parser.add_argument(
+        "--chores",
+        action="store_true",
+        help="start in the physical chores mode: the person lifts captures, places the "
+        "engine's moves and presses every clock (default: assist does those)",
+    )
+    parser.add_argument(
+        "--no-counsel",
+        action="store_true",
+        help="do not ask GNU Go for dead stones at the pause and score estimates",
+    )
+    parser.add_argument(
         "--manual-time",
         action="store_true",
         help='board time moves only by POST /api/wait {"ms": N} (scripts, tests)',
@@ -67,7 +81,14 @@ def run(args):
         if args.handshake_timeout <= 0:
             raise InputError("--handshake-timeout must be a positive number of seconds")
         engine = EngineSeat(args.engine, args.engine_color, handshake_s=args.handshake_timeout)
-    session = Session(manual_time=args.manual_time, engine=engine)
+    counsel = None
+    if not args.no_counsel:
+        from host_tools import sim_counsel
+
+        counsel = sim_counsel.start()
+    session = Session(
+        manual_time=args.manual_time, engine=engine, assist=not args.chores, counsel=counsel
+    )
     try:
         server = make_server(args.port, args.host, session)
     except InputError:

@@ -12,6 +12,9 @@ pictures). Each answers a command of the twin (`twin.model(name, **args)`): "gri
 faults}, "bowl" {colour, grams, position | plugged, faults}, "key" {key, hold_ms, release,
 faults}, "tones", "frames", "display" {faults}. `faults` is host_tools/twin/faults.py's
 parse() of wiring faults (swapped lines, dead groups, reversed sensors, load cells...).
+
+`fill_bowls(twin)` puts a full set of 180 stones in each bowl (the weights of the simulated
+sets of bowl_model.py): a board at rest, as its players leave it.
 """
 
 import os
@@ -71,6 +74,24 @@ def attach(twin, variant="pico", position=None, cells=None, seed=1, faults=None)
         faults=faults.get("displays", {}),
     )
     return cfg
+
+
+def full_set_grams(seed):
+    """The weight of one simulated 180-stone set (bowl_model.BowlModel with this seed)."""
+    from host_tools.bowl_model import BowlModel
+
+    return round(BowlModel(seed).full_weight(), 3)
+
+
+FULL_SET_SEEDS = {"B": 11, "W": 12}
+
+
+def fill_bowls(twin, grams=None):
+    """Both bowls full (180 stones each); returns {colour: grams}."""
+    grams = grams or {c: full_set_grams(s) for c, s in FULL_SET_SEEDS.items()}
+    for colour, g in grams.items():
+        twin.model("bowl", colour=colour, grams=g)
+    return grams
 
 
 def set_faults(twin, faults):

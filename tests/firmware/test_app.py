@@ -376,3 +376,19 @@ def test_a_scan_that_finds_the_input_queue_full_goes_in_with_the_next_scan():
     app._scan(vt.now)
     kind, t, rows, _ = app.inputs.get()
     assert t == 1240 and rows[4] == "....B...."
+
+
+def test_a_new_game_of_another_size_than_the_grid_is_refused():
+    # Every scan is the grid's size: a 9x9 game on the 19x19 grid failed at each scan.
+    vt = VirtualTime()
+    cfg, hw = hardware(vt, LOG)  # LOG is a 9x9 game: the grid is 9x9
+    app = App(hw, RecordsStore("/tmp/ingboard-test-app-size"), vt.ticks_ms, vt.ticks_diff,
+              vt.sleep_ms, cfg)  # fmt: skip
+    app.new_game({"size": 9, "rules": "ing1991"})
+    number = app.number
+    try:
+        app.new_game({"size": 19, "rules": "ing1991"})
+        raise AssertionError("a 19x19 game was taken on a 9x9 grid")
+    except ValueError as exc:
+        assert "this board is 9x9" in str(exc)
+    assert app.number == number and app.tracker.game.size == 9  # the game in progress stays

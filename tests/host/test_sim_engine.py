@@ -65,7 +65,7 @@ def test_engine_follows_the_game_through_undo_and_other_moves():
     from host_tools.sim_engine import EngineSeat
 
     seat = EngineSeat("gnugo --mode gtp --level 1 --seed 1", "W")
-    session = Session({"size": 9, "rules": "chinese"}, manual_time=True, engine=seat)
+    session = Session({"size": 9, "rules": "chinese"}, manual_time=True, engine=seat, assist=False)
     try:
         assert session.handle("state", {})["engine"]["move"] is None  # Black to play
         play(session, "E5", "B")
@@ -101,7 +101,9 @@ def test_engine_names_dead_stones_in_the_pause():
     from host_tools.sim_engine import EngineSeat
 
     seat = EngineSeat("gnugo --mode gtp --level 1", "W")
-    session = Session({"size": 5, "rules": "ing1991", "komi": 8}, manual_time=True, engine=seat)
+    session = Session(
+        {"size": 5, "rules": "ing1991", "komi": 8}, manual_time=True, engine=seat, assist=False
+    )
     try:
         for p, c in [("C3", "B"), ("D3", "W"), ("C2", "B"), ("D2", "W"), ("C4", "B")]:
             play(session, p, c)
@@ -117,7 +119,8 @@ def test_engine_names_dead_stones_in_the_pause():
         assert "E2" in s["engine"]["dead"]
         # Lifting a dead stone in the pause is the removal, not a stone gone missing.
         s = session.handle("click", {"point": "E2"})
-        assert s["rows"][3][4] == "." and s["marks"] == {"lift": [], "missing": [], "wrong": []}
+        assert s["rows"][3][4] == "."
+        assert s["marks"] == {"lift": [], "missing": [], "wrong": [], "why": {}}
     finally:
         session.close()
 

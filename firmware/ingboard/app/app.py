@@ -264,6 +264,13 @@ class App:
                 bowls[c] = entry
             config = dict(config, bowls=bowls)
         check_config(config)
+        classifier = self.hw.get("classifier")
+        if classifier is not None and config["size"] != classifier.size:
+            # Every scan is the grid's size: a smaller game would fail at each one.
+            raise ValueError(
+                "this board is %dx%d: a %dx%d game cannot be played on it"
+                % (classifier.size, classifier.size, config["size"], config["size"])
+            )
         # A new game is several slices, the scan checkpoint between them (issue 20: the
         # host's new-game held up a scan by 218 ms on the twin): the tracker, the old game's
         # records closed, the new game's opened.

@@ -649,6 +649,17 @@ class Bowls:
             return  # nothing in the bowl to weigh a stone by: enrol on a later plateau
         w180 = (w * total + n // 2) // n if out else w
         if not total * 2000 <= w180 <= total * 15000:
+            if not out:
+                # No stone out and still not a full set (an empty bowl, a lid on the scale):
+                # said once per plateau, and the next plateau is tried again (Ing 1991 Art. 9
+                # "Counting" (1)).
+                bowl.candidate = bowl.candidate_prev = None
+                self._alert(
+                    "bowl-mismatch",
+                    "%s bowl: %s g is not a full set of %d stones" % (bowl.name, _grams(w), total),
+                    bowl.name,
+                    bowl.last_eval or 0,
+                )
             return  # the board's count does not fit this plateau: enrol on a later one
         self._enrol(bowl, w180)
         bowl.ref_p = w

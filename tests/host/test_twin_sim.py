@@ -1,0 +1,140 @@
+"""A person plays a game on the device twin through the virtual board's page (`ingboard twin
+--hardware --sim`): each click on the page becomes the Hall grid's field and the bowls' load,
+each clock press (assist presses after the stone) the key held, and the real rp2 firmware on
+the emulated RP2040 decides; the page shows the twin's displays as its clock faces.
+
+The game (19x19: the board's grid is 19x19 and the app refuses other sizes): a capture, a pass
+in the middle, the passes to the count. Checks: the twin's moves are the ones clicked; `ingboard
+pull` copies the twin's SGF and session log, and `ingboard track` on that log gives the same
+SGF; both displays end on the board's result face (the count, as the host's firmware code draws
+it from the same game), never the clock's PAUSED.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import threading
+
+import pytest
+from twin_support import ingboard, require_images
+
+from host_tools import ROOT
+from host_tools.gtp import find_gnugo
+
+require_images("romfs")
+
+HAVE_BROWSER = os.path.exists("/usr/bin/chromium") and os.path.isdir(
+    os.path.join(ROOT, "node_modules", "playwright-core")
+)
+pytestmark = pytest.mark.skipif(not HAVE_BROWSER, reason="chromium or playwright-core missing")
+
+# B captures W's B19 (move 5), W passes mid-game, then the passes to the count.
+MOVES = ["C19", "B19", "B18", "D4", "A19", "pass", "D16"]
+CONFIG = {"size": 19, "rules": "chinese", "komi": 7.5, "time": {"system": "none"}}
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    from host_tools import sim_counsel
+    from host_tools.sim_server import make_server
+    from host_tools.twin import deploy, live_board
+
+    tmp = tmp_path_factory.mktemp("twin-sim")
+    twin = live_board.start(str(tmp / "build"))
+    link = live_board.TwinLink(twin)
+    session = server = None
+    try:
+        counsel = sim_counsel.start() if find_gnugo() else None
+        session = live_board.TwinSession(link, config=CONFIG, assist=True, counsel=counsel)
+        server = make_server(0, "127.0.0.1", session)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        url = "http://127.0.0.1:%d/" % server.server_address[1]
+        started = live_board.wait_for(
+            lambda: [r for r in link.replies if r.get("cmd") == "new-game"], 60
+        )
+        game = started[0]["game"]
+        done = subprocess.run(
+            [shutil.which("node") or "node", os.path.join(ROOT, "tests", "host", "twin_page.mjs")]
+            + [url, str(tmp), ",".join(MOVES)],
+            capture_output=True,
+            text=True,
+            timeout=1500,
+            cwd=ROOT,
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        page = json.loads(done.stdout.strip().splitlines()[-1])
+        shown = dict(link.latest)
+        events = list(link.events)
+        # The next game closes this one's records (its session log no longer .part).
+        before = len(link.replies)
+        link.send({"cmd": "new-game", "config": CONFIG})
+        live_board.wait_for(lambda: len(link.replies) > before, 60)
+    finally:
+        if server is not None:
+            server.shutdown()
+            server.server_close()
+        if session is not None:
+            session.close()
+        link.close()
+    try:
+        twin.pause()
+        with deploy.Serving(twin) as port:
+            pulled = ingboard("pull", "--port", port, "--dest", str(tmp), timeout=600)
+    finally:
+        twin.close()
+    assert pulled.returncode == 0, pulled.stderr
+    return {
+        "tmp": tmp,
+        "game": game,
+        "page": page,
+        "shown": shown,
+        "events": events,
+        "pulled": pulled,
+    }
+
+
+def _pulled(played, kind, suffix):
+    return (played["tmp"] / kind / ("%04d%s" % (played["game"], suffix))).read_text()
+
+
+def test_the_twin_played_the_moves_clicked_on_the_page(played):
+    page = played["page"]
+    assert page["assist"] is True
+    points = [m["p"] for m in page["twinMoves"]]
+    assert points[: len(MOVES)] == MOVES
+    assert points[len(MOVES) :] and all(p == "pass" for p in points[len(MOVES) :])
+    moves = [e for e in played["events"] if e["type"] == "move"]
+    assert moves[4]["captures"] == ["B19"]  # A19 took B19: assist lifted it on the page
+    assert page["result"] and page["status"].startswith("Result: ")
+
+
+def test_the_twins_sgf_is_what_track_gives_for_its_log(played, tmp_path):
+    sgf = _pulled(played, "games", ".sgf")
+    log = tmp_path / "board.log"
+    log.write_text(_pulled(played, "sessions", ".log"))
+    out = tmp_path / "tracked.sgf"
+    done = ingboard("track", str(log), "--sgf", str(out), "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert out.read_text() == sgf
+    from sgfmill import sgf as sgfmill
+
+    game = sgfmill.Sgf_game.from_string(sgf)
+    assert game.get_root().get("RE") == played["page"]["result"]
+
+
+def test_the_displays_show_the_result_face(played, tmp_path):
+    from ingboard.records.session_read import read_text
+    from ingboard.records.session_replay import track
+
+    from host_tools.sim_server import result_face
+    from host_tools.twin import frames
+
+    assert played["page"]["resultFaces"] == {"B": True, "W": True}
+    tracker = track(read_text(_pulled(played, "sessions", ".log")), lambda e: None)
+    assert tracker.game.phase == "ended" and tracker.counted is not None
+    want = result_face(tracker).tobytes()
+    for name in ("B", "W"):
+        bits = played["shown"][name]
+        got = frames.image(bits, scale=2)
+        assert got.tobytes() == want, name
