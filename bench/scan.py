@@ -23,6 +23,8 @@ from host_tools import micropython as mp
 
 SCANS = 300
 MOVE = 150
+# `python -m bench --tiny` (the guard in make test): fewer scans, the same figures.
+TINY = {"SCANS": 20}
 
 _SCRIPT = """
 import gc, json, time
@@ -185,7 +187,7 @@ def measure(corpus=None, log=print):
 
     corpus = corpus if corpus is not None else games.corpus_games()
     rows, moves = position(corpus)
-    result = run(rows, moves)
+    result = run(rows, moves, SCANS)
     stones = sum(r.count("B") + r.count("W") for r in rows)
     log(
         "# scan: 19×19 position with %d stones (move %d of the longest 19×19 corpus game), "
