@@ -6,9 +6,10 @@ goal. `python -m bench` prints one machine-readable line per figure as it is mea
     name value unit [MISS]
 
 then a short table with the goals; a goal not met says MISS in both. A figure that could not be
-measured in this run (a part of the firmware not built yet) has the value `NA` and is a MISS
-with the reason. Nothing is estimated or copied from an earlier run: `bench/results.md` keeps
-the history (`python -m bench --record` appends this run's figures to it).
+measured in this run (a part of the firmware not built yet, a part of a section that failed) has
+the value `NA` and is a MISS with the reason; the run goes on with the next figure. Nothing is
+estimated or copied from an earlier run: `bench/results.md` keeps the history (`python -m bench
+--record` appends this run's figures to it).
 
 Modules, one per group of figures: `rules` (rules core vs sgfmill under MicroPython and
 CPython; `rules_job` is the part that runs inside both interpreters), `heap` (MicroPython heap
@@ -51,10 +52,10 @@ class Figure:
 
     @property
     def missed(self):
+        if not self.measured:
+            return True  # NA is a MISS, goal or not: the run says why
         if self.goal is None:
             return False
-        if not self.measured:
-            return True
         op, limit = self.goal
         return not (self.value >= limit if op == ">=" else self.value <= limit)
 
@@ -85,7 +86,7 @@ class Figure:
 
 
 def missing(name, unit, goal, reason):
-    """A figure this run could not measure: NA, and a MISS when it has a goal."""
+    """A figure this run could not measure: NA, a MISS with its reason."""
     return Figure(name, None, unit, goal=goal, reason=reason)
 
 

@@ -1,9 +1,16 @@
 """`python -m bench` (`make bench`): measure every figure, print them, then the table.
 
     python -m bench [--only rules,heap,scan,latency,size,relay,mcu] [--repeats N] [--record]
+                    [--tiny]
 
-Exit status 0 when every figure was measured (missed goals are printed as MISS, not errors),
-1 when a measurement failed (an engine disagreed, an interpreter failed).
+--tiny runs every section once on tiny inputs (a few corpus games, short games on the twin,
+each section's own `TINY` settings): the guard in `make test` that no section crashes and no
+figure turns NA. Its figures are not the bench's (not recorded).
+
+Every section runs; a figure that cannot be measured is printed as NA with its reason (a MISS)
+and the run goes on. Exit status 0 when every section ran (missed goals and NA figures are
+printed as MISS, not errors), 1 when a whole section failed (an engine disagreed, an
+interpreter failed: its one NA line `<section>` says why).
 """
 
 import argparse
@@ -14,7 +21,7 @@ import subprocess
 import sys
 import time
 
-from bench import BenchError, games, table
+from bench import BenchError, games, missing, table
 
 SECTIONS = ("rules", "heap", "scan", "latency", "size", "relay", "mcu")
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results.md")
@@ -67,7 +74,10 @@ def main(argv=None):
     parser.add_argument("--only", help="comma-separated sections (%s)" % ",".join(SECTIONS))
     parser.add_argument("--repeats", type=int, default=9, help="rules: replays per engine")
     parser.add_argument("--record", action="store_true", help="append to bench/results.md")
+    parser.add_argument("--tiny", action="store_true", help="every section on tiny inputs")
     args = parser.parse_args(argv)
+    if args.tiny and args.record:
+        parser.error("--tiny figures are not recorded")
     sections = SECTIONS if not args.only else tuple(s.strip() for s in args.only.split(","))
     unknown = [s for s in sections if s not in SECTIONS]
     if unknown:
@@ -87,17 +97,28 @@ def main(argv=None):
         try:
             if name in ("rules", "heap", "scan", "latency", "mcu") and corpus is None:
                 corpus = games.corpus_games()
+                if args.tiny:
+                    corpus = games.tiny_corpus(corpus)
             module = __import__("bench." + name, fromlist=["measure"])
+            if args.tiny:
+                for key, value in getattr(module, "TINY", {}).items():
+                    setattr(module, key, value)
             if name == "rules":
-                found = module.measure(corpus, repeats=args.repeats, log=log)
+                repeats = 1 if args.tiny else args.repeats
+                found = module.measure(corpus, repeats=repeats, log=log)
             elif name in ("size", "relay"):
                 found = module.measure(log=log)
             else:
                 found = module.measure(corpus, log=log)
-        except BenchError as exc:
+        except Exception as exc:  # noqa: BLE001 (a section that fails is NA; the run goes on)
             failed.append(name)
+            text = str(exc).strip().splitlines()
+            reason = "%s%s" % (
+                "" if isinstance(exc, BenchError) else type(exc).__name__ + ": ",
+                text[-1] if text else "",
+            )
             log("# %s FAILED: %s" % (name, exc))
-            continue
+            found = [missing(name, "", None, "section failed: " + reason)]
         for figure in found:
             log(figure.line())
         figures += found

@@ -29,6 +29,20 @@ def corpus_games():
         raise BenchError(str(exc)) from None
 
 
+def tiny_corpus(games):
+    """The corpus of `python -m bench --tiny`: the longest 19×19 game (the scan's position and
+    the heap game come from it) and the shortest game of every other size."""
+    out = []
+    for size in sorted(set(g["size"] for g in games)):
+        same = [g for g in games if g["size"] == size]
+        out.append(
+            max(same, key=lambda g: len(g["moves"]))
+            if size == 19
+            else min(same, key=lambda g: len(g["moves"]))
+        )
+    return out
+
+
 def encode(games):
     """The games as the compact text of bench/rules_job.py: `name size moves` per line."""
     lines = []

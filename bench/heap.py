@@ -44,6 +44,9 @@ from host_tools import micropython as mp
 GOAL_DATA = 48 * KB
 GOAL_CODE = 64 * KB
 SEED = 1
+PLIES = games.HEAP_PLIES
+# `python -m bench --tiny` (the guard in make test): a short game, the same figures.
+TINY = {"PLIES": 24}
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 STEPS_MJS = os.path.join(HERE, "mp_steps.mjs")
@@ -272,7 +275,7 @@ def run(simulation, use_tracker, firmware=FIRMWARE):
 
 def measure(corpus=None, log=print):
     corpus = corpus if corpus is not None else games.corpus_games()
-    moves, description = games.heap_game(corpus)
+    moves, description = games.heap_game(corpus, plies=PLIES)
     simulation = session_for(moves)
     use_tracker = tracker_available()
     with tempfile.TemporaryDirectory(prefix="ingboard-bench-mpy-") as mpy:

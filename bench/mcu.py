@@ -110,6 +110,21 @@ GOAL_COUNT_PEAK_KB = GOAL_LARGEST_KB  # the end fits in the room a long game mus
 CPU_WARM_MS = 3000  # the app's start (whole faces, the bowls settling) before the idle board
 CPU_RUN_MS = 5000
 DATA_SAMPLE = 10  # plies between two samples of the game's data heap
+DATA_PLIES = games.HEAP_PLIES  # the game of heap_data_peak
+APP_RUN_MS = 2000  # the app running for mcu_mem_free_kb
+# `python -m bench --tiny` (the guard in make test): every part once, on short games and runs.
+TINY = {
+    "PASSES": 1,
+    "PACE_PLIES": 4,
+    "THINK_MS": 500,
+    "GAME_PLIES": 12,
+    "COUNT_PLIES": 12,
+    "CPU_WARM_MS": 500,
+    "CPU_RUN_MS": 500,
+    "APP_RUN_MS": 500,
+    "DATA_PLIES": 12,
+    "DATA_SAMPLE": 4,
+}
 
 CODE = (
     "from ingboard.tracking import tracker\nfrom ingrules import game\n"
@@ -281,10 +296,8 @@ import gc, json, asyncio, time
 import main_build
 from ingboard import gc_policy
 hw = main_build.build()
-reserve = bytearray(gc_policy.LOAD_RESERVE)
-from ingboard.app.app import App
-from ingboard.records.store import RecordsStore
-del reserve
+gc_policy.drop("ingboard.board_config")
+relay_feed, App, RecordsStore = main_build.load_app()
 async def sleep_ms(ms):
     await asyncio.sleep_ms(ms)
 app = App(hw, RecordsStore(""), time.ticks_ms, time.ticks_diff, sleep_ms)
@@ -376,9 +389,10 @@ print(json.dumps({"plies": len(tracker.game.plies), "moves": out[1], "alerts": o
 CPU = """
 import gc, json, asyncio, time, micropython
 import main_build
-from ingboard.app.app import App
-from ingboard.records.store import RecordsStore
+from ingboard import gc_policy
 hw = main_build.build()
+gc_policy.drop("ingboard.board_config")
+relay_feed, App, RecordsStore = main_build.load_app()
 app = App(hw, RecordsStore(""), time.ticks_ms, time.ticks_diff, asyncio.sleep_ms,
           ticks_us=time.ticks_us)  # as main.py builds it
 async def stopper():
@@ -584,10 +598,8 @@ import gc, json, time, asyncio
 import main_build
 from ingboard import gc_policy
 hw = main_build.build()
-reserve = bytearray(gc_policy.LOAD_RESERVE)
-from ingboard.app.app import App
-from ingboard.records.store import RecordsStore
-del reserve
+gc_policy.drop("ingboard.board_config")
+relay_feed, App, RecordsStore = main_build.load_app()
 app = App(hw, RecordsStore(""), time.ticks_ms, time.ticks_diff, asyncio.sleep_ms,
           ticks_us=time.ticks_us)
 gc.collect()
@@ -656,25 +668,15 @@ def _count(log):
     ]
 
 
-def measure(corpus=None, log=print):
+def _images(work):
+    """(romfs image, flash image): the package as `ingboard flash --romfs` builds it for the
+    RP2040, as a ROMFS image; for the .mpy deploy as `ingboard flash` builds it for littlefs
+    (-O3), carried in a ROMFS image that a twin copies onto its littlefs (one flash image,
+    saved), then booted on the stock image (no ROMFS partition: the code comes from littlefs)."""
     from host_tools import FIRMWARE
     from host_tools.commands import flash
-    from host_tools.twin import deploy, hardware, images
+    from host_tools.twin import deploy
 
-    try:
-        images.find("stock")
-        images.find("romfs")
-    except images.ImagesMissing as exc:
-        return [Figure(n, None, "", reason=str(exc)) for n in ("mcu_scan_pass_us",)]
-    corpus = corpus if corpus is not None else games.corpus_games()
-    rows, moves = scan.position(corpus)
-    stones = sum(r.count("B") + r.count("W") for r in rows)
-    out = []
-    work = tempfile.mkdtemp(prefix="ingboard-bench-mcu-")
-    # The package as `ingboard flash --romfs` builds it for the RP2040, as a ROMFS image; for
-    # the .mpy deploy as `ingboard flash` builds it for littlefs (-O3), carried in a ROMFS
-    # image that a twin copies onto its littlefs (one flash image, saved), then booted on the
-    # stock image (no ROMFS partition: the code comes from littlefs).
     built = flash.build(FIRMWARE, os.path.join(work, "mpy"), "armv6m")
     romfs = os.path.join(work, "ingboard.romfs")
     with open(romfs, "wb") as f:
@@ -689,7 +691,10 @@ def measure(corpus=None, log=print):
         twin.exec(COPY, max_ms=120000)
         deploy.put_files(twin, {"/main_build.py": _main_build_module().encode()})
         twin.save_flash(flash_image)
+    return romfs, flash_image
 
+
+def _code_heaps(romfs, flash_image, log):
     def mpy_twin():
         return _twin(image="stock", flash_image=flash_image).start()
 
@@ -710,14 +715,19 @@ def measure(corpus=None, log=print):
         "from .mpy, %.1f KB from ROMFS"
         % (code_mpy["kb"], code_romfs["kb"], app_mpy["kb"], app_romfs["kb"])
     )
-    out.append(Figure("mcu_heap_code_kb_mpy", round(code_mpy["kb"], 1), "KB"))
-    out.append(
-        Figure("mcu_heap_code_kb_romfs", round(code_romfs["kb"], 1), "KB", ("<=", GOAL_CODE_KB))
-    )
-    out.append(Figure("mcu_heap_app_code_kb_mpy", round(app_mpy["kb"], 1), "KB"))
-    out.append(Figure("mcu_heap_app_code_kb_romfs", round(app_romfs["kb"], 1), "KB"))
+    return [
+        Figure("mcu_heap_code_kb_mpy", round(code_mpy["kb"], 1), "KB"),
+        Figure("mcu_heap_code_kb_romfs", round(code_romfs["kb"], 1), "KB", ("<=", GOAL_CODE_KB)),
+        Figure("mcu_heap_app_code_kb_mpy", round(app_mpy["kb"], 1), "KB"),
+        Figure("mcu_heap_app_code_kb_romfs", round(app_romfs["kb"], 1), "KB"),
+    ]
 
-    # Scan pass on the grid model showing the position.
+
+def _scan_pass(romfs, rows, moves, log):
+    """A scan pass on the grid model showing the position."""
+    from host_tools.twin import hardware
+
+    stones = sum(r.count("B") + r.count("W") for r in rows)
     with _twin(image="romfs", romfs_image=romfs) as twin:
         hardware.attach(twin, variant="pico", position="/".join(rows))
         res = _exec_json(
@@ -732,6 +742,7 @@ def measure(corpus=None, log=print):
         "# mcu: scan pass on a 19x19 position with %d stones (grid %.0f us, classify %.0f us, "
         "native loop: %s)" % (stones, res["grid"], res["classify"], res["native"])
     )
+    out = []
     for name, value, goal in (
         ("mcu_scan_pass_us", res["scan_pass"], GOAL_SCAN_US),
         ("mcu_classify_us", res["classify"], None),
@@ -740,8 +751,11 @@ def measure(corpus=None, log=print):
         out.append(
             Figure(name + "_fc", round(value * FLASH_CACHE), "us", ("<=", goal) if goal else None)
         )
+    return out
 
-    # Rules core per move, 19x19 corpus games one at a time.
+
+def _moves(romfs, corpus, log):
+    """The rules core per move, 19x19 corpus games one at a time."""
     total_us = total_moves = 0
     with _twin(image="romfs", romfs_image=romfs) as twin:
         for g in [g for g in corpus if g["size"] == 19]:
@@ -752,26 +766,41 @@ def measure(corpus=None, log=print):
             res = _exec_json(twin, MOVE.replace("MOVES", repr(seq)))
             total_us += res["us"]
             total_moves += res["moves"]
+    if not total_moves:
+        raise BenchError("the corpus has no 19x19 move")
     per_move = total_us / total_moves
     log("# mcu: rules core %.0f us a move over %d moves of 19x19 games" % (per_move, total_moves))
-    out.append(Figure("mcu_move_us", round(per_move), "us"))
-    out.append(Figure("mcu_move_us_fc", round(per_move * FLASH_CACHE), "us", ("<=", GOAL_MOVE_US)))
+    return [
+        Figure("mcu_move_us", round(per_move), "us"),
+        Figure("mcu_move_us_fc", round(per_move * FLASH_CACHE), "us", ("<=", GOAL_MOVE_US)),
+    ]
 
-    # Free memory with the app running (ROMFS deploy, as the Pico has to run it; and the stock
-    # image with .mpy on littlefs).
-    with _app_twin(romfs) as twin:
-        res = _exec_json(twin, APP.replace("RUN_MS", "2000"), max_ms=60000)
-    with _app_twin(flash_image=flash_image) as twin:
-        res_mpy = _exec_json(twin, APP.replace("RUN_MS", "2000"), max_ms=60000)
+
+def _app_free(log, romfs=None, flash_image=None):
+    """The least free heap with the app running: ROMFS deploy (goal), or the stock image with
+    .mpy on littlefs (no goal: the ROMFS image is the deploy for play)."""
+    with _app_twin(romfs, flash_image=flash_image) as twin:
+        out = twin.exec(APP.replace("RUN_MS", str(APP_RUN_MS)), max_ms=60000)
+    lines = [ln for ln in out.strip().splitlines() if ln.startswith("{")]
+    if not lines:
+        # The device's own words (a MemoryError's traceback) are the reason.
+        tail = [ln for ln in out.strip().splitlines() if ln.strip()][-1:]
+        raise BenchError("the app did not run: %s" % (tail[0] if tail else repr(out[-300:])))
+    res = json.loads(lines[-1])
+    where = "ROMFS" if romfs else ".mpy on littlefs"
     log(
-        "# mcu: app ran %d samples, least free %d B (ROMFS), %d B (.mpy on littlefs)"
-        % (res["samples"], res["free_min"], res_mpy["free_min"])
+        "# mcu: app ran %d samples, least free %d B (%s)"
+        % (res["samples"], res["free_min"], where)
     )
-    out.append(
-        Figure("mcu_mem_free_kb", round(res["free_min"] / KB, 1), "KB", (">=", GOAL_FREE_KB))
-    )
-    out.append(Figure("mcu_mem_free_kb_mpy", round(res_mpy["free_min"] / KB, 1), "KB"))
-    # CPU per task and scan lateness with the app running alone (issue 20).
+    if romfs:
+        return [
+            Figure("mcu_mem_free_kb", round(res["free_min"] / KB, 1), "KB", (">=", GOAL_FREE_KB))
+        ]
+    return [Figure("mcu_mem_free_kb_mpy", round(res["free_min"] / KB, 1), "KB")]
+
+
+def _cpu_idle(romfs, log):
+    """CPU per task and scan lateness with the app running alone (issue 20)."""
     with _app_twin(romfs, full_bowls=True) as twin:
         raw = twin.exec(
             CPU.replace("WARM_MS", str(CPU_WARM_MS)).replace("RUN_MS", str(CPU_RUN_MS)),
@@ -793,17 +822,18 @@ def measure(corpus=None, log=print):
             cpu["tasks"],
         )
     )
-    load = cpu["load_pct"]
-    out.append(Figure("mcu_cpu_load_pct", load, "%", ("<=", GOAL_LOAD_PCT)))
-    out.append(Figure("mcu_cpu_load_pct_fc", _load_fc(cpu), "%", ("<=", GOAL_LOAD_PCT)))
     jitter = cpu["scan_late_max_us"] / 1000
-    out.append(Figure("mcu_scan_jitter_ms", round(jitter, 1), "ms", ("<=", GOAL_JITTER_MS)))
-    out.append(Figure("mcu_largest_free_idle_kb", round(largest / KB, 1), "KB"))
-    out += _count(log)
-    out += _pace_game(log)
-    out += _long_game(log)
-    # The game's data heap over the 300-move 19x19 game of heap_data_peak (ROMFS deploy).
-    moves, desc = games.heap_game(corpus)
+    return [
+        Figure("mcu_cpu_load_pct", cpu["load_pct"], "%", ("<=", GOAL_LOAD_PCT)),
+        Figure("mcu_cpu_load_pct_fc", _load_fc(cpu), "%", ("<=", GOAL_LOAD_PCT)),
+        Figure("mcu_scan_jitter_ms", round(jitter, 1), "ms", ("<=", GOAL_JITTER_MS)),
+        Figure("mcu_largest_free_idle_kb", round(largest / KB, 1), "KB"),
+    ]
+
+
+def _data_peak(romfs, corpus, log):
+    """The game's data heap over the 300-move 19x19 game of heap_data_peak (ROMFS deploy)."""
+    moves, desc = games.heap_game(corpus, plies=DATA_PLIES)
     seq = [(1 if c == "b" else 2, -1 if p is None else p[0] * 19 + p[1]) for c, p in moves]
     with _twin(image="romfs", romfs_image=romfs) as twin:
         data = _exec_json(
@@ -818,7 +848,103 @@ def measure(corpus=None, log=print):
         "the tracker before the first move %.1f KB"
         % (desc, data["peak"] / KB, data["peak_at"], DATA_SAMPLE, data["tracker"] / KB)
     )
-    out.append(
+    return [
         Figure("mcu_heap_data_peak_kb", round(data["peak"] / KB, 1), "KB", ("<=", GOAL_DATA_KB))
+    ]
+
+
+# Every figure of the section, by part: (name, unit, goal) - what is printed as NA, with the
+# reason, when a part cannot be measured (the run goes on with the next part).
+PARTS = {
+    "code": [
+        ("mcu_heap_code_kb_mpy", "KB", None),
+        ("mcu_heap_code_kb_romfs", "KB", ("<=", GOAL_CODE_KB)),
+        ("mcu_heap_app_code_kb_mpy", "KB", None),
+        ("mcu_heap_app_code_kb_romfs", "KB", None),
+    ],
+    "scan": [
+        ("mcu_scan_pass_us", "us", None),
+        ("mcu_scan_pass_us_fc", "us", ("<=", GOAL_SCAN_US)),
+        ("mcu_classify_us", "us", None),
+        ("mcu_classify_us_fc", "us", None),
+    ],
+    "move": [("mcu_move_us", "us", None), ("mcu_move_us_fc", "us", ("<=", GOAL_MOVE_US))],
+    "free": [("mcu_mem_free_kb", "KB", (">=", GOAL_FREE_KB))],
+    "free_mpy": [("mcu_mem_free_kb_mpy", "KB", None)],
+    "cpu": [
+        ("mcu_cpu_load_pct", "%", ("<=", GOAL_LOAD_PCT)),
+        ("mcu_cpu_load_pct_fc", "%", ("<=", GOAL_LOAD_PCT)),
+        ("mcu_scan_jitter_ms", "ms", ("<=", GOAL_JITTER_MS)),
+        ("mcu_largest_free_idle_kb", "KB", None),
+    ],
+    "count": [
+        ("mcu_count_ms", "ms", None),
+        ("mcu_count_ms_fc", "ms", None),
+        ("mcu_count_late_ms", "ms", None),
+        ("mcu_count_late_ms_fc", "ms", ("<=", GOAL_COUNT_LATE_MS)),
+        ("mcu_count_peak_kb", "KB", ("<=", GOAL_COUNT_PEAK_KB)),
+        ("mcu_count_held_kb", "KB", None),
+        ("mcu_count_largest_free_kb", "KB", None),
+    ],
+    "pace": [
+        ("mcu_cpu_load_play_pct", "%", ("<=", GOAL_LOAD_PCT)),
+        ("mcu_cpu_load_play_pct_fc", "%", ("<=", GOAL_LOAD_PCT)),
+        ("mcu_scan_jitter_play_ms", "ms", ("<=", GOAL_JITTER_MS)),
+    ],
+    "long": [
+        ("mcu_game_plies_ok", "plies", (">=", GOAL_PLIES)),
+        ("mcu_largest_free_kb", "KB", (">=", GOAL_LARGEST_KB)),
+        ("mcu_game_free_kb", "KB", None),
+        ("mcu_cpu_load_game_pct", "%", ("<=", GOAL_LOAD_PCT)),
+        ("mcu_cpu_load_game_pct_fc", "%", ("<=", GOAL_LOAD_PCT)),
+        ("mcu_scan_jitter_game_ms", "ms", ("<=", GOAL_JITTER_MS)),
+    ],
+    "data": [("mcu_heap_data_peak_kb", "KB", ("<=", GOAL_DATA_KB))],
+}
+
+
+def _not_measured(part, reason):
+    return [Figure(n, None, unit, goal, reason=reason) for n, unit, goal in PARTS[part]]
+
+
+def _reason(exc):
+    text = str(exc).strip().splitlines()
+    return "%s: %s" % (type(exc).__name__, text[-1] if text else "")
+
+
+def measure(corpus=None, log=print):
+    from host_tools.twin import images
+
+    try:
+        images.find("stock")
+        images.find("romfs")
+    except images.ImagesMissing as exc:
+        return [f for part in PARTS for f in _not_measured(part, str(exc))]
+    corpus = corpus if corpus is not None else games.corpus_games()
+    rows, moves = scan.position(corpus)
+    work = tempfile.mkdtemp(prefix="ingboard-bench-mcu-")
+    try:
+        romfs, flash_image = _images(work)
+    except Exception as exc:  # noqa: BLE001 (no image: every figure NA, with the reason)
+        return [f for part in PARTS for f in _not_measured(part, _reason(exc))]
+    steps = (
+        ("code", lambda: _code_heaps(romfs, flash_image, log)),
+        ("scan", lambda: _scan_pass(romfs, rows, moves, log)),
+        ("move", lambda: _moves(romfs, corpus, log)),
+        ("free", lambda: _app_free(log, romfs=romfs)),
+        ("free_mpy", lambda: _app_free(log, flash_image=flash_image)),
+        ("cpu", lambda: _cpu_idle(romfs, log)),
+        ("count", lambda: _count(log)),
+        ("pace", lambda: _pace_game(log)),
+        ("long", lambda: _long_game(log)),
+        ("data", lambda: _data_peak(romfs, corpus, log)),
     )
+    out = []
+    for part, step in steps:
+        try:
+            found = step()
+        except Exception as exc:  # noqa: BLE001 (a part that fails is NA, the rest goes on)
+            log("# mcu: %s not measured: %s" % (part, _reason(exc)))
+            found = _not_measured(part, _reason(exc))
+        out += found
     return out

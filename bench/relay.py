@@ -13,6 +13,8 @@ from bench import BenchError, Figure
 
 BOARDS = 200
 SECONDS = 15
+# `python -m bench --tiny` (the guard in make test): a few boards for a few seconds.
+TINY = {"BOARDS": 10, "SECONDS": 3}
 
 
 def measure(log=print):

@@ -23,11 +23,13 @@ from host_tools import micropython as mp
 
 SCANS = 300
 MOVE = 150
+# `python -m bench --tiny` (the guard in make test): fewer scans, the same figures.
+TINY = {"SCANS": 20}
 
 _SCRIPT = """
 import gc, json, time
 from array import array
-from ingboard.drivers.grid import GridScanner, gray_sequence
+from ingboard.drivers.grid import GridScanner
 from ingboard.sensing.classifier import Classifier, DEFAULT_EMPTY, DEFAULT_SPAN
 ROWS = ROWS_TEXT.split("/")
 N = SCANS_N
@@ -41,9 +43,6 @@ for i in range(361):
     ch = ROWS[i // 19][i % 19]
     dev = DEFAULT_SPAN if ch == "B" else (-DEFAULT_SPAN if ch == "W" else 0)
     levels[i] = DEFAULT_EMPTY + dev
-codes = gray_sequence(4)[0]
-slots = [g * 16 + codes[k] for g in range(23) for k in range(16)]
-order = array("H", [p for p in slots if p < 361])
 
 class Line:
     def __init__(self):
@@ -51,30 +50,34 @@ class Line:
     def __call__(self, v):
         self.v = v
 
+sel = [Line() for _ in range(4)]
+grp = [Line() for _ in range(4)]
+en = [Line(), Line()]
+SCAN = [0]
+
 class Adc:
-    # Readings in the scanner's read order; the noise (0..3 counts) changes every scan.
-    def __init__(self):
-        self.i = 0
-        self.scan = 0
+    # A bank's ADC input behind the muxes (hardware_docs/design.md): it reads the sensor the
+    # select lines address - group 16*bank + group code, channel code - whatever order the
+    # driver reads in; the noise (0..3 counts) changes every scan.
+    def __init__(self, bank):
+        self.bank = bank
     def read_u16(self):
-        i = self.i
-        p = order[i]
-        i += 1
-        if i == 361:
-            i = 0
-            self.scan += 1
-        self.i = i
-        return levels[p] + ((p + self.scan) & 3)
+        if en[self.bank].v:
+            raise AssertionError("read from a disabled bank")
+        g = self.bank * 16 + (grp[0].v | grp[1].v << 1 | grp[2].v << 2 | grp[3].v << 3)
+        p = g * 16 + (sel[0].v | sel[1].v << 1 | sel[2].v << 2 | sel[3].v << 3)
+        return levels[p] + ((p + SCAN[0]) & 3)
 
 def nodelay(us):
     pass
 
-adc = Adc()
-sc = GridScanner([Line() for _ in range(4)], [Line() for _ in range(4)], [Line(), Line()],
-                 [adc, adc], size=19, delay_us=nodelay)
+sc = GridScanner(sel, grp, en, [Adc(0), Adc(1)], size=19, delay_us=nodelay)
 clf = Classifier(size=19)
+def scan():
+    SCAN[0] += 1
+    return sc.scan()
 for _ in range(30):
-    clf.classify(sc.scan())
+    clf.classify(scan())
 expected = bytes(ord(ROWS[i // 19][i % 19]) for i in range(361))
 if bytes(clf.classes) != expected:
     raise AssertionError("classified board differs from the position")
@@ -90,7 +93,7 @@ def alloc(fn):
 
 def classify_n():
     for _ in range(N):
-        clf.classify(sc.scan())
+        clf.classify(scan())
 
 out = {"alloc_classify": alloc(classify_n) / N}
 
@@ -122,7 +125,7 @@ if Tracker is not None:
     events = []
     def compare_n():
         for _ in range(N):
-            clf.classify(sc.scan())
+            clf.classify(scan())
             T[0] += 25
             for event in tracker.scan_codes(T[0], clf.classes):
                 events.append(event)  # as the device loop consumes them (no iterator object)
@@ -184,7 +187,7 @@ def measure(corpus=None, log=print):
 
     corpus = corpus if corpus is not None else games.corpus_games()
     rows, moves = position(corpus)
-    result = run(rows, moves)
+    result = run(rows, moves, SCANS)
     stones = sum(r.count("B") + r.count("W") for r in rows)
     log(
         "# scan: 19×19 position with %d stones (move %d of the longest 19×19 corpus game), "

@@ -65,11 +65,10 @@ def load_code():
     return relay_feed, App, RecordsStore
 
 
-def main():
-    # The drivers' buffers first, the app's code after, around a reserve (gc_policy.py,
-    # "Loading the code"): the heap the game needs stays in one piece.
-    hw = build()
-    gc_policy.drop("ingboard.board_config")  # the variants' tables: used once, by build()
+def load_app():
+    """The app's code, loaded as the device loads it (after build()): the tracker first, the
+    rest around a reserve (gc_policy.py, "Loading the code"). Returns (relay_feed, App,
+    RecordsStore); the bench starts the app through it too."""
     # The tracker's code before the reserve: the largest module, it needs blocks of over 1 KB
     # that the holes between the other modules' code may not have (the twin's stock image
     # then raised MemoryError at it with 20 KB free).
@@ -78,7 +77,7 @@ def main():
     loaded = list(sys.modules)
     try:
         reserve = bytearray(gc_policy.LOAD_RESERVE)
-        relay_feed, App, RecordsStore = load_code()
+        code = load_code()
     except MemoryError:
         # The code did not fit beside the reserve (more code, a smaller heap): what was loaded
         # is forgotten and loaded again without it, into whatever room there is.
@@ -86,8 +85,17 @@ def main():
         for name in list(sys.modules):
             if name not in loaded:
                 gc_policy.drop(name)
-        relay_feed, App, RecordsStore = load_code()
+        code = load_code()
     del reserve
+    return code
+
+
+def main():
+    # The drivers' buffers first, the app's code after, around a reserve (gc_policy.py,
+    # "Loading the code"): the heap the game needs stays in one piece.
+    hw = build()
+    gc_policy.drop("ingboard.board_config")  # the variants' tables: used once, by build()
+    relay_feed, App, RecordsStore = load_app()
     hw["relay"], transport = relay_feed.from_settings(
         storage_paths.NETWORK, storage_paths.RELAY_JOURNAL, time.ticks_ms, time.ticks_diff
     )

@@ -125,6 +125,57 @@ class Chunked:
         return "Chunked(%r)" % (list(self),)
 
 
+FILTER_BYTES = const(256)  # a KeyLog's bitmap: 2048 bits
+_FILTER_MASK = const(2047)
+
+
+class KeyLog(Chunked):
+    """A Chunked of int keys (board hashes, situation keys) that also knows, from a bitmap of
+    the keys' low bits, when a key can NOT be in it: the usual case - a position never seen -
+    then needs no scan of the whole game's keys at every move (bench: rules). Bits are never
+    cleared (after a truncation or an assignment a bit may stay set for a key gone: a false
+    "maybe", never a false "no"). `seen_before`: whether the last appended key's bit was set
+    already (an earlier equal key is possible)."""
+
+    def __init__(self, items=()):
+        self.bits = bytearray(FILTER_BYTES)
+        self.seen_before = False
+        Chunked.__init__(self, items)
+
+    def _mark(self, key):
+        b = key & _FILTER_MASK
+        bits = self.bits
+        mask = 1 << (b & 7)
+        old = bits[b >> 3]
+        bits[b >> 3] = old | mask
+        return old & mask
+
+    def may_contain(self, key):
+        b = key & _FILTER_MASK
+        return self.bits[b >> 3] & (1 << (b & 7))
+
+    def append(self, item):
+        # Once a ply for each of the game's two logs: the mark and Chunked.append inline (one
+        # Python call, not three; bench: rules).
+        b = item & _FILTER_MASK
+        bits = self.bits
+        mask = 1 << (b & 7)
+        old = bits[b >> 3]
+        self.seen_before = old & mask
+        bits[b >> 3] = old | mask
+        n = self.n
+        k = n // CHUNK
+        chunks = self.chunks
+        if k == len(chunks):
+            chunks.append([None] * CHUNK)
+        chunks[k][n % CHUNK] = item
+        self.n = n + 1
+
+    def __setitem__(self, i, item):
+        self._mark(item)
+        Chunked.__setitem__(self, i, item)
+
+
 def _indices(s, n):
     # slice.indices() for ports without it.
     step = s.step or 1

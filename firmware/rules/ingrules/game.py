@@ -33,7 +33,7 @@ from .board import (
     Board,
     color_name,
 )
-from .chunked import Chunked
+from .chunked import KeyLog
 from .ko import PASS, KoRule, situation_key
 from .ply_store import PlyStore
 
@@ -133,8 +133,8 @@ class Game:
         self.free_stones_left = 0
         if self.handicap:
             self._start_handicap()
-        self.hashes = Chunked((self.board.hash,))
-        self.keys = Chunked((situation_key(self.board.hash, self.to_play),))
+        self.hashes = KeyLog((self.board.hash,))
+        self.keys = KeyLog((situation_key(self.board.hash, self.to_play),))
         self.ko = KoRule(self.rules.ko, self)
 
     # -- handicap

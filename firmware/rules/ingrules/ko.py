@@ -98,8 +98,8 @@ class KoRule:
 
     def _repeats(self, value, values):
         # Superko: confirmed by comparing whole positions after a hash match.
-        if value not in values:  # in C: the usual case needs no Python loop (bench: rules)
-            return None
+        if not values.may_contain(value) or value not in values:
+            return None  # the usual case: no scan of the game's keys at all (bench: rules)
         board = self.history.board
         current = None
         for i in range(len(values)):
@@ -140,10 +140,10 @@ class KoRule:
         else:
             self.run = []
             self.run_surround = []
-        # Speed (bench: rules): list.count runs in C, so the usual case (no earlier equal
-        # situation) costs no Python call.
+        # Speed (bench: rules): the usual case (the new situation's key never seen before, as
+        # its bit in the keys' filter tells) scans no keys; list.count runs in C per chunk.
         keys = self.history.keys
-        if keys.count(keys[len(self.history.plies)]) > 1:
+        if keys.seen_before and keys.count(keys[len(self.history.plies)]) > 1:
             self._note_cycle(captured)
 
     def _ko_capture(self, p, captured, board):

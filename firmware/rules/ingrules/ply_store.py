@@ -51,29 +51,32 @@ class PlyStore:
     def append(self, ply):
         captured = ply.captured
         removed = ply.self_removed
-        count = len(captured) + len(removed)
-        if self.stone_n + count > MAX_STONES:
+        taken = len(captured)
+        count = taken + len(removed) if removed else taken
+        start = self.stone_n
+        if count and start + count > MAX_STONES:
             raise ValueError("a game of more than %d captured stones" % MAX_STONES)
         n = self.n
         k = n // _PER_CHUNK
-        if k == len(self.records):
-            self.records.append(bytearray(CHUNK_BYTES))
-        rec = self.records[k]
+        records = self.records
+        if k == len(records):
+            records.append(bytearray(CHUNK_BYTES))
+        rec = records[k]
         at = (n % _PER_CHUNK) * _REC
         point = 0 if ply.point == self.pass_point else ply.point + 1
         rec[at] = point & 0xFF
         rec[at + 1] = point >> 8
         rec[at + 2] = ply.color
         rec[at + 3] = ply.kind
-        start = self.stone_n
         rec[at + 4] = start & 0xFF
         rec[at + 5] = start >> 8
-        rec[at + 6] = len(captured) & 0xFF
-        rec[at + 7] = len(captured) >> 8
-        for q in captured:
-            self._stone(q)
-        for q in removed:
-            self._stone(q)
+        rec[at + 6] = taken & 0xFF
+        rec[at + 7] = taken >> 8
+        if count:  # a quiet move (the usual one) has no stones to keep (bench: rules)
+            for q in captured:
+                self._stone(q)
+            for q in removed:
+                self._stone(q)
         self.n = n + 1
         self._last = ply
 

@@ -125,3 +125,39 @@ def test_chunked_text_is_the_list_of_texts_it_holds():
     raises(ValueError, texts.append, "x" * (TEXT_CHUNK + 1))
     del texts[0:]
     assert len(texts) == 0 and len(texts.chunks) <= 1
+
+
+def test_key_log_filter_never_says_no_for_a_key_it_holds():
+    # The game's hashes and situation keys (KeyLog): `may_contain` is false only for keys it
+    # cannot hold - through appends, colliding low bits, assignment and truncation - and
+    # `seen_before` is set exactly when a key appended or assigned before (kept or since cut
+    # off: bits are never cleared) shared the new key's bit.
+    from ingrules.chunked import KeyLog
+
+    rng = _Rng(7)
+    log = KeyLog((5,))
+    held = [5]
+    ever = [5]
+    for step in range(700):
+        key = rng.randrange(1 << 30) if step % 5 else held[rng.randrange(len(held))] ^ 2048
+        bits_before = [k & 2047 for k in ever]
+        log.append(key)
+        held.append(key)
+        ever.append(key)
+        assert bool(log.seen_before) == ((key & 2047) in bits_before)
+        if step % 97 == 96:
+            cut = rng.randrange(1, len(held))
+            del log[cut:]
+            held = held[:cut]
+        if step % 131 == 130:
+            log[0] = key + 1
+            held[0] = key + 1
+            ever.append(key + 1)
+        assert list(log) == held
+        for k in held:
+            assert log.may_contain(k)
+            assert k in log
+    absent = [k for k in range(1 << 12) if not log.may_contain(k)]
+    assert absent  # the filter does rule keys out
+    for k in absent:
+        assert k not in log
