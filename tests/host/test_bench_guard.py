@@ -62,7 +62,11 @@ def test_figure_lines_and_na_are_read_as_the_bench_prints_them():
     assert not_measured(lines) == [lines[1]]
 
 
-@pytest.mark.parametrize("section", SECTIONS)
+# The mcu section boots the twin about 15 times (minutes): it runs with the device tests.
+@pytest.mark.parametrize(
+    "section",
+    [pytest.param(s, marks=pytest.mark.device) if s == "mcu" else s for s in SECTIONS],
+)
 def test_bench_section_runs_whole_on_tiny_inputs(section):
     if section == "mcu":
         from host_tools.twin import images
