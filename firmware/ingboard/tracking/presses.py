@@ -91,13 +91,23 @@ class Presses:
             self.press_next = color
             self.press_next_time = at
             return events
-        if color != game.to_play and not self._own_new_stones(color):
-            return events  # a double press, a bounce, the wrong key: nothing at all
+        if color != self._clock_side() and not self._own_new_stones(color):
+            # A double press, a bounce, the wrong key: nothing at all. The side whose clock is
+            # not running is also the player to move while the opponent's play is on the
+            # board but not pressed yet (the opponent played before this player's own press,
+            # then that press bounced): never a pass (Ing 1991 Art. 10 "Timekeeper": "The
+            # players must play stones and press the clock with the same hand").
+            return events
         self.press_time = at
         self.press_pending = color
         # The presser's clock stops at the press until it is judged (timekeeper.py).
         events += self._hold_press(at, color)
         return events + self._judge_press(t)
+
+    def _clock_side(self):
+        # Whose clock runs as the presses have left it: the player whose committed play is not
+        # pressed yet, else the player to move.
+        return self.awaiting_press or self.game.to_play
 
     def _judge_press(self, t):
         """Judge the pending press if the board can be judged now (else keep it); then the
