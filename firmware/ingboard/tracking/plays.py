@@ -115,6 +115,8 @@ class Plays:
         events += self._alerts(t, new, lost, color, mine, theirs)
         if self.press_pending:
             events += self._judge_press(t)
+        if self.agree_pending:
+            events += self._agreed_when_still(t)  # game_end.py
         return events
 
     def _slipped(self, p):

@@ -146,6 +146,11 @@ class Presses:
         for q in lost:
             if cells[q] == color:
                 return []  # a stone of the presser is unaccounted for: wait (class 1)
+        if lost and game.phase == PAUSED:
+            # Dead stones half taken off (a chain partly lifted): the players are still
+            # removing them, so the pass that may end play and count waits until every chain
+            # is wholly off or back (never count a board that holds stones being removed).
+            return []
         seen = self.seen
         active = self.active
         # A stone put down in the opponent's turn (`wrong-colour`, a stray stone left on the
