@@ -78,6 +78,24 @@ class Displacement:
                 lost.append(q)
         return lost
 
+    def _slid_to(self, origin, settled_t):
+        """Where the stone of `origin` was slid (its pair in self.moved) and has stood for the
+        settle time (settled_t < 0: at once), or -1."""
+        for dest in self.moved:
+            if self.moved[dest] != origin:
+                continue
+            if settled_t >= 0 and (
+                settled_t - self.since[dest] < self.settle_ms or self._hidden_neighbour(dest)
+            ):
+                return -1
+            return dest
+        return -1
+
+    def _forget_slide(self, dest):
+        """The stone at dest stands for its own play now: no longer a moved stone."""
+        origin = self.moved.pop(dest, -1)
+        self.active.pop(("stone-moved", origin), None)
+
     def _hidden_neighbour(self, p):
         # A neighbour of the same colour under the hand: the stone at p may be that stone,
         # nudged, rather than a new one. Wait until the board around it is readable.

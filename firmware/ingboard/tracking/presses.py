@@ -71,6 +71,8 @@ class Presses:
             return events + self._ended(t)
         if self.dead_ask and self.dead_ask[0] == color:
             return events + self._dead_point_stone(t)
+        if self.awaiting_press == color and self._slid_before_press(t, color):
+            events += self._slide_events  # plays.py: the play is where the stone lies now
         if self.awaiting_press == color:
             # The press that confirms the presser's committed move: the clock switches now.
             # The opponent's late press for their own earlier move is then no longer expected.
