@@ -28,7 +28,9 @@ MOVES = ("C3", "G7", "G3", "C7", "E5", "E3", "E7", "C5", "G5", "D4")
 #   "before"  - down and still before the press (the press confirms a move already followed)
 #   "at"      - down 40 ms before the press, not yet still
 #   "after"   - down 60 ms after the press, before the bounce
-OVERLAPS = ("before", "at", "after")
+#   "quick"   - the presser's own stone pressed 30 ms after it was put down (not yet still),
+#               the opponent's stone down 60 ms after that press
+OVERLAPS = ("before", "at", "after", "quick")
 
 
 def variants():
@@ -36,8 +38,8 @@ def variants():
     k = 0
     for rules in RULES:
         for clock in CLOCKS:
-            overlap = OVERLAPS[k % 3]
-            bounce_ms = (15, 90, 250, 700)[k % 4]
+            overlap = OVERLAPS[k % 4]
+            bounce_ms = (15, 90, 250, 700)[(k // 4 + k) % 4]
             extra = 1 + k % 3  # presses after the first one
             victim = 2 + (k % 5)  # which move's press bounces
             out.append((rules, clock, overlap, bounce_ms, extra, victim))
@@ -56,7 +58,7 @@ def played(rules, clock, overlap, bounce_ms, extra, victim):
         if i == victim and i + 1 < len(MOVES):
             nxt = MOVES[i + 1]
             players.put(name, color)
-            players.wait(300)
+            players.wait(30 if overlap == "quick" else 300)
             if overlap == "before":
                 players.put(nxt, other)
                 players.wait(300)
