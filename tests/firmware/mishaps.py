@@ -591,15 +591,20 @@ def nudge_left(table, accept):
 
 def slide_before_press(table):
     """The player's own new stone slides to a neighbouring point as the hand leaves, before
-    the press (README: the move is where the stone first stood still; the slide is a nudge,
-    `stone-moved`, put back here); nothing stalls."""
+    the press: until the press the play is where the stone lies (README; Ing 1991 Art. 10
+    "The players must play stones and press the clock with the same hand"), so the move is
+    the point it slid to, noted in the record; no `stone-moved`, nothing stalls."""
     table.opening(4)
     color = table.to_play()
     point = table.random_point(color)
-    dest = [q for q in table.neighbours(point) if table.free(q) and q != point][0]
-    table.record_move(color, point)
+    dest = [
+        q
+        for q in table.neighbours(point)
+        if table.free(q) and q != point and table.legal(color, q) and not table.own_eye(color, q)
+    ][0]
+    table.record_move(color, dest)
     table.handle(point, lambda: table.put(point, color))
-    table.wait(300)  # it stood still on its point
+    table.wait(300)  # it stood still on its point: the board took it as the play
 
     def slide():
         table.take(point)
@@ -608,14 +613,6 @@ def slide_before_press(table):
     table.handle(point, slide)
     table.press(color)
     table.wait(800)
-    table.expect_alert("stone-moved", [point, dest])
-
-    def back():
-        table.take(dest)
-        table.put(point, color)
-
-    table.handle(dest, back)
-    table.wait(300)
     table.opening(3)
 
 

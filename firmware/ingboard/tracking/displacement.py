@@ -45,6 +45,7 @@ class Displacement:
         if not missing:
             return missing
         col_row = self.game.board.col_row
+        extra = self.extra
         lost = []
         for q in missing:
             if q in moved.values():
@@ -54,7 +55,13 @@ class Displacement:
             best = -1
             best_d = REACH + 1
             for p in new:
-                if seen[p] != color or p in moved or cells[p] != 0:
+                if seen[p] != color or p in moved or cells[p] != 0 or p in extra:
+                    # A stone the game never had, on the board before the game (a stray stone,
+                    # or a point stuck as a stone from power-on): it stood there before q was
+                    # left empty, so it is not q's stone moved. Ing 1991 Art. 9 "Counting" (2):
+                    # "no stones except the live and dead stones on the board, unplayed stones
+                    # in the bowls, and removed stones in their designated containers" - a
+                    # stuck point is none of them, never half of a move.
                     continue
                 pc, pr = col_row(p)
                 dc = abs(pc - qc)
@@ -70,6 +77,24 @@ class Displacement:
             else:
                 lost.append(q)
         return lost
+
+    def _slid_to(self, origin, settled_t):
+        """Where the stone of `origin` was slid (its pair in self.moved) and has stood for the
+        settle time (settled_t < 0: at once), or -1."""
+        for dest in self.moved:
+            if self.moved[dest] != origin:
+                continue
+            if settled_t >= 0 and (
+                settled_t - self.since[dest] < self.settle_ms or self._hidden_neighbour(dest)
+            ):
+                return -1
+            return dest
+        return -1
+
+    def _forget_slide(self, dest):
+        """The stone at dest stands for its own play now: no longer a moved stone."""
+        origin = self.moved.pop(dest, -1)
+        self.active.pop(("stone-moved", origin), None)
 
     def _hidden_neighbour(self, p):
         # A neighbour of the same colour under the hand: the stone at p may be that stone,

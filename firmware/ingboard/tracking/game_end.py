@@ -3,6 +3,7 @@ checks (part of the Tracker).
 """
 
 from ingrules.board import BLACK, EMPTY, WHITE, color_name
+from ingrules.game import PAUSED
 from micropython import const
 
 from ingboard.alerts import alert_text
@@ -28,6 +29,7 @@ class GameEnd:
         self.fill_waiting = False  # filled in, read, the after-count check waiting for the bowls
         self.put_away = False
         self.empty_since = 0  # board time since which the board has been empty after the end
+        self.agree_pending = False  # `agree` pressed while dead stones were being taken off
 
     def _dead_stones(self, t, missing):
         # During the pause: a chain whose stones are all gone from the board is dead.
@@ -56,6 +58,49 @@ class GameEnd:
                     }
                 )
         return events
+
+    def _agree(self, t):
+        """The players agree on the dead stones as they now stand on the board (button
+        `agree`). While they are still taking them off - a chain partly lifted, a stone lifted
+        within the settle time, a hand over the board - the agreement waits for the board to
+        be still: a count never counts a board that holds stones being removed (Ing 1991
+        Art. 1 "Pass Play": "After the dead stones have been taken away, both players pass
+        again and play ends"; AGA Rule 9: "If the players agree on the status of all such
+        groups, they are removed from the board ... and the game is scored")."""
+        if self.game.phase == PAUSED and self._removing(t):
+            self.agree_pending = True
+            return []
+        self.agree_pending = False
+        self.game.agree()
+        # A count with nothing to fill in (AGA, Chinese, ...) is checked at once: the board
+        # may never change again before the stones are put away.
+        return self._ended(t) + self._after_end(t)
+
+    def _agreed_when_still(self, t):
+        # The agreement kept by _agree: made once the dead stones are wholly off (or back);
+        # withdrawn when play resumes.
+        if not self.agree_pending:
+            return []
+        if self.game.phase != PAUSED:
+            self.agree_pending = False
+            return []
+        if self._removing(t):
+            return []
+        return self._agree(t)
+
+    def _removing(self, t):
+        # Dead stones being taken off: a stone the game still has reads empty (a chain not yet
+        # wholly off, or just lifted), or the board is hidden or changing.
+        if self._unknown_points() or self._changing(t):
+            return True
+        seen = self.seen
+        cells = self.game.board.cells
+        faulty = self.faulty
+        leaving = self.leaving
+        for p in self.order:
+            if seen[p] == EMPTY and cells[p] != EMPTY and not faulty[p] and p not in leaving:
+                return True
+        return False
 
     def _put_back(self, t, new):
         # During the pause a stone put back where a dead stone was taken off (by mistake)

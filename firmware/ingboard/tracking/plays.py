@@ -6,7 +6,7 @@ both players accept (`undo`) takes the last play back.
 """
 
 from ingrules.board import BLACK, EMPTY, WHITE, color_name
-from ingrules.game import ENDED, MANDATORY_PASS, PAUSED, IllegalMove
+from ingrules.game import ENDED, MANDATORY_PASS, PAUSED, PLAY, IllegalMove
 from micropython import const
 
 from ingboard.tracking.board_view import UNKNOWN
@@ -25,6 +25,7 @@ class Plays:
         # Captured (or retracted) stones still allowed on the board until lifted: point -> colour
         self.leaving = {}
         self.covered_version = -1  # seen_version when stones under a hand were last looked at
+        self._slide_events = []  # what _slid_before_press did
 
     def _evaluate(self, t):
         events = []
@@ -87,6 +88,9 @@ class Plays:
                 if second:
                     events += self._reopen(t)
                     continue
+            if self.awaiting_press and self._slid_before_press(t, self.awaiting_press, t):
+                events += self._slide_events
+                continue  # the play stands where the stone lies now: read the board again
             cells = game.board.cells
             # Issue 14 class 1: while a stone of the player to move is unaccounted for, none
             # of their new stones is a move (it may be that stone, put down elsewhere).
@@ -115,6 +119,8 @@ class Plays:
         events += self._alerts(t, new, lost, color, mine, theirs)
         if self.press_pending:
             events += self._judge_press(t)
+        if self.agree_pending:
+            events += self._agreed_when_still(t)  # game_end.py
         return events
 
     def _slipped(self, p):
@@ -279,6 +285,45 @@ class Plays:
         board = game.board
         self.bowls.on_board(board.count[BLACK], board.count[WHITE], t, game.to_play)
         return [{"t": t, "type": "undo", "to_play": color_name(game.to_play)}]
+
+    def _slid_before_press(self, t, color, settled_t=-1):
+        """The stone of `color`'s committed play, not pressed yet, slid to a neighbouring
+        point (within displacement's reach): until the press the play is where the stone lies
+        (the slide is part of placing it; Ing 1991 Art. 10: "The players must play stones and
+        press the clock with the same hand" - the press ends the play), so the play is made
+        again there, noted in the record. After the press a slide is a nudge (`stone-moved`).
+        settled_t: the slid stone must have stood still since settled_t - settle time (< 0:
+        at the press, as it lies). True when done (its events in self._slide_events)."""
+        game = self.game
+        last = None
+        for ply in reversed(game.plies):
+            if ply.kind != MANDATORY_PASS:
+                last = ply
+                break
+        if last is None or last.color != color or last.point < 0 or game.phase != PLAY:
+            return False
+        origin = last.point
+        if self.seen[origin] != EMPTY:
+            return False
+        dest = self._slid_to(origin, settled_t)
+        if dest < 0:
+            return False
+        # Legal there instead, on the position before the play?
+        game.undo()
+        reason = game.legality(color, dest)
+        game.play(color, origin)  # as it was (the same captures: the game is deterministic)
+        if reason is not None:
+            return False
+        self._forget_slide(dest)
+        board = game.board
+        events = self._reopen(t)
+        events += self._commit(t, color, dest)
+        self._note(
+            "%s slid from %s to %s before the press"
+            % (color_name(color), board.name(origin), board.name(dest))
+        )
+        self._slide_events = events
+        return True
 
     def _played(self, t, color):
         # Every ply: its time (sensor_faults.py counts plays around a stuck reading; the

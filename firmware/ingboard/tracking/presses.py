@@ -71,6 +71,8 @@ class Presses:
             return events + self._ended(t)
         if self.dead_ask and self.dead_ask[0] == color:
             return events + self._dead_point_stone(t)
+        if self.awaiting_press == color and self._slid_before_press(t, color):
+            events += self._slide_events  # plays.py: the play is where the stone lies now
         if self.awaiting_press == color:
             # The press that confirms the presser's committed move: the clock switches now.
             # The opponent's late press for their own earlier move is then no longer expected.
@@ -91,13 +93,23 @@ class Presses:
             self.press_next = color
             self.press_next_time = at
             return events
-        if color != game.to_play and not self._own_new_stones(color):
-            return events  # a double press, a bounce, the wrong key: nothing at all
+        if color != self._clock_side() and not self._own_new_stones(color):
+            # A double press, a bounce, the wrong key: nothing at all. The side whose clock is
+            # not running is also the player to move while the opponent's play is on the
+            # board but not pressed yet (the opponent played before this player's own press,
+            # then that press bounced): never a pass (Ing 1991 Art. 10 "Timekeeper": "The
+            # players must play stones and press the clock with the same hand").
+            return events
         self.press_time = at
         self.press_pending = color
         # The presser's clock stops at the press until it is judged (timekeeper.py).
         events += self._hold_press(at, color)
         return events + self._judge_press(t)
+
+    def _clock_side(self):
+        # Whose clock runs as the presses have left it: the player whose committed play is not
+        # pressed yet, else the player to move.
+        return self.awaiting_press or self.game.to_play
 
     def _judge_press(self, t):
         """Judge the pending press if the board can be judged now (else keep it); then the
@@ -136,6 +148,11 @@ class Presses:
         for q in lost:
             if cells[q] == color:
                 return []  # a stone of the presser is unaccounted for: wait (class 1)
+        if lost and game.phase == PAUSED:
+            # Dead stones half taken off (a chain partly lifted): the players are still
+            # removing them, so the pass that may end play and count waits until every chain
+            # is wholly off or back (never count a board that holds stones being removed).
+            return []
         seen = self.seen
         active = self.active
         # A stone put down in the opponent's turn (`wrong-colour`, a stray stone left on the

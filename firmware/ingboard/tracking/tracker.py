@@ -38,7 +38,7 @@ from array import array
 
 from ingrules.board import BLACK, WHITE
 from ingrules.chunked import ChunkedText
-from ingrules.game import ENDED, Game, IllegalMove
+from ingrules.game import ENDED, PAUSED, Game, IllegalMove
 from ingrules.rulesets import komi_warning
 from micropython import const
 
@@ -262,10 +262,9 @@ class Tracker(
                 game.resign(BLACK if name == "resign-B" else WHITE)
                 return events + self._ended(t)
             if name == "agree":
-                game.agree()
-                # A count with nothing to fill in (AGA, Chinese, ...) is checked at once: the
-                # board may never change again before the stones are put away.
-                return events + self._ended(t) + self._after_end(t)
+                if game.phase != PAUSED:
+                    game.agree()  # raises: agreement only in the pause
+                return events + self._agree(t)  # game_end.py: once the dead stones are off
             if name == "dispute":
                 game.dispute()
                 return events + self._resumed(t)
@@ -364,12 +363,16 @@ class Tracker(
         """Board time at which tick() may produce something, or None."""
         best = _FAR
         last_t = self.last_t
-        if self.press_pending or (self.game.phase == ENDED and not self.put_away):
-            # A kept press is judged once the board has been still for the settle time; after
-            # the end, the fill-in and put-away checks look again once the board is still
-            # (Ing 1991 Art. 9 "Counting" (3): the check after putting the stones away always
-            # comes, even when the last stones lifted were fill-in stones - points the game
-            # holds empty, where the sensors and the game agree again).
+        if (
+            self.press_pending
+            or self.agree_pending
+            or (self.game.phase == ENDED and not self.put_away)
+        ):
+            # A kept press (or agreement) is judged once the board has been still for the
+            # settle time; after the end, the fill-in and put-away checks look again once the
+            # board is still (Ing 1991 Art. 9 "Counting" (3): the check after putting the
+            # stones away always comes, even when the last stones lifted were fill-in stones -
+            # points the game holds empty, where the sensors and the game agree again).
             since = self.since
             for p in self.order:
                 due = since[p] + self.settle_ms

@@ -25,7 +25,7 @@ class TrackerState:
              faulty (points of dead sensors), extra (points of stones there before the
              game), moved (flat: point pushed to, its game point...), shifted (the same, for
              accepted shifts), press_next (the opponent's press kept behind press_pending),
-             press_next_time]
+             press_next_time, agree_pending (1: `agree` waits for the dead stones to be off)]
 
         Not in it: what the game, clock and bowls hold (each has its own snapshot; the journal
         keeps `ply_props` and the undo stack of push_clock_snapshot()), the fill-in plan
@@ -56,6 +56,7 @@ class TrackerState:
             _flat(self.shifted),
             self.press_next,
             self.press_next_time,
+            1 if self.agree_pending else 0,
         ]
 
     def _faulty_points(self):
@@ -105,6 +106,7 @@ class TrackerState:
         self.shifted = _pairs(state[15]) if len(state) > 15 else {}
         self.press_next = state[16] if len(state) > 16 else 0
         self.press_next_time = state[17] if len(state) > 17 else 0
+        self.agree_pending = bool(state[18]) if len(state) > 18 else False
         if self.clock.held:
             # The press the clock is held for was made at press_time (timekeeper.py): the
             # switch, once judged, is as of then.

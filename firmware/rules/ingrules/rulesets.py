@@ -65,6 +65,12 @@ class Ruleset:
     passes_to_pause = 2
     ends_at_pause = False
     passes_to_end = 4
+    # After a dispute, the next two passes pause again for the dead stones (the default: the
+    # count comes only once the dead stones are off and the players agree); False only where
+    # the text ends the game there with every stone on the board alive - AGA Rule 10 "if both
+    # players pass twice in succession. In this case any stones remaining on the board are
+    # deemed alive"; Simplified Ing "immediately after the next two successive passes, they
+    # determine the scores".
     pause_again_after_dispute = True
     pass_stones = False
     white_passes_last = False
@@ -277,7 +283,6 @@ RULESETS = {
         sgf_ru="Chinese",
         komi=7.5,
         komi_handicap=0,
-        pause_again_after_dispute=False,
         handicap_style=HANDICAP_FIXED,
         handicap_compensation=2,  # White receives one point per handicap stone
     ),
@@ -291,7 +296,6 @@ RULESETS = {
         sgf_ru="Japanese",
         komi=6.5,
         komi_handicap=0.5,
-        pause_again_after_dispute=False,
         handicap_style=HANDICAP_FIXED,
         seki_territory=False,
     ),
@@ -305,7 +309,6 @@ RULESETS = {
         sgf_ru="NZ",
         komi=7,
         komi_handicap=0,
-        pause_again_after_dispute=False,
         handicap_style=HANDICAP_FREE,
     ),
     # Tromp-Taylor: area counting, suicide allowed, positional superko, the game ends at two
