@@ -133,7 +133,7 @@ def sensor_strip(cfg):
         b.connect("GND", c, 2)
     for pin in range(2 * size + 1, STRIP_PINS + 1):
         b.connect("GND", "J1", pin)
-    for h in range(3):
+    for h in range(4):
         b.add("H%d" % (h + 1), "hole_m3", "fixing screw")
     return b
 
