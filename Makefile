@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 INGBOARD := $(VENV)/bin/ingboard
 PORT ?=
 
-.PHONY: setup system-deps test lint format size demo bench flash sim twin twin-soak mp-test clean relay-soak
+.PHONY: setup system-deps test lint format size demo bench flash sim twin twin-soak mp-test clean relay-soak hardware
 
 setup: $(VENV)/.installed node_modules/.installed system-deps
 
@@ -74,6 +74,12 @@ twin-soak: setup
 
 bench: setup
 	$(PY) -m bench
+
+# The boards, regenerated from firmware/ingboard/board_config.py: netlists, SKiDL ERC, KiCad 6
+# projects placed and routed by script, DRC, Gerbers + drill, BOM/CPL, renders (hardware/kicad/,
+# hardware_docs/boards.md). Installs KiCad 6 and SKiDL the first time (not part of make setup).
+hardware: setup
+	@sh hardware/electronics/make_hardware.sh
 
 flash: setup
 	@test -n "$(PORT)" || { echo "make flash: set PORT=/dev/ttyACM0 (the board's serial port)" >&2; exit 2; }

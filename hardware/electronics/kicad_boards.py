@@ -15,7 +15,7 @@ import time
 
 import pcbnew  # noqa: E402  (Debian's python3: /usr/lib/python3/dist-packages)
 
-from hardware.electronics import fab, netlist, render
+from hardware.electronics import fab, netlist, render, schematic
 
 
 def _layout(name, model, cfg):
@@ -26,7 +26,7 @@ def _layout(name, model, cfg):
         return sensor_strip.layout(model, size)
     from hardware.electronics import controller
 
-    return controller.layout(model, cfg)
+    return controller.build(model, cfg)
 
 
 def build_board(name, cfg):
@@ -79,6 +79,9 @@ def build_board(name, cfg):
         render.stack(images, os.path.join(out, name + ".png"))
     else:
         render.draw(board, os.path.join(out, name + ".png"), 6.0, title="%s, top view" % name)
+    schematic.draw(
+        model, os.path.join(out, name + "-schematic.png"), 3 if name == "sensor_strip" else 4
+    )
     summary = {
         "board": name,
         "parts": len(model.parts),
@@ -91,6 +94,7 @@ def build_board(name, cfg):
         "drc_warnings": warnings,
         "unconnected": unconnected,
         "fab_files": len(files),
+        "unrouted": list(getattr(pcb, "route_report", (0, []))[1]),
         "bom_lines": lines,
         "seconds": round(time.time() - started, 1),
     }

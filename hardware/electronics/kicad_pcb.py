@@ -10,6 +10,7 @@ sensor_strip.py and controller.py.
 import json
 import os
 import re
+import uuid
 
 import pcbnew
 
@@ -255,7 +256,9 @@ def write_project(pro_path):
 
 
 def finish(path):
-    """Reload the saved board with its project, fill zones, save; returns the loaded board."""
+    """Fill the zones of the saved board and save it in a canonical form; returns the board
+    loaded from that file (what DRC and the plots then see)."""
+    normalise_pcb(path)
     board = pcbnew.LoadBoard(path)
     filler = pcbnew.ZONE_FILLER(board)
     filler.Fill(board.Zones())
@@ -264,11 +267,128 @@ def finish(path):
     return pcbnew.LoadBoard(path)
 
 
+def _children(text, start):
+    """(start, end) of each top-level s-expression inside the one opening at `start`."""
+    out = []
+    depth = 0
+    k = start
+    in_str = False
+    begin = None
+    n = len(text)
+    while k < n:
+        ch = text[k]
+        if in_str:
+            if ch == "\\":
+                k += 2
+                continue
+            if ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str = True
+        elif ch == "(":
+            depth += 1
+            if depth == 2:
+                begin = k
+        elif ch == ")":
+            depth -= 1
+            if depth == 1:
+                out.append((begin, k + 1))
+            if depth == 0:
+                return out, k
+        k += 1
+    raise ValueError("unbalanced board file")
+
+
+_STAMP = re.compile(r"\((tstamp|uuid) ([0-9a-fA-F-]{36})\)")
+
+
 def normalise_pcb(path):
+    """KiCad gives every item a random UUID and saves items sorted by it: rewrite the file with
+    its items in a fixed order (footprints by reference, tracks by position) and UUIDs
+    numbered in that order, so that the same board always gives the same bytes."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
+    start = text.index("(kicad_pcb")
+    kids, end = _children(text, start)
+    kinds = []
+    groups = {}
+    for a, b in kids:
+        item = text[a:b]
+        kind = item[1:].split(None, 1)[0].rstrip(")")
+        if kind not in groups:
+            kinds.append(kind)
+            groups[kind] = []
+        groups[kind].append(item)
+
+    def key(item):
+        ref = re.search(r'\(fp_text reference "([^"]*)"', item)
+        bare = _STAMP.sub("", item)
+        return (_ref_order(ref.group(1)) if ref else ("", 0), bare)
+
+    groups["footprint"] = [_sorted_footprint(item) for item in groups.get("footprint", [])]
+    ordered = []
+    for kind in kinds:
+        items = groups[kind]
+        if kind in ("footprint", "segment", "via", "arc", "zone", "gr_line", "gr_text", "gr_rect"):
+            items = sorted(items, key=key)
+        ordered += items
+    body = "\n  ".join(ordered)
+    count = [0]
+    name = os.path.basename(path)
+
+    def renumber(m):
+        count[0] += 1
+        return "(%s %s)" % (
+            m.group(1),
+            uuid.uuid5(uuid.NAMESPACE_URL, "ingboard/%s/%d" % (name, count[0])),
+        )
+
+    body = _STAMP.sub(renumber, body)
+    out = text[:start] + "(kicad_pcb " + _head(text, start, kids) + "\n  " + body + "\n)\n"
     with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
+        f.write(out)
+
+
+_FP_SORTED = (
+    "fp_line",
+    "fp_circle",
+    "fp_arc",
+    "fp_poly",
+    "fp_rect",
+    "fp_text",
+    "pad",
+    "model",
+    "zone",
+)
+
+
+def _sorted_footprint(item):
+    """A footprint's drawings and pads in a fixed order (KiCad keeps them sorted by UUID)."""
+    kids, _end = _children(item, 0)
+    if not kids:
+        return item
+    fixed, loose = [], []
+    for a, b in kids:
+        child = item[a:b]
+        kind = child[1:].split(None, 1)[0].rstrip(")")
+        if kind in _FP_SORTED:
+            loose.append((_FP_SORTED.index(kind), _STAMP.sub("", child), child))
+        else:
+            fixed.append(child)
+    loose.sort()
+    head = item[: kids[0][0]].rstrip()
+    return head + "\n    " + "\n    ".join(fixed + [c for _k, _s, c in loose]) + "\n  )"
+
+
+def _head(text, start, kids):
+    """The atoms between "(kicad_pcb" and its first child (normally nothing)."""
+    first = kids[0][0] if kids else len(text)
+    return text[start + len("(kicad_pcb") : first].strip()
+
+
+def _ref_order(ref):
+    head = ref.rstrip("0123456789")
+    return (head, int(ref[len(head) :] or 0))
 
 
 def drc(board, report_path):
