@@ -64,7 +64,7 @@ def build_board(name, cfg):
                 os.path.join(out, name + ".png"),
                 12.0,
                 crop=(mid - 75, -1, mid + 75, 18),
-                title="middle: connector J1 (bottom side), river routing",
+                title="middle: J1 (bottom); outputs on In1 (orange), supplies on In2 (cyan)",
             )
         )
         images.append(

@@ -119,7 +119,7 @@ def sensor_strip(cfg):
             "a strip of %d sensors does not fit a %d-way connector" % (size, STRIP_PINS)
         )
     b = Board("sensor_strip", "ingboard sensor strip: one line of %d Hall sensors" % size)
-    b.add("J1", "hdr_2x20", "to the controller (40-way ribbon, straight through)")
+    b.add("J1", "hdr_2x20_pins", "to the controller (40-way ribbon, straight through)")
     for col in range(size):
         letter = COLUMNS[col]
         u = b.add("U%d" % (col + 1), "hall", "sensor under column %s" % letter)

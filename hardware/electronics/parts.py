@@ -295,6 +295,17 @@ PARTS = {
         "assembly": "hand",
         "pins": _passive(40),
     },
+    "hdr_2x20_pins": {
+        "what": "pin header 2x20 2.54 mm, vertical, unshrouded (fits the strip's width)",
+        "mpn": "61304021121",
+        "manufacturer": "Wurth Elektronik",
+        "value": "2x20 pins",
+        "footprint": "Connector_PinHeader_2.54mm:PinHeader_2x20_P2.54mm_Vertical",
+        "lcsc": None,
+        "western": "Mouser 710-61304021121",
+        "assembly": "hand",
+        "pins": _passive(40),
+    },
     "hdr_2x7": {
         "what": "box header 2x7 2.54 mm, shrouded, vertical (14-way IDC ribbon)",
         "mpn": "61201421621",

@@ -1,6 +1,7 @@
 """A PNG of a finished board, drawn from its geometry with Pillow (no timestamp, same bytes
 each run): bottom copper, top copper, pads, vias, holes, outline and references, seen from
-the top. Colours: top copper red, bottom copper blue, pads gold, holes black."""
+the top. Colours: top copper red, bottom blue, inner layer 1 orange, inner layer 2 cyan, pads
+gold, holes black (inner planes are not drawn)."""
 
 import pcbnew
 from PIL import Image, ImageDraw, ImageFont
@@ -8,8 +9,8 @@ from PIL import Image, ImageDraw, ImageFont
 BG = (16, 48, 32)
 COLOURS = {
     pcbnew.B_Cu: ((30, 45, 90), (90, 150, 255)),  # (zone fill, tracks)
-    pcbnew.In2_Cu: ((60, 60, 60), None),
-    pcbnew.In1_Cu: ((70, 70, 70), None),
+    pcbnew.In2_Cu: (None, (40, 210, 200)),
+    pcbnew.In1_Cu: (None, (255, 175, 40)),
     pcbnew.F_Cu: ((85, 35, 35), (255, 95, 80)),
 }
 PAD = (212, 175, 55)
@@ -49,8 +50,8 @@ def draw(board, path, px_per_mm=8.0, crop=None, title=None):
         layers = [pcbnew.B_Cu, pcbnew.In2_Cu, pcbnew.In1_Cu, pcbnew.F_Cu]
     for layer in layers:  # pours first, bottom to top, then the tracks over all of them
         fill, _line = COLOURS[layer]
-        if layer in (pcbnew.In1_Cu, pcbnew.In2_Cu):
-            continue  # planes: shown in the board's own plots, not over the signals
+        if fill is None:
+            continue  # inner planes would hide everything: only their tracks are drawn
         for zone in board.Zones():
             if not zone.IsOnLayer(layer):
                 continue
