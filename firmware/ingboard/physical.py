@@ -82,7 +82,7 @@ SEAT_GAP_UM = 0  # sensor top to groove floor with the tallest package (SENSOR_T
 
 # -- the controller board ("spine", hardware/electronics) under the middle of the board, with
 #    the battery; it lies in a pocket of its own, the strips' ribbons dropping straight to it
-SPINE_W_UM = 122000
+SPINE_W_UM = 150000  # what the controller's routing needs beside its 19 connectors
 SPINE_L_UM = 438000
 SPINE_POCKET_Z_UM = 18000  # the pocket's floor: 27 mm of room for the spine, 18650 and plugs
 CABLE_EXIT_W_UM = 30000  # from the spine pocket out through the board's right edge

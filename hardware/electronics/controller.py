@@ -19,8 +19,8 @@ from hardware.electronics.kicad_pcb import Pcb, to_mm
 
 UM = 1000.0
 PITCH_Y = ph.PITCH_Y_UM / UM  # 23.6 mm between lines (seed 000 Art. 11 "Lines")
-LENGTH = 438.0
-WIDTH = 150.0
+LENGTH = ph.SPINE_L_UM / UM  # the spine's pocket in the board's drawings is made for these
+WIDTH = ph.SPINE_W_UM / UM
 HEADER_X = 20 * 2.54 / 8  # pin 1 of every strip connector (on the router's grid)
 HEADER_Y0 = 22 * 2.54 / 8  # odd (output) row of J1
 MUX_X = 84.455
@@ -69,21 +69,20 @@ def layout(model, cfg, first=()):
     pcb.place("C%d" % (2 * groups + 4), COLUMN_X, 380.7)
     # The Pico: USB end toward the board's edge (y = 0 side is line 19).
     pcb.place("A1", COLUMN_X - 8.89, 190.0)
-    pcb.place("R1", COLUMN_X - 12, 250.0, angle=90)
-    pcb.place("R2", COLUMN_X - 9, 250.0, angle=90)
-    # Clock unit connector and its pull-ups and buzzer resistor.
-    pcb.place("J%d" % (size + 1), COLUMN_X + 6, 268.0, angle=0)
-    for k in range(4):
-        pcb.place("R%d" % (3 + k), COLUMN_X - 12 + 3 * k, 256.0, angle=90)
-    pcb.place("R7", COLUMN_X, 250.0, angle=90)
+    # The pull resistors beside the Pico, in GPIO order, then the buzzer's series resistor.
+    pulls = len([r for r in model.parts if model.roles[r].endswith(("pull-up", "pull-down"))])
+    for k in range(pulls):
+        pcb.place("R%d" % (k + 1), COLUMN_X + 15.5, 186.0 + 2.2 * k)
+    pcb.place("R%d" % (pulls + 1), COLUMN_X, 250.0, angle=90)
+    pcb.place("J%d" % (size + 1), COLUMN_X + 6, 268.0, angle=0)  # clock unit
     pcb.place("J%d" % (size + 2), COLUMN_X - 10, 292.0)  # bowl B
     pcb.place("J%d" % (size + 3), COLUMN_X + 6, 292.0)  # bowl W
     pcb.place("J%d" % (size + 4), COLUMN_X - 8, 305.0)  # battery
     pcb.place("J%d" % (size + 5), COLUMN_X + 4, 305.0)  # power switch
     pcb.place("D1", COLUMN_X - 4, 315.0)
     pcb.place("U%d" % (groups + 5), COLUMN_X - 4, 325.0)  # charger
-    pcb.place("R8", COLUMN_X + 3, 325.0, angle=90)
-    pcb.place("R9", COLUMN_X + 6, 330.0, angle=90)
+    pcb.place("R%d" % (pulls + 2), COLUMN_X + 3, 325.0, angle=90)  # charge current
+    pcb.place("R%d" % (pulls + 3), COLUMN_X + 6, 330.0, angle=90)  # charge LED
     pcb.place("D2", COLUMN_X + 6, 334.0, angle=90)
     pcb.place("C%d" % (2 * groups + 5), COLUMN_X - 10, 325.0, angle=90)
     pcb.place("C%d" % (2 * groups + 6), COLUMN_X + 1, 332.0)

@@ -9,6 +9,7 @@ CSVs for JLCPCB and a PNG render, all in hardware/kicad/<board>/. Prints one sum
 board and exits 1 if a DRC finds an error or an unconnected pad.
 """
 
+import json
 import os
 import sys
 import time
@@ -98,7 +99,27 @@ def build_board(name, cfg):
         "bom_lines": lines,
         "seconds": round(time.time() - started, 1),
     }
+    facts = {k: v for k, v in summary.items() if k != "seconds"}
+    facts.update(
+        {
+            "per_set": PER_SET[name],
+            "thickness_mm": 1.6,
+            "area_cm2": round(pcbnew.ToMM(box.GetWidth()) * pcbnew.ToMM(box.GetHeight()) / 100, 1),
+            "smt_parts": sum(
+                1 for r, k in model.parts.items() if netlist.pt.part(k)["assembly"] == "smt"
+            ),
+            "hand_parts": sum(
+                1 for r, k in model.parts.items() if netlist.pt.part(k)["assembly"] == "hand"
+            ),
+        }
+    )
+    with open(os.path.join(out, name + ".json"), "w", encoding="utf-8") as f:
+        json.dump(facts, f, indent=1, sort_keys=True)
+        f.write("\n")
     return summary
+
+
+PER_SET = {"sensor_strip": 19, "controller": 1}  # boards of each design in one set
 
 
 def main(argv=None):

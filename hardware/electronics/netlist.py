@@ -171,6 +171,40 @@ def gpio_nets(cfg):
     return out
 
 
+# Until board_config.py carries PULLS (the pull resistors that define every line at boot,
+# hardware_docs/electrical.md), the same table here; board_config's wins when it has one.
+_PULLS = {
+    "bank_enable": ("3V3", 4700),
+    "channel_select": ("GND", 8200),
+    "group_select": ("GND", 8200),
+    "hx711_dout": ("3V3", 10000),
+    "hx711_sck": ("GND", 8200),
+    "key": ("3V3", 10000),
+    "i2c": ("3V3", 2200),
+}
+
+
+def pulls(cfg):
+    """[(gpio, rail, ohms, role)] of every line's external pull resistor, by GPIO."""
+    if hasattr(bc, "pulls"):
+        return bc.pulls(cfg)
+    out = []
+    grid = cfg["grid"]
+    for role in ("channel_select", "group_select", "bank_enable"):
+        for p in grid[role]:
+            out.append((p,) + _PULLS[role] + (role,))
+    for colour in ("B", "W"):
+        out.append((cfg["bowls"][colour]["dout"],) + _PULLS["hx711_dout"] + ("hx711_dout",))
+        out.append((cfg["bowls"][colour]["sck"],) + _PULLS["hx711_sck"] + ("hx711_sck",))
+    for bus in cfg["i2c"]:
+        out.append((bus["sda"],) + _PULLS["i2c"] + ("i2c",))
+        out.append((bus["scl"],) + _PULLS["i2c"] + ("i2c",))
+    for name in bc.KEYS:
+        out.append((cfg["keys"][name],) + _PULLS["key"] + ("key",))
+    out.sort()
+    return out
+
+
 def controller_variants():
     """Variants the controller board serves: those with the Pico pin-out and the same pins."""
     ref = bc.variant()
@@ -219,9 +253,6 @@ def controller(cfg):
     b.connect("+3V3", a1, "3V3")
     b.connect("VSYS", a1, "VSYS")
     b.connect("VBUS", a1, "VBUS")
-
-    def by_role(prefix):
-        return {k: v for k, v in nets.items() if v.split("_", 1)[1].startswith(prefix)}
 
     sel = [nets[p] for p in grid["channel_select"]]
     addr = [nets[p] for p in grid["group_select"]]
@@ -274,11 +305,6 @@ def controller(cfg):
                 b.connect("G%02d_GATE" % g, d, "~Y%d" % ch)
             else:
                 b.connect("GND", m, "I%d" % ch)
-        # Bank disabled until the firmware drives the line: decoder outputs high, every
-        # group's MOSFET off, while the MCU boots (RP2350 erratum E9: inputs float).
-        r = b.add("R%d" % (bank + 1), "res_10k", "pull-up of the bank %d enable" % bank)
-        b.connect(enable[bank], r, 1)
-        b.connect("+3V3", r, 2)
     for u in range(1, groups + 2 * banks + 1):
         decouple("U%d" % u)
     # Group power switches Q1-Q23 and their rails.
@@ -299,16 +325,18 @@ def controller(cfg):
             b.connect("G%02d_VCC" % (i // bc.CHANNELS_PER_GROUP), j, strip_pin_vcc(col))
         for pin in range(2 * size + 1, STRIP_PINS + 1):
             b.connect("GND", j, pin)
-    # Clock unit: both displays' buses with pull-ups, the four keys, the buzzer through 100 Ohm.
+    # Pull resistors: every line defined while the MCU boots or a cable is out (a bank's
+    # enable up: decoder outputs high, every group's MOSFET off; RP2350 erratum E9).
+    r = 0
+    for gpio, rail, ohms, role in pulls(cfg):
+        r += 1
+        res = b.add(
+            "R%d" % r, pt.resistor(ohms), "%s pull-%s" % (role, "up" if rail == "3V3" else "down")
+        )
+        b.connect(nets[gpio], res, 1)
+        b.connect("+3V3" if rail == "3V3" else "GND", res, 2)
+    # Clock unit: both displays' buses, the four keys, the buzzer through 100 Ohm.
     jc = b.add("J%d" % (size + 1), "hdr_2x7", "clock unit (displays, keys, buzzer)")
-    r = banks
-    for bus in cfg["i2c"]:
-        for line in ("SDA", "SCL"):
-            r += 1
-            net = nets[bus[line.lower()]]
-            res = b.add("R%d" % r, "res_4k7", "I2C%d %s pull-up" % (bus["id"], line))
-            b.connect(net, res, 1)
-            b.connect("+3V3", res, 2)
     r += 1
     rb = b.add("R%d" % r, "res_100", "buzzer series resistor")
     b.connect(nets[cfg["buzzer"]], rb, 1)

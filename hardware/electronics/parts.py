@@ -212,6 +212,28 @@ PARTS = {
         "assembly": "smt",
         "pins": _passive(2),
     },
+    "res_8k2": {
+        "what": "resistor 8.2 kOhm 1 % 0603 (pull-down)",
+        "mpn": "0603WAF8201T5E",
+        "manufacturer": "UNI-ROYAL",
+        "value": "8.2k",
+        "footprint": "Resistor_SMD:R_0603_1608Metric",
+        "lcsc": "C25981",
+        "western": "Mouser 603-RC0603FR-078K2L (Yageo equivalent)",
+        "assembly": "smt",
+        "pins": _passive(2),
+    },
+    "res_2k2": {
+        "what": "resistor 2.2 kOhm 1 % 0603 (I2C pull-up)",
+        "mpn": "0603WAF2201T5E",
+        "manufacturer": "UNI-ROYAL",
+        "value": "2.2k",
+        "footprint": "Resistor_SMD:R_0603_1608Metric",
+        "lcsc": "C4190",
+        "western": "Mouser 603-RC0603FR-072K2L (Yageo equivalent)",
+        "assembly": "smt",
+        "pins": _passive(2),
+    },
     "res_4k7": {
         "what": "resistor 4.7 kOhm 1 % 0603 (I2C pull-up, charger PROG)",
         "mpn": "0603WAF4701T5E",
@@ -362,6 +384,16 @@ PARTS = {
         "pins": {},
     },
 }
+
+
+RESISTORS = {2200: "res_2k2", 4700: "res_4k7", 8200: "res_8k2", 10000: "res_10k"}
+
+
+def resistor(ohms):
+    """The parts-table key of a resistor value; ValueError for a value the table lacks."""
+    if ohms not in RESISTORS:
+        raise ValueError("no %d Ohm resistor in parts.py (have %s)" % (ohms, sorted(RESISTORS)))
+    return RESISTORS[ohms]
 
 
 def part(key):

@@ -239,10 +239,12 @@ class Router:
                 if o != FREE and o != code:
                     continue
                 nxt = (li, ni, nj)
-                step = 1
+                # Each layer has its direction (top: across the board, bottom: along it):
+                # going against it costs more, which leaves room for the other nets.
+                step = 1 if (dj == 0) == (li == 0) else 1.5
                 prev = came[node]
                 if prev is not None and (prev[1] - i, prev[2] - j) != (-di, -dj) and prev[0] == li:
-                    step = 1.6  # a bend
+                    step += 0.6  # a bend
                 ng = g + step
                 if ng < cost.get(nxt, 1e18):
                     cost[nxt] = ng
