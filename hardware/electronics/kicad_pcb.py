@@ -239,9 +239,6 @@ def write_project(pro_path):
             "min_hole_to_hole": 0.25,
         }
     )
-    sev = pro["board"]["design_settings"]["rule_severities"]
-    sev["silk_over_copper"] = "ignore"  # silkscreen is clipped at the pads by the fab
-    sev["silk_overlap"] = "ignore"
     cls = pro["net_settings"]["classes"][0]
     cls.update(
         {"clearance": CLEARANCE, "track_width": TRACK, "via_diameter": VIA, "via_drill": VIA_DRILL}
