@@ -148,7 +148,11 @@ def route(pcb, runs, first=()):
         ys = [p.GetPosition().y for p in nets[name]]
         return (max(xs) - min(xs) + max(ys) - min(ys), name)
 
-    order = [n for n in first if n in nets] + [n for n in sorted(nets, key=span) if n not in first]
+    # The address buses first (each reaches every mux the length of the board: on an empty
+    # board they find straight trunks), then the shortest nets first.
+    buses = [n for n in sorted(nets) if "_GRID_" in n]
+    rest = [n for n in sorted(nets, key=span) if n not in buses]
+    order = [n for n in first if n in nets] + [n for n in buses + rest if n not in first]
     for name in order:
         if len(nets[name]) > 1:
             r.route_net(name, nets[name])

@@ -202,7 +202,7 @@ PARTS = {
         "pins": _passive(2),
     },
     "res_10k": {
-        "what": "resistor 10 kOhm 1 % 0603 (bank enable pull-up)",
+        "what": "resistor 10 kOhm 1 % 0603 (key and HX711 DOUT pull-ups)",
         "mpn": "0603WAF1002T5E",
         "manufacturer": "UNI-ROYAL",
         "value": "10k",
@@ -213,7 +213,7 @@ PARTS = {
         "pins": _passive(2),
     },
     "res_8k2": {
-        "what": "resistor 8.2 kOhm 1 % 0603 (pull-down)",
+        "what": "resistor 8.2 kOhm 1 % 0603 (address and PD_SCK pull-downs)",
         "mpn": "0603WAF8201T5E",
         "manufacturer": "UNI-ROYAL",
         "value": "8.2k",
@@ -235,7 +235,7 @@ PARTS = {
         "pins": _passive(2),
     },
     "res_4k7": {
-        "what": "resistor 4.7 kOhm 1 % 0603 (I2C pull-up, charger PROG)",
+        "what": "resistor 4.7 kOhm 1 % 0603 (bank enable pull-ups, charger PROG)",
         "mpn": "0603WAF4701T5E",
         "manufacturer": "UNI-ROYAL",
         "value": "4.7k",
