@@ -23,9 +23,9 @@ LENGTH = ph.SPINE_L_UM / UM  # the spine's pocket in the board's drawings is mad
 WIDTH = ph.SPINE_W_UM / UM
 HEADER_X = 20 * 2.54 / 8  # pin 1 of every strip connector (on the router's grid)
 HEADER_Y0 = 22 * 2.54 / 8  # odd (output) row of J1
-MUX_X = 92.075  # 31 mm of routing channel beside the connectors
-SWITCH_X = 108.585
-COLUMN_X = 131.445  # second level, decoders, Pico, connectors
+MUX_X = 84.455
+SWITCH_X = 100.965
+COLUMN_X = 125.73  # second level, decoders, Pico, connectors
 
 
 def mux_y(g, size):
@@ -41,7 +41,7 @@ def mux_y(g, size):
         limit = LENGTH - 10.0 if k == groups - 1 else ys[k + 1] - 17.5
         ys[k] = min(ys[k], limit)
     for k in range(groups):
-        ys[k] = max(ys[k], 12.0 if k == 0 else ys[k - 1] + 17.5)
+        ys[k] = max(ys[k], 10.0 if k == 0 else ys[k - 1] + 17.5)
     return round(ys[g] / (2.54 / 8)) * (2.54 / 8)
 
 
