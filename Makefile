@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 INGBOARD := $(VENV)/bin/ingboard
 PORT ?=
 
-.PHONY: setup katago system-deps test test-device lint format size demo bench flash sim twin twin-soak mp-test clean relay-soak hardware hardware-mech
+.PHONY: setup katago system-deps test test-device lint format size demo bench flash sim twin twin-soak mp-test clean relay-soak hardware hardware-mech hardware-electronics
 
 setup: $(VENV)/.installed node_modules/.installed system-deps
 
@@ -86,13 +86,19 @@ twin-soak: setup
 bench: setup
 	$(PY) -m bench
 
+# The boards, regenerated from firmware/ingboard/board_config.py: netlists, SKiDL ERC, KiCad 6
+# projects placed and routed by script, DRC, Gerbers + drill, BOM/CPL, renders (hardware/kicad/,
+# hardware_docs/boards.md). Installs KiCad 6 and SKiDL the first time (not part of make setup).
+hardware-electronics: setup
+	@sh hardware/electronics/make_hardware.sh
+
 flash: setup
 	@test -n "$(PORT)" || { echo "make flash: set PORT=/dev/ttyACM0 (the board's serial port)" >&2; exit 2; }
 	$(INGBOARD) flash --port $(PORT)
 
-# Everything a club builds from: `make hardware` runs each part's generator (the electronics
-# join here as their own sub-target). The generated files are committed.
-hardware: hardware-mech
+# Everything a club builds from: `make hardware` runs each part's generator, the boards and the
+# mechanical parts. The generated files are committed.
+hardware: hardware-electronics hardware-mech
 
 # The mechanical drawings (DXF/SVG/PDF/PNG) and printed parts (OpenSCAD -> STL/PNG) from
 # firmware/ingboard/physical.py; installs Debian's openscad and xvfb if missing. `make test`

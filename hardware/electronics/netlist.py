@@ -1,0 +1,525 @@
+"""The connectivity of every ingboard board, generated from the pin table and the parts table.
+
+    python -m hardware.electronics.netlist           write hardware/kicad/<board>/<board>.net
+    python -m hardware.electronics.netlist --check   exit 1 if a committed netlist has drifted
+
+`firmware/ingboard/board_config.py` says which GPIO does what and how the 361 sensors are
+multiplexed (sensor i on first-level mux i // 16, channel i % 16; groups 0-15 in bank 0, the rest
+in bank 1); `parts.py` says which part does it and what its pins are. Nothing else here knows a
+pin number, so the boards cannot disagree with the firmware (tests/host/test_board_netlist.py).
+
+Boards (hardware_docs/boards.md explains the partition):
+- `sensor_strip`: one line of the board, 19 Hall sensors with their bypass capacitors and one
+  40-way connector (odd pins: sensor outputs, even pins: sensor supplies, 39/40 ground). The
+  same strip serves all 19 lines: which group supplies and reads a sensor is decided on the
+  controller, whose connector J<n> takes line 20 - n.
+- `controller`: the Pico 2 socket, the 23 first-level and 2 second-level muxes, the 2 group
+  power decoders, the 23 group power switches, the 19 strip connectors, the clock unit's and
+  both bowls' connectors and the battery path.
+
+Pure Python (no CAD tool); the KiCad boards (kicad_boards.py) are built from the same model.
+"""
+
+import argparse
+import os
+import sys
+import uuid
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(_HERE))
+for _path in (os.path.join(ROOT, "host_tools", "cpython_shims"), os.path.join(ROOT, "firmware")):
+    if _path not in sys.path:  # the firmware's package and its `micropython` shim
+        sys.path.insert(0, _path)
+
+from ingboard import board_config as bc  # noqa: E402
+from ingboard.core.classifier import point_name  # noqa: E402
+
+from hardware.electronics import parts as pt  # noqa: E402
+
+KICAD_DIR = os.path.join(ROOT, "hardware", "kicad")
+BOARDS = ("sensor_strip", "controller")
+COLUMNS = "ABCDEFGHJKLMNOPQRST"  # no I (seed 000 Art. 11 "Points")
+STRIP_PINS = 40  # the 2x20 strip connector
+
+
+class Board:
+    """Parts (ref -> part key) and nets (name -> [(ref, pin number)]) of one board."""
+
+    def __init__(self, name, title):
+        self.name = name
+        self.title = title
+        self.parts = {}
+        self.roles = {}  # ref -> what this instance does (BOM/silkscreen notes)
+        self.nets = {}
+
+    def add(self, ref, key, role=""):
+        if ref in self.parts:
+            raise ValueError("%s: reference %s used twice" % (self.name, ref))
+        pt.part(key)
+        self.parts[ref] = key
+        self.roles[ref] = role
+        return ref
+
+    def connect(self, net, ref, pin):
+        """Put pin `pin` (number, or the pin's name in the parts table) of `ref` on `net`."""
+        pins = pt.part(self.parts[ref])["pins"]
+        if not isinstance(pin, int):
+            found = [n for n, (name, _t) in pins.items() if name == pin]
+            if len(found) != 1:
+                raise ValueError("%s %s has no single pin named %s" % (self.name, ref, pin))
+            pin = found[0]
+        if pin not in pins:
+            raise ValueError("%s %s has no pin %s" % (self.name, ref, pin))
+        for other, members in self.nets.items():
+            if (ref, pin) in members and other != net:
+                raise ValueError(
+                    "%s %s pin %d on both %s and %s" % (self.name, ref, pin, other, net)
+                )
+        members = self.nets.setdefault(net, [])
+        if (ref, pin) not in members:
+            members.append((ref, pin))
+
+    def net_of(self, ref, pin):
+        for name, members in self.nets.items():
+            if (ref, pin) in members:
+                return name
+        return None
+
+    def unconnected(self):
+        """[(ref, pin)] of every part pin on no net (the ERC's no-connect list)."""
+        out = []
+        for ref, key in self.parts.items():
+            for pin in pt.part(key)["pins"]:
+                if self.net_of(ref, pin) is None:
+                    out.append((ref, pin))
+        return sorted(out, key=lambda rp: (_ref_key(rp[0]), rp[1]))
+
+
+def _ref_key(ref):
+    head = ref.rstrip("0123456789")
+    return (head, int(ref[len(head) :] or 0))
+
+
+# -- the sensor strip ------------------------------------------------------------------------
+
+
+def strip_pin_out(column):
+    """Strip connector pin carrying the output of the sensor in `column` (0 = A)."""
+    return 2 * column + 1
+
+
+def strip_pin_vcc(column):
+    return 2 * column + 2
+
+
+def sensor_strip(cfg):
+    size = cfg["grid"]["size"]
+    if 2 * size + 2 > STRIP_PINS:
+        raise ValueError(
+            "a strip of %d sensors does not fit a %d-way connector" % (size, STRIP_PINS)
+        )
+    b = Board("sensor_strip", "ingboard sensor strip: one line of %d Hall sensors" % size)
+    b.add("J1", "hdr_2x20_pins", "to the controller (40-way ribbon, straight through)")
+    for col in range(size):
+        letter = COLUMNS[col]
+        u = b.add("U%d" % (col + 1), "hall", "sensor under column %s" % letter)
+        c = b.add("C%d" % (col + 1), "cap_10n", "bypass of U%d" % (col + 1))
+        b.connect("SIG_%s" % letter, u, "OUT")
+        b.connect("SIG_%s" % letter, "J1", strip_pin_out(col))
+        b.connect("VCC_%s" % letter, u, "VCC")
+        b.connect("VCC_%s" % letter, c, 1)
+        b.connect("VCC_%s" % letter, "J1", strip_pin_vcc(col))
+        b.connect("GND", u, "GND")
+        b.connect("GND", c, 2)
+    for pin in range(2 * size + 1, STRIP_PINS + 1):
+        b.connect("GND", "J1", pin)
+    for h in range(4):
+        b.add("H%d" % (h + 1), "hole_m3", "fixing screw")
+    return b
+
+
+# -- the controller --------------------------------------------------------------------------
+
+
+def gpio_nets(cfg):
+    """{gpio: net name} of every GPIO the controller wires, from board_config.py."""
+    grid = cfg["grid"]
+    out = {}
+
+    def put(gpio, name):
+        if gpio in out:
+            raise ValueError("GPIO%d wired twice (%s, %s)" % (gpio, out[gpio], name))
+        out[gpio] = "GP%d_%s" % (gpio, name)
+
+    for k, gpio in enumerate(grid["channel_select"]):
+        put(gpio, "GRID_S%d" % k)
+    for k, gpio in enumerate(grid["group_select"]):
+        put(gpio, "GRID_A%d" % k)
+    for k, gpio in enumerate(grid["bank_enable"]):
+        put(gpio, "BANK%d_EN_N" % k)
+    for k, gpio in enumerate(grid["adc"]):
+        put(gpio, "BANK%d_ADC" % k)
+    for colour in ("B", "W"):
+        put(cfg["bowls"][colour]["dout"], "BOWL_%s_DOUT" % colour)
+        put(cfg["bowls"][colour]["sck"], "BOWL_%s_SCK" % colour)
+    for bus in cfg["i2c"]:
+        put(bus["sda"], "I2C%d_SDA" % bus["id"])
+        put(bus["scl"], "I2C%d_SCL" % bus["id"])
+    for name in bc.KEYS:
+        put(cfg["keys"][name], "KEY_%s" % name.upper())
+    put(cfg["buzzer"], "BUZZER")
+    return out
+
+
+# Until board_config.py carries PULLS (the pull resistors that define every line at boot,
+# hardware_docs/electrical.md), the same table here; board_config's wins when it has one.
+_PULLS = {
+    "bank_enable": ("3V3", 4700),
+    "channel_select": ("GND", 8200),
+    "group_select": ("GND", 8200),
+    "hx711_dout": ("3V3", 10000),
+    "hx711_sck": ("GND", 8200),
+    "key": ("3V3", 10000),
+    "i2c": ("3V3", 2200),
+}
+
+
+def pulls(cfg):
+    """[(gpio, rail, ohms, role)] of every line's external pull resistor, by GPIO."""
+    if hasattr(bc, "pulls"):
+        return bc.pulls(cfg)
+    out = []
+    grid = cfg["grid"]
+    for role in ("channel_select", "group_select", "bank_enable"):
+        for p in grid[role]:
+            out.append((p,) + _PULLS[role] + (role,))
+    for colour in ("B", "W"):
+        out.append((cfg["bowls"][colour]["dout"],) + _PULLS["hx711_dout"] + ("hx711_dout",))
+        out.append((cfg["bowls"][colour]["sck"],) + _PULLS["hx711_sck"] + ("hx711_sck",))
+    for bus in cfg["i2c"]:
+        out.append((bus["sda"],) + _PULLS["i2c"] + ("i2c",))
+        out.append((bus["scl"],) + _PULLS["i2c"] + ("i2c",))
+    for name in bc.KEYS:
+        out.append((cfg["keys"][name],) + _PULLS["key"] + ("key",))
+    out.sort()
+    return out
+
+
+def controller_variants():
+    """Variants the controller board serves: those with the Pico pin-out and the same pins."""
+    ref = bc.variant()
+    out = []
+    for name, cfg in bc.VARIANTS.items():
+        if cfg["mcu"] in ("RP2350", "RP2040") and gpio_nets(cfg) == gpio_nets(ref):
+            out.append(name)
+    return out
+
+
+CLOCK_PINS = (  # the 14-way clock unit connector J20, pin 1 first
+    "+3V3",
+    "GND",
+    "I2C0_SDA",
+    "I2C0_SCL",
+    "I2C1_SDA",
+    "I2C1_SCL",
+    "KEY_B",
+    "KEY_W",
+    "KEY_PAUSE",
+    "KEY_MENU",
+    "BUZZER_OUT",
+    "GND",
+    "+3V3",
+    "GND",
+)
+BOWL_PINS = ("+3V3", "GND", "DOUT", "SCK")  # JST XH 4, pin 1 first
+
+
+def controller(cfg):
+    grid = cfg["grid"]
+    size = grid["size"]
+    n = size * size
+    groups = bc.grid_groups(size)
+    banks = bc.grid_banks(size)
+    if banks != 2 or len(cfg["i2c"]) != 2:
+        raise ValueError("the controller board is drawn for 2 banks and 2 I2C buses")
+    nets = gpio_nets(cfg)
+    b = Board("controller", "ingboard controller: Pico 2, grid multiplexers, connectors")
+    a1 = b.add("A1", "pico2", "MCU module (Pico 2 / Pico 2 W / Pico)")
+    for gpio, net in sorted(nets.items()):
+        b.connect(net, a1, pt.pico_pin(gpio))
+    for pin, (name, _t) in pt.PICO_PINS.items():
+        if name in ("GND", "AGND"):
+            b.connect("GND", a1, pin)
+    b.connect("+3V3", a1, "3V3")
+    b.connect("VSYS", a1, "VSYS")
+    b.connect("VBUS", a1, "VBUS")
+
+    sel = [nets[p] for p in grid["channel_select"]]
+    addr = [nets[p] for p in grid["group_select"]]
+    enable = [nets[p] for p in grid["bank_enable"]]
+    adc = [nets[p] for p in grid["adc"]]
+    cap = 0
+
+    def decouple(ref):
+        nonlocal cap
+        cap += 1
+        c = b.add("C%d" % (groups + cap), "cap_100n", "decoupling of %s" % ref)
+        b.connect("+3V3", c, 1)
+        b.connect("GND", c, 2)
+
+    # First-level muxes U1-U23: group g reads sensors 16g .. 16g+15 (board_config).
+    for g in range(groups):
+        u = b.add("U%d" % (g + 1), "mux", "group %d (first level)" % g)
+        b.connect("G%02d_OUT" % g, u, "COM")
+        for k in range(4):
+            b.connect(sel[k], u, "S%d" % k)
+        b.connect("GND", u, "~E")  # always enabled: the second level selects
+        b.connect("GND", u, "GND")
+        b.connect("+3V3", u, "VCC")
+        for ch in range(bc.CHANNELS_PER_GROUP):
+            i = g * bc.CHANNELS_PER_GROUP + ch
+            if i < n:
+                b.connect("SIG_%s" % point_name(i, size), u, "I%d" % ch)
+            else:
+                b.connect("GND", u, "I%d" % ch)  # no sensor: a defined level
+    # Second-level muxes U24/U25 and decoders U26/U27, one each per bank.
+    for bank in range(banks):
+        m = b.add("U%d" % (groups + 1 + bank), "mux", "bank %d second level (M%d)" % (bank, bank))
+        d = b.add(
+            "U%d" % (groups + 3 + bank), "decoder", "bank %d power decoder (D%d)" % (bank, bank)
+        )
+        b.connect(adc[bank], m, "COM")
+        b.connect(enable[bank], m, "~E")
+        b.connect(enable[bank], d, "~G1")
+        b.connect("GND", d, "~G2")
+        for k in range(4):
+            b.connect(addr[k], m, "S%d" % k)
+            b.connect(addr[k], d, "ABCD"[k])
+        for part_ref in (m, d):
+            b.connect("GND", part_ref, "GND")
+            b.connect("+3V3", part_ref, "VCC")
+        for ch in range(bc.GROUPS_PER_BANK):
+            g = bank * bc.GROUPS_PER_BANK + ch
+            if g < groups:
+                b.connect("G%02d_OUT" % g, m, "I%d" % ch)
+                b.connect("G%02d_GATE" % g, d, "~Y%d" % ch)
+            else:
+                b.connect("GND", m, "I%d" % ch)
+    for u in range(1, groups + 2 * banks + 1):
+        decouple("U%d" % u)
+    # Group power switches Q1-Q23 and their rails.
+    for g in range(groups):
+        q = b.add("Q%d" % (g + 1), "pmos", "group %d supply switch" % g)
+        c = b.add("C%d" % (g + 1), "cap_1u", "group %d supply" % g)
+        b.connect("G%02d_GATE" % g, q, "G")
+        b.connect("+3V3", q, "S")
+        b.connect("G%02d_VCC" % g, q, "D")
+        b.connect("G%02d_VCC" % g, c, 1)
+        b.connect("GND", c, 2)
+    # Strip connectors: J<r+1> takes line size - r (scan row r), pin-for-pin the strip's J1.
+    for row in range(size):
+        j = b.add("J%d" % (row + 1), "hdr_2x20", "strip of line %d" % (size - row))
+        for col in range(size):
+            i = row * size + col
+            b.connect("SIG_%s" % point_name(i, size), j, strip_pin_out(col))
+            b.connect("G%02d_VCC" % (i // bc.CHANNELS_PER_GROUP), j, strip_pin_vcc(col))
+        for pin in range(2 * size + 1, STRIP_PINS + 1):
+            b.connect("GND", j, pin)
+    # Pull resistors: every line defined while the MCU boots or a cable is out (a bank's
+    # enable up: decoder outputs high, every group's MOSFET off; RP2350 erratum E9).
+    r = 0
+    for gpio, rail, ohms, role in pulls(cfg):
+        r += 1
+        res = b.add(
+            "R%d" % r, pt.resistor(ohms), "%s pull-%s" % (role, "up" if rail == "3V3" else "down")
+        )
+        b.connect(nets[gpio], res, 1)
+        b.connect("+3V3" if rail == "3V3" else "GND", res, 2)
+    # Clock unit: both displays' buses, the four keys, the buzzer through 100 Ohm.
+    jc = b.add("J%d" % (size + 1), "hdr_2x7", "clock unit (displays, keys, buzzer)")
+    r += 1
+    rb = b.add("R%d" % r, "res_100", "buzzer series resistor")
+    b.connect(nets[cfg["buzzer"]], rb, 1)
+    b.connect("BUZZER_OUT", rb, 2)
+    for pin, what in enumerate(CLOCK_PINS, start=1):
+        if what.startswith(("I2C", "KEY")):
+            what = [v for v in nets.values() if v.endswith("_" + what)][0]
+        b.connect(what, jc, pin)
+    # Bowls: one HX711 module per bowl, on a 4-way cable.
+    for k, colour in enumerate(("B", "W")):
+        jb = b.add("J%d" % (size + 2 + k), "jst_xh4", "bowl %s (HX711 module)" % colour)
+        for pin, what in enumerate(BOWL_PINS, start=1):
+            if what in ("DOUT", "SCK"):
+                what = nets[cfg["bowls"][colour][what.lower()]]
+            b.connect(what, jb, pin)
+    # Battery path: cell -> external switch -> Schottky -> VSYS; MCP73831 charges from USB.
+    jbat = b.add("J%d" % (size + 4), "jst_ph2", "battery (one Li-ion cell, protected)")
+    jsw = b.add("J%d" % (size + 5), "jst_xh2", "power switch (panel switch in the battery line)")
+    b.connect("BAT+", jbat, 1)
+    b.connect("GND", jbat, 2)
+    b.connect("BAT+", jsw, 1)
+    b.connect("BAT_SW", jsw, 2)
+    d1 = b.add("D1", "schottky", "battery to VSYS")
+    b.connect("VSYS", d1, "K")
+    b.connect("BAT_SW", d1, "A")
+    chg = b.add("U%d" % (groups + 2 * banks + 1), "charger", "battery charger (from USB)")
+    b.connect("VBUS", chg, "VDD")
+    b.connect("GND", chg, "VSS")
+    b.connect("BAT+", chg, "VBAT")
+    b.connect("CHG_STAT", chg, "STAT")
+    b.connect("CHG_PROG", chg, "PROG")
+    r += 1
+    rp = b.add("R%d" % r, "res_4k7", "charge current 1000 V / 4.7 kOhm = 213 mA")
+    b.connect("CHG_PROG", rp, 1)
+    b.connect("GND", rp, 2)
+    r += 1
+    rl = b.add("R%d" % r, "res_1k", "charge LED")
+    led = b.add("D2", "led_red", "lit while charging")
+    b.connect("VBUS", rl, 1)
+    b.connect("CHG_LED", rl, 2)
+    b.connect("CHG_LED", led, "A")
+    b.connect("CHG_STAT", led, "K")
+    for k, net in enumerate(("VBUS", "BAT+")):
+        c = b.add("C%d" % (groups + cap + 1 + k), "cap_10u", "charger %s" % net)
+        b.connect(net, c, 1)
+        b.connect("GND", c, 2)
+    for h in range(4):
+        b.add("H%d" % (h + 1), "hole_m3", "fixing screw")
+    return b
+
+
+def build(name, cfg=None):
+    cfg = bc.variant() if cfg is None else cfg
+    if name == "sensor_strip":
+        return sensor_strip(cfg)
+    if name == "controller":
+        return controller(cfg)
+    raise ValueError("unknown board %r (known: %s)" % (name, ", ".join(BOARDS)))
+
+
+# -- KiCad netlist (s-expression, version E) -------------------------------------------------
+
+_SKIDL_TYPES = {
+    "in": "input",
+    "out": "output",
+    "bidir": "bidirectional",
+    "passive": "passive",
+    "pwr_in": "power_in",
+    "pwr_out": "power_out",
+    "nc": "no_connect",
+}
+
+
+def _q(text):
+    return '"%s"' % str(text).replace("\\", "\\\\").replace('"', '\\"')
+
+
+def stamp(board, ref):
+    """A stable UUID per (board, ref): regenerating gives the same files."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, "ingboard/%s/%s" % (board, ref)))
+
+
+def ordered_nets(board):
+    """[(code, name, members)] with GND first, then by name: the codes KiCad files use."""
+    names = sorted(board.nets, key=lambda s: (s != "GND", s))
+    return [
+        (code, name, sorted(board.nets[name], key=lambda rp: (_ref_key(rp[0]), rp[1])))
+        for code, name in enumerate(names, start=1)
+    ]
+
+
+def kicad_netlist(board):
+    refs = sorted(board.parts, key=_ref_key)
+    out = [
+        '(export (version "E")',
+        "  (design",
+        "    (source %s)" % _q("hardware/electronics/netlist.py"),
+        "    (tool %s)"
+        % _q("ingboard netlist generator (from firmware/ingboard/board_config.py)"),
+        '    (sheet (number "1") (name "/") (tstamps "/")',
+        '      (title_block (title %s) (company "ingboard") (rev "1"))))' % _q(board.title),
+        "  (components",
+    ]
+    for ref in refs:
+        p = pt.part(board.parts[ref])
+        fields = [
+            ("MPN", p["mpn"]),
+            ("Manufacturer", p["manufacturer"]),
+            ("LCSC", p["lcsc"]),
+            ("Distributor", p["western"]),
+            ("Role", board.roles[ref]),
+        ]
+        out.append("    (comp (ref %s)" % _q(ref))
+        out.append("      (value %s)" % _q(p["value"]))
+        out.append("      (footprint %s)" % _q(p["footprint"] or ""))
+        out.append(
+            "      (fields %s)"
+            % " ".join("(field (name %s) %s)" % (_q(k), _q(v)) for k, v in fields if v)
+        )
+        out.append(
+            '      (libsource (lib "ingboard") (part %s) (description %s))'
+            % (_q(board.parts[ref]), _q(p["what"]))
+        )
+        out.append('      (sheetpath (names "/") (tstamps "/"))')
+        out.append("      (tstamps %s))" % _q(stamp(board.name, ref)))
+    out.append("  )")
+    out.append("  (nets")
+    for code, name, members in ordered_nets(board):
+        out.append("    (net (code %s) (name %s)" % (_q(code), _q(name)))
+        for ref, pin in members:
+            pname, ptype = pt.part(board.parts[ref])["pins"][pin]
+            out.append(
+                "      (node (ref %s) (pin %s) (pinfunction %s) (pintype %s))"
+                % (_q(ref), _q(pin), _q(pname), _q(_SKIDL_TYPES[ptype]))
+            )
+        out[-1] += ")"
+    out.append("  )")
+    out.append(")")
+    return "\n".join(out) + "\n"
+
+
+def netlist_path(name, root=ROOT):
+    return os.path.join(root, "hardware", "kicad", name, name + ".net")
+
+
+def generated(cfg=None):
+    """{board name: netlist text}."""
+    return {name: kicad_netlist(build(name, cfg)) for name in BOARDS}
+
+
+def drifted(root=ROOT):
+    out = []
+    for name, text in sorted(generated().items()):
+        try:
+            with open(netlist_path(name, root), encoding="utf-8") as f:
+                current = f.read()
+        except OSError:
+            current = None
+        if current != text:
+            out.append(os.path.relpath(netlist_path(name, root), root))
+    return out
+
+
+def write_all(root=ROOT):
+    for name, text in generated().items():
+        path = netlist_path(name, root)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m hardware.electronics.netlist")
+    parser.add_argument("--check", action="store_true", help="exit 1 if a netlist has drifted")
+    args = parser.parse_args(argv)
+    if args.check:
+        stale = drifted()
+        for rel in stale:
+            print("out of date: %s (run make hardware)" % rel, file=sys.stderr)
+        return 1 if stale else 0
+    write_all()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

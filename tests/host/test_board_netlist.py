@@ -1,0 +1,162 @@
+"""The boards' committed netlists agree with firmware/ingboard/board_config.py.
+
+`make hardware` regenerates hardware/kicad/ from the pin table; this light test (no CAD tool)
+regenerates the netlists and compares them with the committed ones, and reads the committed
+controller netlist on its own to check every GPIO net and every sensor's mux channel against
+board_config.py, so a pin changed in board_config.py without regenerating fails here.
+"""
+
+import re
+import sys
+
+from ingboard import board_config as bc
+from ingboard.core.classifier import point_name
+
+from host_tools import ROOT
+
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+from hardware.electronics import netlist, parts  # noqa: E402
+
+
+def _read(name):
+    with open(netlist.netlist_path(name), encoding="utf-8") as f:
+        return f.read()
+
+
+def parse_nets(text):
+    """{net name: {(ref, pin function)}} of a KiCad netlist (s-expression, version E)."""
+    nets = {}
+    for block in text.split("(net (code ")[1:]:
+        name = re.search(r'\(name "([^"]*)"\)', block).group(1)
+        nodes = re.findall(
+            r'\(node \(ref "([^"]+)"\) \(pin "(\d+)"\) \(pinfunction "([^"]*)"\)', block
+        )
+        nets[name] = {(ref, func) for ref, _pin, func in nodes} | {
+            (ref, "pin%s" % pin) for ref, pin, _func in nodes
+        }
+    return nets
+
+
+def expected_members(cfg, gpio, function):
+    """What the net of `gpio` must reach on the controller, from board_config's function."""
+    size = cfg["grid"]["size"]
+    groups = bc.grid_groups(size)
+    first = ["U%d" % (g + 1) for g in range(groups)]
+    second = ["U%d" % (groups + 1 + b) for b in range(bc.grid_banks(size))]
+    decoders = ["U%d" % (groups + 3 + b) for b in range(bc.grid_banks(size))]
+    clock = "J%d" % (size + 1)
+    out = {("A1", "GP%d" % gpio)}
+    m = re.match(r"grid channel select S(\d)", function)
+    if m:
+        return out | {(u, "S" + m.group(1)) for u in first}
+    m = re.match(r"grid group select A(\d)", function)
+    if m:
+        k = int(m.group(1))
+        return out | {(u, "S%d" % k) for u in second} | {(d, "ABCD"[k]) for d in decoders}
+    m = re.match(r"grid bank (\d) enable", function)
+    if m:
+        b = int(m.group(1))
+        return out | {(second[b], "~E"), (decoders[b], "~G1")}
+    m = re.match(r"grid bank (\d) analog in", function)
+    if m:
+        return out | {(second[int(m.group(1))], "COM")}
+    m = re.match(r"HX711 ([BW]) bowl (DOUT|PD_SCK)", function)
+    if m:
+        jack = "J%d" % (size + 2 + "BW".index(m.group(1)))
+        return out | {(jack, "pin%d" % (3 if m.group(2) == "DOUT" else 4))}
+    m = re.match(r"I2C(\d) (SDA|SCL)", function)
+    if m:
+        pin = 3 + 2 * int(m.group(1)) + (m.group(2) == "SCL")
+        return out | {(clock, "pin%d" % pin)}
+    m = re.match(r"key (\w+)", function)
+    if m:
+        return out | {(clock, "pin%d" % (7 + bc.KEYS.index(m.group(1))))}
+    if function.startswith("buzzer"):
+        return out  # through the series resistor to the clock connector (pin 11)
+    raise AssertionError("no expectation for %s" % function)
+
+
+def gpio_problems(cfg, text):
+    """Sentences for every GPIO of `cfg` whose committed net does not reach what it should."""
+    nets = parse_nets(text)
+    problems = []
+    for gpio, function in bc.used_pins(cfg):
+        if function.startswith("battery sense"):
+            continue  # on the Pico module itself
+        pin = "pin%d" % parts.pico_pin(gpio)
+        found = [name for name, members in nets.items() if ("A1", pin) in members]
+        if not found:
+            problems.append("GPIO%d (%s) is on no net" % (gpio, function))
+            continue
+        members = nets[found[0]]
+        missing = expected_members(cfg, gpio, function) - members
+        if missing or not found[0].startswith("GP%d_" % gpio):
+            problems.append("GPIO%d (%s): net %s lacks %s" % (gpio, function, found[0], missing))
+    size = cfg["grid"]["size"]
+    for i in range(size * size):
+        group, channel = bc.sensor_location(i)
+        row, col = divmod(i, size)
+        members = nets.get("SIG_%s" % point_name(i, size), set())
+        want = {
+            ("U%d" % (group + 1), "I%d" % channel),
+            ("J%d" % (row + 1), "pin%d" % (2 * col + 1)),
+        }
+        if want - members:
+            problems.append("sensor %d (%s) not on %s" % (i, point_name(i, size), want - members))
+    return problems
+
+
+def test_committed_netlists_are_regenerated_from_board_config():
+    assert netlist.drifted() == [], "run make hardware (or python -m hardware.electronics.netlist)"
+
+
+def test_every_gpio_net_of_the_committed_controller_matches_board_config():
+    assert gpio_problems(bc.variant(), _read("controller")) == []
+
+
+def test_the_controller_serves_the_pico_variants_only():
+    assert netlist.controller_variants() == ["pico2", "pico2w", "pico"]
+
+
+def test_a_pin_moved_in_board_config_fails_both_checks(monkeypatch, tmp_path):
+    moved = dict(bc.PICO2)
+    moved["keys"] = dict(bc.PICO2["keys"], menu=28)  # menu key from GP1 to the spare GP28
+    monkeypatch.setitem(bc.VARIANTS, "pico2", moved)
+    assert "hardware/kicad/controller/controller.net" in netlist.drifted()
+    problems = gpio_problems(moved, _read("controller"))
+    assert any(p.startswith("GPIO28 (key menu") for p in problems), problems
+
+
+def test_a_swapped_mux_channel_in_the_netlist_is_found():
+    node = '(node (ref "U1") (pin "9") (pinfunction "I0")'
+    text = _read("controller")
+    assert node in text  # A19 on group 0's mux, channel 0
+    text = text.replace(node, node.replace('"U1"', '"U2"'))
+    assert any("not on" in p for p in gpio_problems(bc.variant(), text))
+
+
+def test_the_strip_is_the_same_for_every_line():
+    strip = netlist.build("sensor_strip")
+    size = bc.variant()["grid"]["size"]
+    assert {r for r in strip.parts if r.startswith("U")} == {"U%d" % (k + 1) for k in range(size)}
+    ctrl = netlist.build("controller")
+    for row in range(size):
+        for col in range(size):
+            strip_net = strip.net_of("J1", 2 * col + 1)
+            ctrl_net = ctrl.net_of("J%d" % (row + 1), 2 * col + 1)
+            assert strip_net == "SIG_" + "ABCDEFGHJKLMNOPQRST"[col]
+            assert ctrl_net == "SIG_%s" % point_name(row * size + col, size)
+            vcc = ctrl.net_of("J%d" % (row + 1), 2 * col + 2)
+            assert vcc == "G%02d_VCC" % ((row * size + col) // 16)
+
+
+def test_no_pin_left_floating_but_the_declared_ones():
+    # Unused Pico pins (RUN, GP28 spare, ADC_VREF, 3V3_EN) and bank 1's unused decoder
+    # outputs; every other pin of every part is on a net.
+    ctrl = netlist.build("controller")
+    left = {(ref, parts.part(ctrl.parts[ref])["pins"][pin][0]) for ref, pin in ctrl.unconnected()}
+    assert {r for r, _ in left} == {"A1", "U27"}
+    assert {n for r, n in left if r == "A1"} == {"RUN", "GP28", "ADC_VREF", "3V3_EN"}
+    assert netlist.build("sensor_strip").unconnected() == []
