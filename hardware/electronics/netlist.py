@@ -32,7 +32,7 @@ for _path in (os.path.join(ROOT, "host_tools", "cpython_shims"), os.path.join(RO
         sys.path.insert(0, _path)
 
 from ingboard import board_config as bc  # noqa: E402
-from ingboard.core.classifier import point_name  # noqa: E402
+from ingboard.sensing.classifier import point_name  # noqa: E402
 
 from hardware.electronics import parts as pt  # noqa: E402
 

@@ -10,7 +10,7 @@ import re
 import sys
 
 from ingboard import board_config as bc
-from ingboard.core.classifier import point_name
+from ingboard.sensing.classifier import point_name
 
 from host_tools import ROOT
 
