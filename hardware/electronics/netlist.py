@@ -171,38 +171,10 @@ def gpio_nets(cfg):
     return out
 
 
-# Until board_config.py carries PULLS (the pull resistors that define every line at boot,
-# hardware_docs/electrical.md), the same table here; board_config's wins when it has one.
-_PULLS = {
-    "bank_enable": ("3V3", 4700),
-    "channel_select": ("GND", 8200),
-    "group_select": ("GND", 8200),
-    "hx711_dout": ("3V3", 10000),
-    "hx711_sck": ("GND", 8200),
-    "key": ("3V3", 10000),
-    "i2c": ("3V3", 2200),
-}
-
-
 def pulls(cfg):
-    """[(gpio, rail, ohms, role)] of every line's external pull resistor, by GPIO."""
-    if hasattr(bc, "pulls"):
-        return bc.pulls(cfg)
-    out = []
-    grid = cfg["grid"]
-    for role in ("channel_select", "group_select", "bank_enable"):
-        for p in grid[role]:
-            out.append((p,) + _PULLS[role] + (role,))
-    for colour in ("B", "W"):
-        out.append((cfg["bowls"][colour]["dout"],) + _PULLS["hx711_dout"] + ("hx711_dout",))
-        out.append((cfg["bowls"][colour]["sck"],) + _PULLS["hx711_sck"] + ("hx711_sck",))
-    for bus in cfg["i2c"]:
-        out.append((bus["sda"],) + _PULLS["i2c"] + ("i2c",))
-        out.append((bus["scl"],) + _PULLS["i2c"] + ("i2c",))
-    for name in bc.KEYS:
-        out.append((cfg["keys"][name],) + _PULLS["key"] + ("key",))
-    out.sort()
-    return out
+    """[(gpio, rail, ohms, role)] of every line's external pull resistor, by GPIO: the pin
+    table's own (board_config.PULLS, hardware_docs/electrical.md)."""
+    return bc.pulls(cfg)
 
 
 def controller_variants():
