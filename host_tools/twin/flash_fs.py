@@ -117,7 +117,7 @@ def _journal(data, cut):
     # it never is.
     import io
 
-    from ingboard.core.journal_replay import recover
+    from ingboard.records.journal_replay import recover
 
     try:
         tracker, info = recover(io.BytesIO(data))

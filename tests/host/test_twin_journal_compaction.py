@@ -149,7 +149,7 @@ def test_the_compaction_runs_while_the_game_appends_and_littlefs_reports_nothing
 
 
 def test_the_journal_on_flash_is_whole_and_the_same_as_cpythons(game):
-    from ingboard.core.journal_replay import read
+    from ingboard.records.journal_replay import read
 
     from host_tools.twin import flash_fs
 
