@@ -107,7 +107,8 @@ class Pcb:
             for pad in fp.Pads():
                 if not pad.GetNumber():
                     continue
-                net = model.net_of(ref, int(pad.GetNumber()))
+                number = pad.GetNumber()
+                net = model.net_of(ref, int(number) if number.isdigit() else number)
                 if net is not None:
                     pad.SetNet(self.nets[net])
             self.fp[ref] = fp
@@ -144,6 +145,7 @@ class Pcb:
     # -- copper -------------------------------------------------------------------------------
 
     def track(self, points, net, layer=pcbnew.F_Cu, width=TRACK):
+        made = []
         for (x0, y0), (x1, y1) in zip(points, points[1:]):
             if (x0, y0) == (x1, y1):
                 continue
@@ -154,6 +156,8 @@ class Pcb:
             t.SetLayer(layer)
             t.SetNet(self.nets[net])
             self.board.Add(t)
+            made.append(t)
+        return made
 
     def via(self, x, y, net):
         v = pcbnew.PCB_VIA(self.board)

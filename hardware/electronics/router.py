@@ -20,6 +20,8 @@ FREE = -1
 BLOCKED = -2
 LAYERS = (pcbnew.F_Cu, pcbnew.B_Cu)
 VIA_COST = 12
+SOFT_COST = 40  # per grid node through another routed net's copper (rip-up)
+RIPS = 4  # times a net may be ripped up for another
 TRACK_R = CLEARANCE + TRACK  # track centre to another track's centre
 VIA_R = VIA / 2 + CLEARANCE + TRACK / 2  # via centre to another track's centre
 
@@ -47,8 +49,17 @@ class Router:
         )
         self.owner[:, near_edge] = BLOCKED
         self.no_via = np.zeros((self.ny, self.nx), dtype=bool)  # too near a hole for a via
+        # Nodes near what may never move (pads, holes, tracks drawn before the router, plane
+        # fan-outs) are hard; nodes near a routed signal net's copper are soft: a net that
+        # finds no free path may cross them, and the nets it crosses are routed again.
+        self.hard = np.zeros((2, self.ny, self.nx), dtype=bool)
+        self.marking_hard = True
+        self.items = {}  # signal net -> [its tracks and vias on the board]
+        self.net_pads = {}  # signal net -> [its pads]
         self.routed = 0
         self.failed = []
+        self.done = set()  # signal nets whose pads are all joined
+        self.ripped = []
 
     # -- grid helpers -------------------------------------------------------------------------
 
@@ -78,6 +89,8 @@ class Router:
         sub[take] = code
         if code == BLOCKED:
             sub[m] = BLOCKED
+        if self.marking_hard:
+            self.hard[layer_idx, j0:j1, i0:i1] |= m
 
     def mark_disc(self, layers, x, y, r, code):
         box = self._window(x, y, r + PITCH)
@@ -158,15 +171,21 @@ class Router:
         self.no_via[j0:j1, i0:i1] |= (gx - x) ** 2 + (gy - y) ** 2 < r * r
 
     def add_via(self, x, y, net, code):
-        self.pcb.via(x, y, net)
+        v = self.pcb.via(x, y, net)
+        if not self.marking_hard:
+            self.items.setdefault(net, []).append(v)
         self.mark_disc((0, 1), x, y, VIA_R + 0.01, code)
         self.block_vias(x, y, VIA + CLEARANCE + 0.05)
 
-    def _via_ok(self, i, j, code):
+    def _via_ok(self, i, j, code, soft=None):
         if i < 1 or j < 1 or i >= self.nx - 1 or j >= self.ny - 1 or self.no_via[j, i]:
             return False
         sub = self.owner[:, j - 1 : j + 2, i - 1 : i + 2]
-        return bool(np.all((sub == FREE) | (sub == code)))
+        ok = (sub == FREE) | (sub == code)
+        if soft is not None and not ok.all():
+            hard = self.hard[:, j - 1 : j + 2, i - 1 : i + 2]
+            ok |= ~hard & np.isin(sub, list(soft))
+        return bool(ok.all())
 
     def _pad_nodes(self, pad, code):
         """Grid nodes inside the pad's copper, on its routing layers, usable by the net."""
@@ -197,8 +216,9 @@ class Router:
                         out.append((li, i, j))
         return out
 
-    def search(self, sources, targets, code, margin):
-        """A* from any source node to any target node; [(li, i, j)] or None."""
+    def search(self, sources, targets, code, margin, soft=None):
+        """A* from any source node to any target node; [(li, i, j)] or None. With `soft` (a
+        set of net codes), nodes of those nets that are not hard cost SOFT_COST more each."""
         tset = set(targets)
         ti = [t[1] for t in targets]
         tj = [t[2] for t in targets]
@@ -236,8 +256,11 @@ class Router:
                 if ni < wi0 or ni > wi1 or nj < wj0 or nj > wj1:
                     continue
                 o = owner[li, nj, ni]
+                extra = 0
                 if o != FREE and o != code:
-                    continue
+                    if soft is None or o not in soft or self.hard[li, nj, ni]:
+                        continue
+                    extra = SOFT_COST
                 nxt = (li, ni, nj)
                 # Each layer has its direction (top: across the board, bottom: along it):
                 # going against it costs more, which leaves room for the other nets.
@@ -245,13 +268,13 @@ class Router:
                 prev = came[node]
                 if prev is not None and (prev[1] - i, prev[2] - j) != (-di, -dj) and prev[0] == li:
                     step += 0.6  # a bend
-                ng = g + step
+                ng = g + step + extra
                 if ng < cost.get(nxt, 1e18):
                     cost[nxt] = ng
                     came[nxt] = node
                     heapq.heappush(openq, (ng + h(ni, nj), ng, nxt))
             other = (1 - li, i, j)
-            if self._via_ok(i, j, code):
+            if self._via_ok(i, j, code, soft):
                 ng = g + VIA_COST
                 if ng < cost.get(other, 1e18):
                     cost[other] = ng
@@ -286,12 +309,17 @@ class Router:
             li = run[0][0]
             p0 = self.xy(run[0][1], run[0][2])
             p1 = self.xy(run[-1][1], run[-1][2])
-            self.pcb.track([p0, p1], net, LAYERS[li])
+            made = self.pcb.track([p0, p1], net, LAYERS[li])
+            if not self.marking_hard:
+                self.items.setdefault(net, []).extend(made)
             self.mark_segment(li, p0, p1, TRACK_R + 0.01, code)
 
     def fanout(self, pad, net, reach=3.0):
-        """Join an SMD pad of a plane net to its plane: a short track to the nearest legal via."""
+        """Join an SMD pad of a plane net to its plane: a short track to the nearest legal via
+        (inside the plane's own region, `self.plane_region[net](x, y)`, when it has one)."""
+        self.marking_hard = True
         code = self.net_code(net)
+        region = getattr(self, "plane_region", {}).get(net)
         starts = self._pad_nodes(pad, code)
         if not starts:
             raise Unroutable(
@@ -309,7 +337,8 @@ class Router:
             li, i, j = node
             x, y = self.xy(i, j)
             far = (x - cx) ** 2 + (y - cy) ** 2 > 0.7**2
-            if far and self._via_ok(i, j, code) and self._clear_of_pad(pad, x, y):
+            inside = region is None or region(x, y)
+            if far and inside and self._via_ok(i, j, code) and self._clear_of_pad(pad, x, y):
                 path = []
                 while node is not None:
                     path.append(node)
@@ -343,7 +372,12 @@ class Router:
         """A via at (x, y) keeps its clearance to every pad of another net (checked directly)."""
         return True
 
-    def route_net(self, net, pads, margins=(6.0, 20.0, 80.0, 500.0)):
+    def route_net(self, net, pads, margins=(6.0, 20.0, 80.0, 500.0), soft=None):
+        """Join the pads of `net`; with `soft`, a connection that finds no free path may cross
+        the routed copper of the nets in `soft` (codes): those nets are ripped up and listed
+        in self.ripped. True when every pad is joined."""
+        self.marking_hard = False
+        self.net_pads[net] = pads
         code = self.net_code(net)
         pad_nodes = []
         for pad in pads:
@@ -368,11 +402,89 @@ class Router:
                 path = self.search(pad_nodes[k], sorted(tree), code, margin)
                 if path:
                     break
+            if not path and soft:
+                for margin in margins[1:]:
+                    path = self.search(pad_nodes[k], sorted(tree), code, margin, soft)
+                    if path:
+                        break
+                if path:
+                    self._rip_crossed(path, code)
             if not path:
                 self.failed.append(net)
+                self.done.discard(net)
                 return False
             self.commit(path, net, code)
             tree |= set(path)
             tree |= set(pad_nodes[k])
         self.routed += 1
+        self.done.add(net)
         return True
+
+    # -- rip-up and reroute -----------------------------------------------------------------------
+
+    def _rip_crossed(self, path, code):
+        """Rip up every routed net whose copper the soft path comes too near."""
+        names = {self.code[n]: n for n in self.items}
+        hit = set()
+        for k, (li, i, j) in enumerate(path):
+            o = self.owner[li, j, i]
+            if o not in (FREE, code):
+                hit.add(int(o))
+            if k and path[k - 1][0] != li:  # a via here
+                sub = self.owner[:, j - 1 : j + 2, i - 1 : i + 2]
+                hit |= {int(o) for o in np.unique(sub)} - {FREE, code, BLOCKED}
+        for o in sorted(hit):
+            if o in names:
+                self.unroute(names[o])
+                self.ripped.append(names[o])
+
+    def unroute(self, net):
+        """Take a routed signal net's tracks and vias off the board and out of the grid."""
+        items = self.items.pop(net, [])
+        for item in items:
+            self.pcb.board.Remove(item)
+        self.done.discard(net)
+        code = self.net_code(net)
+        self.owner[(self.owner == code) & ~self.hard] = FREE
+        # Nodes it shared with other routed nets were its alone: mark theirs again.
+        for other, its in self.items.items():
+            c = self.net_code(other)
+            for item in its:
+                if item.GetClass() == "PCB_VIA":
+                    x, y = to_mm(item.GetPosition())
+                    self.mark_disc((0, 1), x, y, VIA_R + 0.01, c)
+                else:
+                    li = LAYERS.index(item.GetLayer())
+                    a, b = to_mm(item.GetStart()), to_mm(item.GetEnd())
+                    self.mark_segment(li, a, b, TRACK_R + 0.01, c)
+
+    def repair(self, rounds=60):
+        """Route the failed signal nets again, ripping up others where no free path is left
+        (each net at most RIPS times), until none is left or `rounds` attempts are spent."""
+        fanouts = [n for n in self.failed if n not in self.net_pads]
+        queue = [n for n in dict.fromkeys(self.failed) if n in self.net_pads]
+        rips = {}
+        while queue and rounds > 0:
+            rounds -= 1
+            net = queue.pop(0)
+            self.unroute(net)
+            try:
+                if self.route_net(net, self.net_pads[net]):
+                    continue
+            except Unroutable:
+                continue  # a pad off the grid: stays failed
+            self.unroute(net)
+            soft = {self.net_code(n) for n in self.items if n != net and rips.get(n, 0) < RIPS}
+            self.ripped = []
+            ok = self.route_net(net, self.net_pads[net], soft=soft)
+            for victim in self.ripped:
+                rips[victim] = rips.get(victim, 0) + 1
+                if victim not in queue:
+                    queue.append(victim)
+            if not ok:
+                self.unroute(net)
+                if self.ripped:  # it got further: try again after its victims
+                    queue.append(net)
+        self.failed = fanouts + [n for n in self.net_pads if n not in self.done]
+        self.routed = len(self.done)
+        return self.failed
