@@ -137,14 +137,14 @@ def lower_column(pcb, size, pulls):
     link = [r for r in pcb.fp if pcb.model.parts[r] == "res_0"][0]
     pcb.place(link, 109.0, 244.0)
     # Battery path and charger.
-    pcb.place("J%d" % (size + 5), 113.0, 290.0)  # battery
-    pcb.place("J%d" % (size + 6), 113.0, 300.0)  # power switch
+    pcb.place("J%d" % (size + 5), 111.5, 290.0)  # battery
+    pcb.place("J%d" % (size + 6), 111.5, 300.0)  # power switch
     pcb.place("D1", 122.0, 290.0)
     pcb.place("U%d" % 28, 122.0, 305.0)  # charger
     pcb.place("R%d" % (pulls + 2), 117.5, 311.0, angle=90)  # charge current
     pcb.place("R%d" % (pulls + 3), 126.0, 311.0, angle=90)  # charge LED
     pcb.place("D2", 126.0, 316.0, angle=90)
-    pcb.place(caps["charger VBUS"][0], 117.5, 304.0, angle=90)
+    pcb.place(caps["charger VBUS"][0], 118.5, 304.0, angle=90)
     pcb.place(caps["charger BAT+"][0], 126.5, 304.0, angle=90)
 
 
@@ -284,7 +284,7 @@ def route(pcb, runs, first=(), prewired=()):
     return r
 
 
-def build(model, cfg, passes=2):
+def build(model, cfg, passes=1):
     """Place and route; when nets are left unrouted, route again with those first (up to
     `passes` times) and keep the board with the fewest left."""
     best = None

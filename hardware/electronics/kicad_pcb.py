@@ -409,6 +409,12 @@ def drc(board, report_path):
         stable,
         flags=re.M,
     )
+    stable = re.sub(  # the board by its path in the repository, not on this machine
+        r"^\*\* Drc report for .*?([^/]+/[^/]+\.kicad_pcb) \*\*$",
+        r"** Drc report for hardware/kicad/\1 **",
+        stable,
+        flags=re.M,
+    )
     with open(report_path, "w", encoding="utf-8") as f:
         f.write(stable)
     return errors, warnings, unconnected
