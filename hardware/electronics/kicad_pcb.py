@@ -105,8 +105,8 @@ class Pcb:
             fp.SetValue(p["value"])
             self.board.Add(fp)
             for pad in fp.Pads():
-                if not pad.GetNumber():
-                    continue
+                if not pad.GetNumber().isdigit():
+                    continue  # mechanical pads, a jack's shield (grounded at one end only)
                 net = model.net_of(ref, int(pad.GetNumber()))
                 if net is not None:
                     pad.SetNet(self.nets[net])

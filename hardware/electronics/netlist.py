@@ -37,7 +37,7 @@ from ingboard.sensing.classifier import point_name  # noqa: E402
 from hardware.electronics import parts as pt  # noqa: E402
 
 KICAD_DIR = os.path.join(ROOT, "hardware", "kicad")
-BOARDS = ("sensor_strip", "controller")
+BOARDS = ("sensor_strip", "controller", "clock", "bowl")  # the last two: units.py
 COLUMNS = "ABCDEFGHJKLMNOPQRST"  # no I (seed 000 Art. 11 "Points")
 STRIP_PINS = 40  # the 2x20 strip connector
 
@@ -366,6 +366,10 @@ def build(name, cfg=None):
         return sensor_strip(cfg)
     if name == "controller":
         return controller(cfg)
+    if name in ("clock", "bowl"):
+        from hardware.electronics import units
+
+        return units.build(name, cfg)
     raise ValueError("unknown board %r (known: %s)" % (name, ", ".join(BOARDS)))
 
 
