@@ -16,6 +16,8 @@ Boards (hardware_docs/boards.md explains the partition):
 - `controller`: the Pico 2 socket, the 23 first-level and 2 second-level muxes, the 2 group
   power decoders, the 23 group power switches, the 19 strip connectors, the clock unit's and
   both bowls' connectors and the battery path.
+- `clock` and `bowl`: the boards at the far end of the clock's and the bowls' cables (units.py):
+  jacks with the controller's pin-out, ESD, displays, keys, buzzer; the HX711 and load cells.
 
 Pure Python (no CAD tool); the KiCad boards (kicad_boards.py) are built from the same model.
 """
