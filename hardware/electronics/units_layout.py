@@ -13,22 +13,26 @@ import pcbnew
 
 from hardware.electronics.kicad_pcb import CLEARANCE, EDGE_CLEARANCE, VIA, Pcb, to_mm
 
-JACK_FRONT = 8.3  # the jack's body reaches 7.75 mm below its pin 1 (its opening): at the edge
+# The jack (Amphenol RJHSE-5380 footprint): its locating pegs lie between the contacts and the
+# opening, so the opening is the footprint's -y face, 8 mm from pin 1. Turned half round, pin 1
+# is its rightmost contact and the opening faces the board's lower edge, 8.3 mm below pin 1.
+JACK_FRONT = 8.3
 
 SIZES = {"clock": (110.0, 55.0), "bowl": (56.0, 46.0)}
 
 
 def _clock(pcb, w, h):
     jy = h - JACK_FRONT
-    for k, x in enumerate((8.0, w - 22.0)):
+    for k, x in enumerate((14.5, w - 8.0)):
         jack = "J%d" % (k + 1)
-        pcb.place(jack, x, jy)
-        # ESD arrays behind the jack (its body ends 8 mm behind pin 1), then the decoupling.
-        pcb.place("U%d" % (2 * k + 1), x + 1.5, jy - 12.0, angle=90)
-        pcb.place("U%d" % (2 * k + 2), x + 6.5, jy - 12.0, angle=90)
-        pcb.place("C%d" % (2 * k + 1), x + 11.5, jy - 12.0, angle=90)
-        pcb.place("C%d" % (2 * k + 2), x + 14.5, jy - 12.0, angle=90)
-        pcb.text("CLOCK %s" % "BW"[k], x + 3.5, h - 1.5, pcbnew.F_SilkS, 1.2)
+        pcb.place(jack, x, jy, angle=180)
+        # ESD arrays behind the jack (its body ends 7.75 mm behind pin 1), then the decoupling.
+        pcb.place("U%d" % (2 * k + 1), x - 1.5, jy - 12.0, angle=90)
+        pcb.place("U%d" % (2 * k + 2), x - 6.5, jy - 12.0, angle=90)
+        cx = x + 2.5 if k == 0 else x - 17.0  # inward of the jack
+        pcb.place("C%d" % (2 * k + 1), cx, jy - 12.0, angle=90)
+        pcb.place("C%d" % (2 * k + 2), cx + 3.0, jy - 12.0, angle=90)
+        pcb.text("CLOCK %s" % "BW"[k], x - 3.5, jy - 16.0, pcbnew.F_SilkS, 1.2)
     # Display headers at the top corners (leads up to the modules), pull-ups beside them.
     for k, x in enumerate((12.0, w - 20.0)):
         header = "J%d" % (3 + k)
@@ -55,8 +59,8 @@ def _clock(pcb, w, h):
 
 def _bowl(pcb, w, h):
     jy = h - JACK_FRONT
-    pcb.place("J1", 6.0, jy)
-    pcb.place("U1", 9.0, jy - 12.5, angle=90)
+    pcb.place("J1", 15.0, jy, angle=180)
+    pcb.place("U1", 12.0, jy - 12.5, angle=90)
     pcb.text("J1: BOWL B or W", 39.0, h - 3.0, pcbnew.F_SilkS, 1.2)
     # The HX711 right of the jack, pins 1-8 (supplies, the bridge input) toward the terminals.
     hx_x, hx_y = 36.0, 27.0
@@ -77,7 +81,7 @@ def _bowl(pcb, w, h):
         pcb.place("J%d" % (k + 2), x, 6.0, angle=180)
         pcb.text("A+ A- E- E+", x - 3.8, 12.0, pcbnew.F_SilkS, 1.0)
         pcb.text("CELL %d" % (k + 1), x - 3.8, 13.8, pcbnew.F_SilkS, 1.0)
-    holes = ((w - 4.0, 4.0), (w - 4.0, h - 4.0), (44.0, 4.0), (24.0, h - 4.0))
+    holes = ((w - 4.0, 4.0), (w - 4.0, h - 4.0), (44.0, 4.0), (26.0, h - 4.0))
     for k, (x, y) in enumerate(holes):
         pcb.place("H%d" % (k + 1), x, y)
     pcb.text("ingboard bowl board", 39.0, h - 6.0, pcbnew.F_SilkS, 1.2)
@@ -106,7 +110,9 @@ def layout(model, name, passes=4):
             best = pcb
         if not failed:
             break
-        first = [n for n in failed if " " not in n] + [n for n in first if n not in failed]
+        first = [n for n in failed if " " not in n and n != "GND"] + [
+            n for n in first if n not in failed
+        ]
     return best
 
 
@@ -140,9 +146,8 @@ def route(pcb, w, h, first=()):
             net = pad.GetNetname()
             if not net:
                 continue
-            if net == "GND":
-                if pad.GetAttribute() == pcbnew.PAD_ATTRIB_SMD:
-                    r.fanout(pad, net)
+            if net == "GND" and pad.GetAttribute() == pcbnew.PAD_ATTRIB_SMD:
+                r.fanout(pad, net)  # to the bottom pour through its own via
                 continue
             nets.setdefault(net, []).append(pad)
 
@@ -151,7 +156,11 @@ def route(pcb, w, h, first=()):
         ys = [p.GetPosition().y for p in nets[name]]
         return (max(xs) - min(xs) + max(ys) - min(ys), name)
 
-    order = [n for n in first if n in nets] + [n for n in sorted(nets, key=span) if n not in first]
+    # Ground last, its through-hole pins only: tracks join what the pours could leave apart
+    # (a jack's ground pin walled in by the signal tracks around it).
+    order = [n for n in first if n in nets and n != "GND"]
+    order += [n for n in sorted(nets, key=span) if n not in order and n != "GND"]
+    order += ["GND"] if "GND" in nets else []
     for name in order:
         if len(nets[name]) > 1:
             r.route_net(name, nets[name])
