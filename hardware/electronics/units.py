@@ -46,7 +46,7 @@ HX711_DROPOUT = 0.1
 HX711_CM_LOW = 1.2
 HX711_CM_HIGH_BELOW_AVDD = 1.3
 AVDD_DIVIDER = (10000, 8200)  # R1 (AVDD to VFB), R2 (VFB to AGND)
-CABLE_DROP_V = 0.05  # 3 m of Cat 5e at the HX711's 10 mA plus two bridges' 6.6 mA: under 10 mV
+CABLE_DROP_V = 0.05  # allowed; 3 m of 24 AWG out and back at 7 mA (HX711 + two bridges): 5 mV
 SUPPLY_V = el.RAIL_V
 
 
