@@ -3,10 +3,11 @@ pcbnew; `kicad_boards.py` calls `layout`).
 
 Both boards have two copper layers with a ground pour on each; every SMD ground pad drops to the
 bottom pour through its own via (fan-out), and the grid router (router.py, the controller's)
-routes every other net, 3.3 V included, from the placement below. The cable jacks sit on the
-board's lower edge, their openings outward, with their ESD arrays right behind them: a discharge
-on a cable meets the array before anything else. Positions are in mm from the board's top-left
-corner (KiCad's axes: y down).
+routes every other net, 3.3 V included, from the placement below, then joins the through-hole
+ground pins by tracks (a pour can leave one walled in); nets it could not finish go first on the
+next try. The cable jacks sit on the board's lower edge, their openings outward, with their ESD
+arrays right behind them: a discharge on a cable meets the array before anything else.
+Positions are in mm from the board's top-left corner (KiCad's axes: y down).
 """
 
 import pcbnew
