@@ -28,6 +28,8 @@ SUPPLIES = {
     "VBUS": "USB",
     "BAT+": "the cell",
     "BAT_SW": "the cell through the power switch",
+    "VSUP": "the bowl board: the cable's 3V3 through the ferrite bead",
+    "AVDD": "the bowl board: the HX711's analog regulator (its PNP)",
 }
 
 
