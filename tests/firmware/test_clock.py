@@ -8,7 +8,8 @@ import json
 
 from expect import raises
 from ingboard import cues
-from ingboard.clock.clock import (
+from ingboard.clock.clock import Clock
+from ingboard.clock.time_systems import (
     EV_CUE,
     EV_FORFEIT,
     EV_LATE,
@@ -16,7 +17,6 @@ from ingboard.clock.clock import (
     EV_PENALTY,
     EV_PERIOD,
     EV_RESUME,
-    Clock,
 )
 from ingrules.board import BLACK, WHITE
 
