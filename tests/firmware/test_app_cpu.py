@@ -4,7 +4,8 @@ no time unless a fake spends some, so a display that takes 70 ms per frame must 
 display task's time and as a late scan."""
 
 from app_fakes import VirtualTime, clear_records, hardware
-from ingboard.app.app import CPU_TASKS, App
+from ingboard.app.app import App
+from ingboard.app.cpu_meter import CPU_TASKS
 from ingboard.records.store import RecordsStore
 from test_app import LOG
 
