@@ -31,17 +31,6 @@ OK = const(0)
 OCCUPIED = const(1)
 SUICIDE = const(2)
 
-
-class IllegalMove(ValueError):
-    """A move the rules forbid (raised by the game, game.py); `reason` is one of occupied,
-    suicide (place()'s results), ko, superko, recycle (the ko policy's), not-your-turn,
-    game-over, not-paused."""
-
-    def __init__(self, reason, text):
-        super().__init__(text)
-        self.reason = reason
-
-
 # Self-removal ("suicide") policies, from the rulesets' texts (see rulesets.py).
 SUICIDE_FORBIDDEN = const(0)  # AGA, Chinese, Japanese: a play may not leave its own chain dead
 SUICIDE_GROUPS_ONLY = const(1)  # Ing: a chain of 2+ stones may remove itself, one stone may not
