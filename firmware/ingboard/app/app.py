@@ -38,12 +38,18 @@ from ingrules.game import PAUSED
 from micropython import const
 
 from ingboard import gc_policy
-from ingboard.app.cpu_meter import T_BACK, T_DISPLAY, T_GAME, T_LINK, T_RELAY, CpuMeter
+from ingboard.app.cpu_meter import CpuMeter
 from ingboard.app.inputs import BOWL, BUTTON, FAULT, KEY, PRESS, SCAN, Inputs, RingQueue
 from ingboard.app.recorder import JOURNAL_LIMIT, Recorder
 from ingboard.link.commands import HostLink
 
 OUTPUTS = const(64)
+# The tasks' counters: their index in cpu_meter.CPU_TASKS.
+_T_GAME = const(3)
+_T_BACK = const(4)
+_T_RELAY = const(5)
+_T_DISPLAY = const(6)
+_T_LINK = const(7)
 _ROOM_US = const(20000)  # background(): the least time left before the next scan for an import
 
 
@@ -291,15 +297,15 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
                 item = self.inputs.get()
             try:
                 self.tick(self.now())
-                start = self._spent(T_GAME, start)
+                start = self._spent(_T_GAME, start)
                 self.scan_if_due()
                 self.background()  # between scans: nothing is waiting
             except Exception as exc:  # noqa: BLE001
                 self.report("game", exc)
-            start = self._spent(T_BACK, start)
+            start = self._spent(_T_BACK, start)
             if self.relay is not None:
                 self._poll_relay()
-                self._spent(T_RELAY, start)
+                self._spent(_T_RELAY, start)
             await self.sleep_ms(period)
 
     def _poll_relay(self):
@@ -335,7 +341,7 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
                         if h and y + h > high:
                             high = y + h
                         self.scan_if_due()
-                        self._spent(T_DISPLAY, start)
+                        self._spent(_T_DISPLAY, start)
                         await self.sleep_ms(0)
                         start = clock()
                     if low < 0:
@@ -344,17 +350,17 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
                         for page in range(low // 8, (high + 7) // 8):
                             fb.show_pages(page, page)
                             self.scan_if_due()
-                            self._spent(T_DISPLAY, start)
+                            self._spent(_T_DISPLAY, start)
                             await self.sleep_ms(0)
                             start = clock()
                     elif hasattr(fb, "show"):
                         fb.show()
-                        self._spent(T_DISPLAY, start)
+                        self._spent(_T_DISPLAY, start)
                         await self.sleep_ms(0)
                         start = clock()
                 except Exception as exc:  # noqa: BLE001 (a display fault is reported)
                     self.report("display", exc)
-            self._spent(T_DISPLAY, start)
+            self._spent(_T_DISPLAY, start)
             # To the next whole second of a running clock's time shown, at most a period.
             await self.sleep_ms(self.standalone.wait_ms(self.now(), period))
 
@@ -375,7 +381,7 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
                             self._reply(link, reply, self.protocol.cmd)
                     line = link.readline()
             self._send_queued(link)
-            self._spent(T_LINK, start)
+            self._spent(_T_LINK, start)
             await self.sleep_ms(period)
 
     def task_periods(self):

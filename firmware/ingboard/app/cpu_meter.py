@@ -11,15 +11,9 @@ from micropython import const
 
 CPU_TASKS = ("scan", "bowls", "keys", "game", "background", "relay", "display", "link")
 CPU_BLOCK = const(1 << 20)
-# One counter per task of CPU_TASKS, in that order (the tasks' `_spent(T_..., start)`).
-T_SCAN = const(0)
-T_BOWLS = const(1)
-T_KEYS = const(2)
-T_GAME = const(3)
-T_BACK = const(4)
-T_RELAY = const(5)
-T_DISPLAY = const(6)
-T_LINK = const(7)
+# One counter per task of CPU_TASKS, in that order: a task passes its index to `_spent()`,
+# a private const of its own module (folded away on MicroPython; tests/firmware/
+# test_app_cpu.py checks each against CPU_TASKS).
 _T_INLINE = const(8)  # stats' scan_late_task: a checkpoint's own scan came late
 _T_WALL = const(8)  # the elapsed time's counter, after the tasks'
 

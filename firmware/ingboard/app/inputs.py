@@ -11,13 +11,17 @@ refuses and counts the drop (the sensors say it again). A mixin of App (app.py).
 from ingrules.board import BLACK, WHITE
 from micropython import const
 
-from ingboard.app.cpu_meter import T_BACK, T_BOWLS, T_KEYS, T_SCAN
 from ingboard.bowls.bowls import MAX_READING_G, plausible
 from ingboard.sensing.classifier import format_scan
 
 # The kinds of input, the first item of a queued (kind, t, a, b).
 SCAN, PRESS, BUTTON, BOWL, FAULT, LINE, KEY = 1, 2, 3, 4, 5, 6, 7
 INPUTS = const(64)
+# The tasks' counters: their index in cpu_meter.CPU_TASKS.
+_T_SCAN = const(0)
+_T_BOWLS = const(1)
+_T_KEYS = const(2)
+_T_BACK = const(4)
 
 
 class RingQueue:
@@ -111,7 +115,7 @@ class Inputs:
                         self.last_scan = None
         except Exception as exc:  # noqa: BLE001 (a bad scan never ends the scan task)
             self.report("scan", exc)
-        return self._spent(T_SCAN, start)
+        return self._spent(_T_SCAN, start)
 
     def scan_if_due(self):
         """A checkpoint inside long work (a burst of inputs, a face, the background): the
@@ -146,7 +150,7 @@ class Inputs:
             if wait <= 0:
                 end = self._scan(now)
                 if self.collector.after_scan(self._last):  # gc_policy: the most room there is
-                    self._spent(T_BACK, end)
+                    self._spent(_T_BACK, end)
                 continue
             await self.sleep_ms((wait * unit + 999) // 1000)
 
@@ -176,7 +180,7 @@ class Inputs:
                     grams = int(grams * 10 + (0.5 if grams >= 0 else -0.5)) / 10
                     self.grams[c] = grams
                     self.inputs.put((BOWL, t, color, grams))
-            self._spent(T_BOWLS, start)
+            self._spent(_T_BOWLS, start)
             await self.sleep_ms(period)
 
     def _poll_keys(self, keys, t):
@@ -197,5 +201,5 @@ class Inputs:
                 self._poll_keys(keys, t)
             if buzzer is not None:
                 buzzer.update(t)
-            self._spent(T_KEYS, start)
+            self._spent(_T_KEYS, start)
             await self.sleep_ms(period)

@@ -53,18 +53,9 @@ from micropython import const
 
 from ingboard.clock.ing_penalty import IngPenalty
 from ingboard.clock.time_systems import (
-    BASE,
     EV_LATE,
     EV_PAUSE,
     EV_RESUME,
-    FORFEIT,
-    LEFT,
-    MAIN,
-    MOVES,
-    PERIOD,
-    POINTS,
-    SIZE,
-    STONES,
     TimeSystem,
     check_time,
     colour,
@@ -72,6 +63,17 @@ from ingboard.clock.time_systems import (
 
 _NO_EVENTS = ()
 _SNAPSHOT_VERSION = const(1)
+# A player's numbers: time_systems.py's layout (its _MAIN...; tests/firmware/test_clock.py
+# checks they are the same), kept here as consts that fold away on MicroPython.
+_MAIN = const(0)
+_PERIOD = const(1)
+_LEFT = const(2)
+_STONES = const(3)
+_POINTS = const(4)
+_FORFEIT = const(5)
+_MOVES = const(6)
+_BASE = const(8)
+_SIZE = const(9)
 
 
 def _name(color):
@@ -102,7 +104,7 @@ class Clock(TimeSystem, IngPenalty):
 
     def moves(self, color):
         """Moves (board and pass plays) color has made on this clock."""
-        return self._players[colour(color) - 1][MOVES]
+        return self._players[colour(color) - 1][_MOVES]
 
     def state(self, now_ms):
         """The session log's `clock` event dict at now_ms (nothing changes)."""
@@ -117,11 +119,11 @@ class Clock(TimeSystem, IngPenalty):
         for color in (BLACK, WHITE):
             p = players[color - 1]
             out[_name(color)] = {
-                "main_ms": p[MAIN],
-                "period": p[PERIOD],
-                "period_ms": p[LEFT],
-                "penalty": p[POINTS],
-                "forfeit": bool(p[FORFEIT]),
+                "main_ms": p[_MAIN],
+                "period": p[_PERIOD],
+                "period_ms": p[_LEFT],
+                "penalty": p[_POINTS],
+                "forfeit": bool(p[_FORFEIT]),
             }
         return out
 
@@ -146,7 +148,7 @@ class Clock(TimeSystem, IngPenalty):
                     self._players = players
                     self.loser = loser
                 p = work
-        return p[MAIN], p[PERIOD], p[LEFT], p[STONES], p[POINTS], p[FORFEIT]
+        return p[_MAIN], p[_PERIOD], p[_LEFT], p[_STONES], p[_POINTS], p[_FORFEIT]
 
     def next_event_ms(self):
         """The instant of the next event advance() will report (a period, penalty, forfeit or
@@ -176,10 +178,10 @@ class Clock(TimeSystem, IngPenalty):
         p = self._players[c - 1]
         if late >= self.no_show_ms(c):
             return self._forfeit(c, arrival_ms, [])
-        deducted = min(2 * late, p[MAIN])
-        p[MAIN] -= deducted
+        deducted = min(2 * late, p[_MAIN])
+        p[_MAIN] -= deducted
         if self.pp_base == "reduced":
-            p[BASE] = p[MAIN]
+            p[_BASE] = p[_MAIN]
         return [(arrival_ms, EV_LATE, c, deducted)]
 
     def start(self, now_ms, color_to_move):
@@ -276,7 +278,7 @@ class Clock(TimeSystem, IngPenalty):
     def restore(self, snap, now_ms):
         """Put the clock back to a snapshot; the time from now_ms on is the player to move's."""
         check_time(now_ms)
-        if not isinstance(snap, (list, tuple)) or len(snap) != 4 + 2 * SIZE:
+        if not isinstance(snap, (list, tuple)) or len(snap) != 4 + 2 * _SIZE:
             raise ValueError("not a clock snapshot: %r" % (snap,))
         if snap[0] != _SNAPSHOT_VERSION:
             raise ValueError("clock snapshot version %r is not %d" % (snap[0], _SNAPSHOT_VERSION))
@@ -290,5 +292,5 @@ class Clock(TimeSystem, IngPenalty):
         self.paused = bool(snap[2] & 2)
         self.held = bool(snap[2] & 4)
         self.loser = snap[3]
-        self._players = (list(snap[4 : 4 + SIZE]), list(snap[4 + SIZE :]))
+        self._players = (list(snap[4 : 4 + _SIZE]), list(snap[4 + _SIZE :]))
         self._since = now_ms

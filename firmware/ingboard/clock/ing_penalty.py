@@ -11,9 +11,10 @@ from ingrules.board import BLACK, WHITE
 from micropython import const
 
 from ingboard import cues
-from ingboard.clock.time_systems import EV_CUE, EV_PENALTY, EV_PERIOD, POINTS, colour
+from ingboard.clock.time_systems import EV_CUE, EV_PENALTY, EV_PERIOD, colour
 
 ING_PP_POINTS = const(2)  # Ing 1991 Art. 7 (1): two points on exceeding each limit
+_POINTS = const(4)  # a player's penalty points: time_systems.py's _POINTS (test_clock.py checks)
 
 
 class IngPenalty:
@@ -22,21 +23,21 @@ class IngPenalty:
     def _charge_points(self, c, p, k, at_ms, events):
         # Ing 1991 Art. 7 (1): two points for exceeding the basic time, two more past 1/6
         # and past 2/6 of it (color c has just entered Ing PP period k).
-        p[POINTS] += ING_PP_POINTS
-        events.append((at_ms, EV_PENALTY, c, p[POINTS]))
+        p[_POINTS] += ING_PP_POINTS
+        events.append((at_ms, EV_PENALTY, c, p[_POINTS]))
         events.append((at_ms, EV_PERIOD, c, k))
-        events.append((at_ms, EV_CUE, c, (cues.POINTS, p[POINTS])))
+        events.append((at_ms, EV_CUE, c, (cues.POINTS, p[_POINTS])))
 
     def penalty(self, color):
         """Penalty points charged to color (Ing PP)."""
-        return self._players[colour(color) - 1][POINTS]
+        return self._players[colour(color) - 1][_POINTS]
 
     def net_penalty(self):
         """(color, points): the player penalized after opposing points cancel, or (0, 0).
 
         Ing 1991 Art. 7 (1): "If both players are penalized, opposing penalty points cancel".
         """
-        d = self._players[0][POINTS] - self._players[1][POINTS]
+        d = self._players[0][_POINTS] - self._players[1][_POINTS]
         if d > 0:
             return BLACK, d
         if d < 0:

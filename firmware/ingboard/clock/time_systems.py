@@ -95,18 +95,20 @@ _MAX_S = const(86400)  # one day: Ing 1991 Art. 7 "games should be completed in 
 _WARN_MS = const(300000)  # the default lead time of the timekeeper's warnings (5 minutes)
 _COUNTDOWN_S = const(10)
 
-# One player's state: a list of small ints, indexed by these (shared with clock.py and
-# ing_penalty.py, and with the journal through Clock.snapshot()).
-MAIN = const(0)  # basic time left (ms)
-PERIOD = const(1)  # overtime periods entered (0: still in basic time)
-LEFT = const(2)  # time left in the current period (ms)
-STONES = const(3)  # Canadian: moves still to make in the current block
-POINTS = const(4)  # penalty points charged
-FORFEIT = const(5)  # 1 when lost on time
-MOVES = const(6)  # accepted moves (board and pass plays)
-WARNED = const(7)  # spans warned so far: 1 after the basic time's warning, k+1 period k's
-BASE = const(8)  # basic time the Ing PP periods are sixths of (ms)
-SIZE = const(9)
+# One player's state: a list of small ints, indexed by these (the journal keeps it through
+# Clock.snapshot()). Private, so that they fold away on MicroPython (no name in the heap):
+# clock.py and ing_penalty.py keep the ones they read as their own, and tests/firmware/
+# test_clock.py checks that they are these.
+_MAIN = const(0)  # basic time left (ms)
+_PERIOD = const(1)  # overtime periods entered (0: still in basic time)
+_LEFT = const(2)  # time left in the current period (ms)
+_STONES = const(3)  # Canadian: moves still to make in the current block
+_POINTS = const(4)  # penalty points charged
+_FORFEIT = const(5)  # 1 when lost on time
+_MOVES = const(6)  # accepted moves (board and pass plays)
+_WARNED = const(7)  # spans warned so far: 1 after the basic time's warning, k+1 period k's
+_BASE = const(8)  # basic time the Ing PP periods are sixths of (ms)
+_SIZE = const(9)
 
 
 def colour(color):
@@ -220,9 +222,9 @@ class TimeSystem:
         self.warn_ms = _seconds_ms(cfg, "warn_s", 0, False) if "warn_s" in cfg else _WARN_MS
 
     def _fresh(self):
-        p = [0] * SIZE
-        p[MAIN] = self.basic_ms
-        p[BASE] = self.basic_ms
+        p = [0] * _SIZE
+        p[_MAIN] = self.basic_ms
+        p[_BASE] = self.basic_ms
         return p
 
     # -- the limits ------------------------------------------------------------------------------
@@ -230,7 +232,7 @@ class TimeSystem:
     def period_length(self, color, k):
         """Length in ms of overtime period k (1-based) for color."""
         if self._sys == _ING_PP:
-            b = self._players[colour(color) - 1][BASE]
+            b = self._players[colour(color) - 1][_BASE]
             return (k * b) // 6 - ((k - 1) * b) // 6
         return self.period_ms
 
@@ -273,12 +275,12 @@ class TimeSystem:
     def _lead(self, p, k):
         # The warning's lead time in span k (0: basic time) when it is still due, else 0. Byo-
         # yomi periods are read out second by second instead (the countdown cues).
-        if p[WARNED] > k or not self.warn_ms:
+        if p[_WARNED] > k or not self.warn_ms:
             return 0
         if k == 0:
             span = self.basic_ms
         elif self._sys == _ING_PP or self._sys == _CANADIAN:
-            b = p[BASE]
+            b = p[_BASE]
             span = (k * b) // 6 - ((k - 1) * b) // 6 if self._sys == _ING_PP else self.period_ms
         else:
             return 0
@@ -289,14 +291,14 @@ class TimeSystem:
         # The instant of the next event of player p whose time runs from t (a warning, a
         # countdown second, a limit exceeded).
         extra = 0 if self._at else 1
-        k = p[PERIOD]
+        k = p[_PERIOD]
         lead = self._lead(p, k)
         if k == 0:
-            r = p[MAIN]
+            r = p[_MAIN]
             if lead and r > lead:
                 return t + r - lead
             return t + r + extra
-        r = p[LEFT]
+        r = p[_LEFT]
         if lead and r > lead:
             return t + r - lead
         if self._sys == _BYOYOMI and r > 1000:
@@ -311,26 +313,26 @@ class TimeSystem:
         p = self._players[c - 1]
         extra = 0 if self._at else 1
         byoyomi = self._sys == _BYOYOMI
-        while not p[FORFEIT]:
+        while not p[_FORFEIT]:
             used = t1 - t
-            k = p[PERIOD]
+            k = p[_PERIOD]
             lead = self._lead(p, k)
             if k == 0:
-                r = p[MAIN]
+                r = p[_MAIN]
                 if lead and r > lead and used >= r - lead:
                     # Ing 1991 Art. 10 "Timekeeper": "inform a player when he is about to run
                     # out of basic time".
-                    p[WARNED] = 1
+                    p[_WARNED] = 1
                     events.append((t + r - lead, EV_CUE, c, (cues.BASIC_ENDING, lead // 1000)))
                 if used < r + extra:
-                    p[MAIN] = r - used
+                    p[_MAIN] = r - used
                     return
-                p[MAIN] = 0
+                p[_MAIN] = 0
             else:
-                r = p[LEFT]
+                r = p[_LEFT]
                 if lead and r > lead and used >= r - lead:
                     # "... or additional time": the next penalty points, or the forfeit.
-                    p[WARNED] = k + 1
+                    p[_WARNED] = k + 1
                     cue = cues.FORFEIT_NEXT if k >= self.periods else cues.POINTS_NEXT
                     events.append((t + r - lead, EV_CUE, c, (cue, lead // 1000)))
                 if byoyomi:
@@ -342,10 +344,10 @@ class TimeSystem:
                             events.append((t + r - edge, EV_CUE, c, (cues.COUNTDOWN, k)))
                         k -= 1
                 if used < r + extra:
-                    p[LEFT] = r - used
+                    p[_LEFT] = r - used
                     return
-                p[LEFT] = 0
-            self._enter(c, p, p[PERIOD] + 1, t + r + extra, events)
+                p[_LEFT] = 0
+            self._enter(c, p, p[_PERIOD] + 1, t + r + extra, events)
             t += r
 
     def _enter(self, c, p, k, at_ms, events):
@@ -354,9 +356,9 @@ class TimeSystem:
             # forfeits"; Art. 8 "Forfeiture (4) Excessive time".
             self._forfeit(c, at_ms, events)
             return
-        p[PERIOD] = k
-        p[LEFT] = self.period_length(c, k)
-        p[STONES] = self.stones
+        p[_PERIOD] = k
+        p[_LEFT] = self.period_length(c, k)
+        p[_STONES] = self.stones
         if self._sys == _ING_PP:
             self._charge_points(c, p, k, at_ms, events)
         else:
@@ -368,7 +370,7 @@ class TimeSystem:
 
     def _forfeit(self, c, at_ms, events):
         p = self._players[c - 1]
-        p[FORFEIT] = 1
+        p[_FORFEIT] = 1
         self.loser = c
         events.append((at_ms, EV_FORFEIT, c, 0))
         events.append((at_ms, EV_CUE, c, (cues.FORFEIT, 0)))
@@ -376,19 +378,19 @@ class TimeSystem:
 
     def _move_made(self, c, p, now_ms, events):
         # What color c's accepted move does to their time.
-        p[MOVES] += 1
+        p[_MOVES] += 1
         s = self._sys
-        if s == _BYOYOMI and p[PERIOD]:
+        if s == _BYOYOMI and p[_PERIOD]:
             # Ing 1996 Rule 9: "If a move is made before the period expires the period is not
             # used": the period starts again in full.
-            p[LEFT] = self.period_ms
-        elif s == _CANADIAN and p[PERIOD]:
-            p[STONES] -= 1
-            if p[STONES] <= 0:
-                p[PERIOD] += 1
-                p[LEFT] = self.period_ms
-                p[STONES] = self.stones
-                events.append((now_ms, EV_PERIOD, c, p[PERIOD]))
-                events.append((now_ms, EV_CUE, c, (cues.PERIOD, p[PERIOD])))
+            p[_LEFT] = self.period_ms
+        elif s == _CANADIAN and p[_PERIOD]:
+            p[_STONES] -= 1
+            if p[_STONES] <= 0:
+                p[_PERIOD] += 1
+                p[_LEFT] = self.period_ms
+                p[_STONES] = self.stones
+                events.append((now_ms, EV_PERIOD, c, p[_PERIOD]))
+                events.append((now_ms, EV_CUE, c, (cues.PERIOD, p[_PERIOD])))
         elif s == _FISCHER:
-            p[MAIN] += self.increment_ms
+            p[_MAIN] += self.increment_ms
