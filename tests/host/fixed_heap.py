@@ -54,6 +54,9 @@ MODULES = (
     "ingboard.link.commands",
     "ingboard.records.store",
     "ingboard.gc_policy",
+    "ingboard.app.cpu_meter",
+    "ingboard.app.inputs",
+    "ingboard.app.recorder",
     "ingboard.app.app",
 )
 IMPORTS = (
@@ -62,6 +65,7 @@ IMPORTS = (
     + [
         """
 from ingboard.app import app as app_module
+from ingboard.app import inputs
 from ingboard.link import commands
 from ingboard.records.session_read import SessionReader
 from ingboard.records.store import RecordsStore
@@ -70,8 +74,8 @@ from ingboard.records.store import RecordsStore
 )
 
 SETUP = """
-KINDS = {"scan": app_module._SCAN, "press": app_module._PRESS,
-         "button": app_module._BUTTON, "bowl": app_module._BOWL}
+KINDS = {"scan": inputs.SCAN, "press": inputs.PRESS,
+         "button": inputs.BUTTON, "bowl": inputs.BOWL}
 NOW = [0]
 STATE = {"moves": 0, "passes": 0, "counts": [], "bowls": [], "ends": [], "alerts": 0,
          "records": 0, "lines": 0}
