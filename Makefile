@@ -101,7 +101,9 @@ PICOTOOL ?=
 firmware-toolchain:
 	@sh host_tools/setup/firmware_toolchain.sh
 
-firmware: $(VENV)/.installed firmware-toolchain
+firmware: $(VENV)/.installed
+	@$(PY) -m host_tools.firmware_image --check --micropython "$(MICROPYTHON)"
+	@sh host_tools/setup/firmware_toolchain.sh
 	$(PY) -m host_tools.firmware_image --micropython "$(MICROPYTHON)" $(if $(PICOTOOL),--picotool "$(PICOTOOL)")
 
 flash: setup

@@ -10,10 +10,11 @@ with the toolchain from `host_tools/setup/firmware_toolchain.sh`, and writes
     build/firmware/ingboard-RPI_PICO.uf2    the image to copy onto the Pico in BOOTSEL mode
     build/firmware/ingboard-RPI_PICO.json   what it was built from (`stamp`)
 
-`python -m host_tools.firmware_image --micropython DIR [--picotool DIR] [--jobs N]`. pico-sdk 2
-converts the ELF with picotool and downloads it when none is installed; `--picotool` (make's
-PICOTOOL=) names an installed one (its prefix, or the folder of picotoolConfig.cmake) for
-machines without internet. Bad input (no checkout, another version, a missing submodule) is one
+`python -m host_tools.firmware_image --micropython DIR [--picotool DIR] [--jobs N] [--check]`
+(`--check`: only the checkout, as make does before the toolchain). pico-sdk 2 converts the
+ELF with picotool and downloads it when none is installed; `--picotool` (make's PICOTOOL=)
+names an installed one (its prefix, or the folder of picotoolConfig.cmake) for machines
+without internet. Bad input (no checkout, another version, a missing submodule) is one
 line on stderr and exit 2, before anything is built.
 """
 
@@ -66,7 +67,7 @@ def check_checkout(mp_dir):
     """InputError unless mp_dir is MicroPython REQUIRED with the rp2 port's submodules."""
     if not mp_dir:
         raise InputError(
-            "make firmware: set MICROPYTHON to a MicroPython v%d.%d.%d checkout "
+            "set MICROPYTHON to a MicroPython v%d.%d.%d checkout "
             "(git clone -b v%d.%d.%d https://github.com/micropython/micropython, then "
             "make -C micropython/ports/rp2 submodules)" % (REQUIRED + REQUIRED)
         )
@@ -182,8 +183,14 @@ def main(argv=None):
     parser.add_argument("--micropython", default=os.environ.get("MICROPYTHON", ""))
     parser.add_argument("--picotool", default=os.environ.get("PICOTOOL", ""))
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--check", action="store_true", help="only check the checkout (before the toolchain)"
+    )
     args = parser.parse_args(argv)
     try:
+        if args.check:
+            check_checkout(args.micropython)
+            return 0
         path = build(args.micropython, args.picotool or None, args.jobs)
     except InputError as exc:
         print("make firmware: %s" % exc, file=sys.stderr)

@@ -67,6 +67,12 @@ def test_no_checkout_is_one_line_and_exit_2(tmp_path, capsys):
     assert err.count("\n") == 1 and "not a MicroPython checkout" in err
 
 
+def test_the_check_alone_looks_at_the_checkout_only(tmp_path, capsys):
+    assert firmware_image.main(["--check", "--micropython", _checkout(tmp_path)]) == 0
+    assert firmware_image.main(["--check", "--micropython", str(tmp_path / "none")]) == 2
+    assert "not a MicroPython checkout" in capsys.readouterr().err
+
+
 def test_a_picotool_is_found_by_its_prefix_or_cmake_folder(tmp_path):
     cfg = tmp_path / "lib" / "cmake" / "picotool"
     cfg.mkdir(parents=True)
