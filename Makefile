@@ -47,10 +47,10 @@ mp-test: setup
 # The README's test command: everything but the long runs on the device twin (marker
 # `device`: the twin's long game, power cuts, counts; `make test-device`). CI runs both.
 test: setup lint
-	$(PY) -m pytest -m "not device"
+	$(PY) -m pytest -m "not device" --timeout=600
 
 test-device: setup
-	$(PY) -m pytest -m device
+	$(PY) -m pytest -m device --timeout=3000
 
 # Issue 19's relay soak: 500 simulated boards in 5 worker processes for 60 s against real
 # mosquitto, two broker kills, one relay kill, one board sending malformed messages; prints the

@@ -218,7 +218,7 @@ def test_package_json_lists_every_committed_module():
 
 
 def test_mip_install_from_package_json_imports_on_micropython(fake, capsys, monkeypatch):
-    """mpremote's own mip installer, pointed at firmware/package.json as the README says
+    """mpremote's own mip installer, pointed at firmware/package.json as docs/flashing.md says
     (`mpremote mip install --target= firmware/package.json`), onto the fake board: the package
     and main.py land where the board runs them; the dependency is asked for at its pin (this
     machine reaches no GitHub: the request is recorded, not fetched)."""
