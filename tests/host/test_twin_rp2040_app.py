@@ -38,7 +38,7 @@ MAX_GAP_MS = 300
 # Bytes of heap free after the game, after a collection, per deploy: (image, `ingboard flash`
 # options, the least free). The frozen firmware's figure is the goal for play (a full 19x19
 # game's data heap peaks ~25 KB above the start's, bench mcu_heap_game_peak_kb); the stock
-# image's try-out asks none (6.4 KB measured; 24.6 KB before the ply store and bowl code).
+# image's try-out asks none (6.3-6.5 KB measured; 24.6 KB before the ply store and bowl code).
 DEPLOYS = {
     "frozen": ("frozen", ["--frozen"], 32 * 1024),
     "stock": ("stock", [], 0),
