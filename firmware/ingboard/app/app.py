@@ -211,15 +211,19 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
             self._after(last, events, None)
 
     def tick(self, t):
-        tracker = self.tracker
         if (
             self.relay is None
-            and tracker.nothing_due(t)
-            and (self.journal is None or not self.journal.mark_due(tracker, t))
+            and self.tracker.nothing_due(t)
+            and (self.journal is None or not self.journal.mark_due(self.tracker, t))
         ):
             # Nothing can happen and nothing is to be journaled: not even the clock is
-            # advanced (issue 20: the quiet tick was ~1 % of an idle board's CPU).
+            # advanced (the quiet tick was ~1 % of an idle board's CPU). In a frame
+            # MicroPython keeps on the C stack (at most 11 words: drivers/keys.py says why).
             return
+        self._tick(t)
+
+    def _tick(self, t):
+        tracker = self.tracker
         if tracker.quiet_tick(t):
             # Nothing could happen (the game task's most frequent call, issue 20): no event
             # and nothing the journal keeps changed, so it is synced only for its mark.

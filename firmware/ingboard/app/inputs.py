@@ -185,10 +185,14 @@ class Inputs:
 
     def _poll_keys(self, keys, t):
         # The game task decides what each press means (standalone.py: the clock, the pause,
-        # or the open menu); presses counted at one poll go in the order they were made.
+        # or the open menu). Small (keys.poll says why): the presses are queued apart.
         if keys.poll(t):
-            for i in keys.taken():
-                self.inputs.put((KEY, t, i, None))
+            self._queue_keys(keys, t)
+
+    def _queue_keys(self, keys, t):
+        # Presses counted at one poll go in the order they were made.
+        for i in keys.taken():
+            self.inputs.put((KEY, t, i, None))
 
     async def key_task(self):
         keys = self.hw.get("keys")
