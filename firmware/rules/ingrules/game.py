@@ -116,7 +116,7 @@ class Game:
         self.board = Board(self.size)
         self.setup = []  # (point, colour) placed before play: fixed/free handicap stones
         # Per-ply records in fixed chunks: no block that grows with the game, and the plies as
-        # bytes (ply_store.py), no object per ply kept all game long.
+        # small ints and bytes (ply_store.py), no object per ply kept all game long.
         self.plies = PlyStore(Ply, PASS)
         self.mandatory_passes = 0  # plies of kind MANDATORY_PASS so far
         self.to_play = BLACK
@@ -296,8 +296,7 @@ class Game:
         if removed:
             removed = tuple(removed)
             self.prisoners[3 - color] += len(removed)
-        ply = Ply(color, p, captured, removed, MOVE)
-        self.plies.append(ply)
+        ply = self.plies.add(color, p, captured, removed, MOVE)
         self.to_play = 3 - color
         self.consecutive_passes = 0
         keys = self.keys
