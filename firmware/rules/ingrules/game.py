@@ -135,6 +135,7 @@ class Game:
         if self.handicap:
             self._start_handicap()
         self.keys = KeyLog((situation_key(self.board.hash, self.to_play),))
+        self.plies.keys = self.keys  # play() adds a ply and its key in one call
         self.ko = KoRule(self.rules.ko, self)
         self._ing = self.rules.ko == rs.KO_ING
         self._suicide = self.rules.suicide
@@ -296,13 +297,14 @@ class Game:
         if removed:
             removed = tuple(removed)
             self.prisoners[3 - color] += len(removed)
-        ply = self.plies.add(color, p, captured, removed, MOVE)
+        # The ply and the situation key after it (White is to play after a Black play).
+        h = board.hash
+        ply = self.plies.add(
+            color, p, captured, removed, MOVE, h ^ WHITE_TO_PLAY_KEY if color == BLACK else h
+        )
         self.to_play = 3 - color
         self.consecutive_passes = 0
-        keys = self.keys
-        # situation_key: White is to play after a Black play
-        keys.append(board.hash ^ WHITE_TO_PLAY_KEY if color == BLACK else board.hash)
-        if self._ing and (captured or ko.run or keys.seen_before):
+        if self._ing and (captured or ko.run or self.keys.seen_before):
             ko.played(color, p, captured, removed)  # else nothing for it to change
         if self.mandatory_passes_left and color == BLACK:
             # Ing handicap plays: White's mandatory pass follows at once.

@@ -19,7 +19,10 @@ one is kept, as that is the one read most (plies[-1] at every input).
 
 The interface is what the game and its readers use of a list: append, len, truth, index
 (negative too), slices (a new list), iteration (both ways), `del s[n:]` (truncate), ==; and
-add(), which makes the Ply it appends.
+add(), which makes the Ply it appends and appends the situation key after it to the game's
+key log (`keys`, a chunked.KeyLog) in the same call: on the RP2040 every call of a function
+with more than a few locals allocates its frame on the heap, and in a game's heap that search
+cost more than the work (bench: mcu_move_us).
 """
 
 try:
@@ -29,6 +32,8 @@ except ImportError:  # CPython: const() is only a marker there
     def const(x):
         return x
 
+
+from .chunked import CHUNK, FILTER_BYTES
 
 CHUNK_BYTES = const(512)  # bytes of a stone chunk
 PER_CHUNK = const(64)  # plies of a record chunk (a list: 256 bytes of slots on the Pico)
@@ -40,6 +45,7 @@ _KIND_SHIFT = const(10)
 _HAS_STONES = const(0x1000)
 _START_SHIFT = const(13)
 _NONE = ()
+_KEY_MASK = FILTER_BYTES * 8 - 1  # a KeyLog's filter: a key's bit
 
 try:
     import sys
@@ -65,15 +71,34 @@ class PlyStore:
         self.n = 0
         self.stone_n = 0
         self._last = None  # the Ply of index n - 1, once made
+        self.keys = None  # the game's KeyLog, which add() appends the key after each ply to
 
     # -- writing
 
     def append(self, ply):
-        self.add(ply[0], ply[1], ply[2], ply[3], ply[4])
+        """Append a Ply (its key, if any, is the caller's to append)."""
+        self.add(ply[0], ply[1], ply[2], ply[3], ply[4], None)
         self._last = ply
 
-    def add(self, color, point, captured, removed, kind):
-        """Append the ply of these fields; returns it (made by `make`)."""
+    def add(self, color, point, captured, removed, kind, key):
+        """Append the ply of these fields, and `key` (the situation key after it; None: no
+        key) to `keys` when set; returns the Ply (made by `make`)."""
+        keys = self.keys
+        if keys is not None and key is not None:
+            # KeyLog.append, inline (see the module docstring): the filter's bit, the slot.
+            b = key & _KEY_MASK
+            bits = keys.bits
+            mask = 1 << (b & 7)
+            old = bits[b >> 3]
+            keys.seen_before = old & mask
+            bits[b >> 3] = old | mask
+            n = keys.n
+            k = n // CHUNK
+            chunks = keys.chunks
+            if k == len(chunks):
+                chunks.append([None] * CHUNK)
+            chunks[k][n % CHUNK] = key
+            keys.n = n + 1
         start = self.stone_n
         code = (start << _START_SHIFT) | (kind << _KIND_SHIFT) | ((color - 1) << _COLOUR_SHIFT)
         if point != self.pass_point:

@@ -67,7 +67,7 @@ def test_the_ply_store_is_the_list_of_plies_through_a_long_game_with_retractions
             if _step % 2:
                 store.append(ply)
             else:
-                assert store.add(*ply) == ply  # the game's way: the fields, the Ply made
+                assert store.add(*ply, 0) == ply  # the game's way: the fields, the Ply made
         assert len(store) == len(want)
         if want:
             assert store[-1] == want[-1] and store[len(want) - 1] == want[-1]
@@ -130,6 +130,28 @@ def test_chunked_text_is_the_list_of_texts_it_holds():
     raises(ValueError, texts.append, "x" * (TEXT_CHUNK + 1))
     del texts[0:]
     assert len(texts) == 0 and len(texts.chunks) <= 1
+
+
+def test_the_ply_store_appends_each_added_plys_key_to_the_games_key_log():
+    from ingrules.chunked import KeyLog
+
+    store = PlyStore(Ply, PASS)
+    store.keys = KeyLog((7,))
+    rng = _Rng(5)
+    want = [7]
+    for i in range(150):
+        ply = _random_ply(rng)
+        key = rng.randrange(1 << 30) if i % 3 else want[rng.randrange(len(want))]
+        seen = (key & 2047) in [k & 2047 for k in want]
+        if i % 10 == 9:
+            store.append(ply)  # a ply alone: its key is the caller's
+        else:
+            assert store.add(*ply, key) == ply
+            want.append(key)
+            assert bool(store.keys.seen_before) == seen
+        assert list(store.keys) == want and store[-1] == ply
+    for k in want:
+        assert store.keys.may_contain(k) and k in store.keys
 
 
 def test_key_log_filter_never_says_no_for_a_key_it_holds():
