@@ -281,8 +281,8 @@ class Game:
         if self.phase != PLAY or color != self.to_play or self.free_stones_left:
             return self._play(color, p)
         board = self.board
-        if board.place(p, color, self._suicide) != OK:
-            return self._play(color, p)  # nothing changed: refused there with its reason
+        if board.place(p, color, self._suicide):  # not OK (0): nothing changed
+            return self._play(color, p)  # refused there, with its reason
         ko = self.ko
         if ko.armed:
             reason = ko.check(color, p)

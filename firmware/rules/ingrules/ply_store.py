@@ -45,7 +45,11 @@ _KIND_SHIFT = const(10)
 _HAS_STONES = const(0x1000)
 _START_SHIFT = const(13)
 _NONE = ()
-_KEY_MASK = FILTER_BYTES * 8 - 1  # a KeyLog's filter: a key's bit
+# A KeyLog's filter and chunks (chunked.py), as constants here: no global looked up a play.
+_KEY_MASK = const(2047)
+_KEY_CHUNK = const(64)
+if _KEY_MASK != FILTER_BYTES * 8 - 1 or _KEY_CHUNK != CHUNK:
+    raise ImportError("ply_store.py and chunked.py disagree on the key log's layout")
 
 try:
     import sys
@@ -93,11 +97,11 @@ class PlyStore:
             keys.seen_before = old & mask
             bits[b >> 3] = old | mask
             n = keys.n
-            k = n // CHUNK
+            k = n // _KEY_CHUNK
             chunks = keys.chunks
             if k == len(chunks):
-                chunks.append([None] * CHUNK)
-            chunks[k][n % CHUNK] = key
+                chunks.append([None] * _KEY_CHUNK)
+            chunks[k][n % _KEY_CHUNK] = key
             keys.n = n + 1
         start = self.stone_n
         code = (start << _START_SHIFT) | (kind << _KIND_SHIFT) | ((color - 1) << _COLOUR_SHIFT)
