@@ -33,7 +33,7 @@ except ImportError:  # CPython: const() is only a marker there
         return x
 
 
-from .chunked import CHUNK, FILTER_BYTES
+from .chunked import CHUNK, FILTER_BYTES, KeyLog
 
 CHUNK_BYTES = const(512)  # bytes of a stone chunk
 PER_CHUNK = const(64)  # plies of a record chunk (a list: 256 bytes of slots on the Pico)
@@ -75,7 +75,7 @@ class PlyStore:
         self.n = 0
         self.stone_n = 0
         self._last = None  # the Ply of index n - 1, once made
-        self.keys = None  # the game's KeyLog, which add() appends the key after each ply to
+        self.keys = KeyLog()  # add() appends each ply's key here (the game sets its own log)
 
     # -- writing
 
@@ -86,16 +86,16 @@ class PlyStore:
 
     def add(self, color, point, captured, removed, kind, key):
         """Append the ply of these fields, and `key` (the situation key after it; None: no
-        key) to `keys` when set; returns the Ply (made by `make`)."""
-        keys = self.keys
-        if keys is not None and key is not None:
+        key) to `keys`; returns the Ply (made by `make`)."""
+        if key is not None:
             # KeyLog.append, inline (see the module docstring): the filter's bit, the slot.
-            b = key & _KEY_MASK
+            keys = self.keys
             bits = keys.bits
-            mask = 1 << (b & 7)
-            old = bits[b >> 3]
+            i = (key & _KEY_MASK) >> 3
+            mask = 1 << (key & 7)
+            old = bits[i]
             keys.seen_before = old & mask
-            bits[b >> 3] = old | mask
+            bits[i] = old | mask
             n = keys.n
             k = n // _KEY_CHUNK
             chunks = keys.chunks
