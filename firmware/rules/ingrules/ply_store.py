@@ -27,10 +27,18 @@ cost more than the work (bench: mcu_move_us).
 
 try:
     from micropython import const
+
+    # MicroPython's namedtuple constructor is C: the Ply is made by calling its class.
+    _TUPLE_NEW = None
 except ImportError:  # CPython: const() is only a marker there
 
     def const(x):
         return x
+
+    # A namedtuple's constructor is Python code on CPython (a call more for every ply, a
+    # third of a quiet play's time there; bench: rules): tuple.__new__ makes the same
+    # instance in C.
+    _TUPLE_NEW = tuple.__new__
 
 
 from .chunked import CHUNK, FILTER_BYTES, KeyLog
@@ -50,16 +58,6 @@ _KEY_MASK = const(2047)
 _KEY_CHUNK = const(64)
 if _KEY_MASK != FILTER_BYTES * 8 - 1 or _KEY_CHUNK != CHUNK:
     raise ImportError("ply_store.py and chunked.py disagree on the key log's layout")
-
-try:
-    import sys
-
-    # CPython: a namedtuple's constructor is Python code (a call more for every ply, a third
-    # of a quiet play's time there; bench: rules); tuple.__new__ makes the same instance in C.
-    # MicroPython's namedtuple constructor is C already: it is called as it is.
-    _TUPLE_NEW = tuple.__new__ if sys.implementation.name == "cpython" else None
-except AttributeError:
-    _TUPLE_NEW = None
 
 
 class PlyStore:
