@@ -20,9 +20,9 @@ one is kept, as that is the one read most (plies[-1] at every input).
 The interface is what the game and its readers use of a list: append, len, truth, index
 (negative too), slices (a new list), iteration (both ways), `del s[n:]` (truncate), ==; and
 add(), which makes the Ply it appends and appends the situation key after it to the game's
-key log (`keys`, a chunked.KeyLog) in the same call: on the RP2040 every call of a function
-with more than a few locals allocates its frame on the heap, and in a game's heap that search
-cost more than the work (bench: mcu_move_us).
+key log (`keys`, a chunked.KeyLog) in the same call: on the RP2040 a call of a function with
+more than a few locals takes its frame from the heap, and in a game's heap that search cost
+more than the work (bench: mcu_move_us).
 """
 
 try:
