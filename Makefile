@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 INGBOARD := $(VENV)/bin/ingboard
 PORT ?=
 
-.PHONY: setup katago system-deps test test-device lint format size demo bench flash sim twin twin-soak mp-test clean relay-soak hardware hardware-mech hardware-electronics
+.PHONY: setup katago system-deps test test-device lint format size demo bench flash sim twin twin-soak mp-test clean relay-soak hardware hardware-mech hardware-electronics firmware firmware-toolchain
 
 setup: $(VENV)/.installed node_modules/.installed system-deps
 
@@ -47,10 +47,10 @@ mp-test: setup
 # The README's test command: everything but the long runs on the device twin (marker
 # `device`: the twin's long game, power cuts, counts; `make test-device`). CI runs both.
 test: setup lint
-	$(PY) -m pytest -m "not device"
+	$(PY) -m pytest -m "not device" --timeout=600
 
 test-device: setup
-	$(PY) -m pytest -m device
+	$(PY) -m pytest -m device --timeout=3000
 
 # Issue 19's relay soak: 500 simulated boards in 5 worker processes for 60 s against real
 # mosquitto, two broker kills, one relay kill, one board sending malformed messages; prints the
@@ -91,6 +91,20 @@ bench: setup
 # hardware_docs/boards.md). Installs KiCad 6 and SKiDL the first time (not part of make setup).
 hardware-electronics: setup
 	@sh hardware/electronics/make_hardware.sh
+
+# The RP2040's firmware: MicroPython v1.28.0's rp2 port for a Pico with ingboard frozen in
+# (boards/INGBOARD_PICO/), from a MicroPython checkout with its rp2 submodules; writes
+# build/firmware/ingboard-RPI_PICO.uf2. PICOTOOL=<picotool install prefix> where pico-sdk cannot
+# download picotool. Installs the arm-none-eabi toolchain from Debian the first time.
+MICROPYTHON ?=
+PICOTOOL ?=
+firmware-toolchain:
+	@sh host_tools/setup/firmware_toolchain.sh
+
+firmware: $(VENV)/.installed
+	@$(PY) -m host_tools.firmware_image --check --micropython "$(MICROPYTHON)"
+	@sh host_tools/setup/firmware_toolchain.sh
+	$(PY) -m host_tools.firmware_image --micropython "$(MICROPYTHON)" $(if $(PICOTOOL),--picotool "$(PICOTOOL)")
 
 flash: setup
 	@test -n "$(PORT)" || { echo "make flash: set PORT=/dev/ttyACM0 (the board's serial port)" >&2; exit 2; }

@@ -1,4 +1,4 @@
-"""The `ingboard` command line (see README "Command line").
+"""The `ingboard` command line (see docs/command-line.md).
 
 Each subcommand lives in host_tools/commands/<name>.py and provides `add_arguments(parser)`,
 `run(args) -> int` and a one-line `HELP`. Exit status: 0 done, 1 the checked thing failed,

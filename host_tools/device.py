@@ -40,6 +40,11 @@ import time
 
 from host_tools.errors import InputError
 
+# Entering the raw REPL: mpremote's banner, how long to wait for it, how many Ctrl-C/Ctrl-A tries.
+RAW_REPL_BANNER = b"raw REPL; CTRL-B to exit\r\n"
+RAW_REPL_WAIT_S = 10.0
+RAW_REPL_ATTEMPTS = 3
+
 
 class DeviceError(Exception):
     """The board did something unexpected (an exception, no answer, a failed transfer)."""
@@ -109,14 +114,60 @@ class MpremoteDevice:
             raise InputError("cannot open serial port %s (%s)" % (port, exc)) from None
         self._pending = b""
 
-    def _raw(self):
-        if not self._t.in_raw_repl:
+    def _read_until(self, ending, timeout_s):
+        """Bytes up to and including `ending`, read one at a time so nothing after it is
+        consumed (mpremote reads the raw REPL's '>' itself); None when `timeout_s` passes with
+        no `ending`. mpremote's own wait blocks for ever on a silent pseudo-terminal (its
+        per-read timeout is None), which is how a lost Ctrl-C hung a whole test run."""
+        import select
+
+        serial = self._t.serial
+        data = b""
+        deadline = time.monotonic() + timeout_s
+        while not data.endswith(ending):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
             try:
-                _quiet(self._t.enter_raw_repl, soft_reset=False)
-            except self._TransportError:
-                raise InputError(
-                    "%s: no MicroPython REPL answered (is this the board?)" % self.port
-                ) from None
+                ready, _, _ = select.select([serial.fileno()], [], [], min(left, 0.2))
+                if ready:
+                    data += serial.read(1)
+            except OSError as exc:
+                raise DeviceClosed("%s: %s" % (self.port, exc)) from None
+        return data
+
+    def _drain(self):
+        serial = self._t.serial
+        try:
+            waiting = serial.in_waiting
+            while waiting:
+                serial.read(waiting)
+                waiting = serial.in_waiting
+        except OSError as exc:
+            raise DeviceClosed("%s: %s" % (self.port, exc)) from None
+
+    def _raw(self, attempts=RAW_REPL_ATTEMPTS, wait_s=RAW_REPL_WAIT_S):
+        """Into the raw REPL, as mpremote does (Ctrl-C, then Ctrl-A and its banner), but with a
+        deadline and a few attempts: a Ctrl-C sent while the board resets or re-enumerates its
+        USB is lost, and the board then stays silent."""
+        if self._t.in_raw_repl:
+            return
+        serial = self._t.serial
+        for _ in range(attempts):
+            try:
+                serial.write(b"\r\x03")  # Ctrl-C: interrupt the running app
+                time.sleep(0.05)
+                self._drain()
+                serial.write(b"\r\x01")  # Ctrl-A: raw REPL
+            except OSError as exc:
+                raise DeviceClosed("%s: %s" % (self.port, exc)) from None
+            if self._read_until(RAW_REPL_BANNER, wait_s) is not None:
+                self._t.in_raw_repl = True
+                return
+        raise InputError(
+            "%s: no MicroPython REPL answered in %d tries of %.0f s (is this the board?)"
+            % (self.port, attempts, wait_s)
+        )
 
     def _run(self, fn, *args, **kwargs):
         from mpremote.transport import TransportExecError
@@ -191,10 +242,18 @@ class MpremoteDevice:
             raise DeviceError("%s: the ROMFS image was refused" % self.port) from None
 
     def soft_reset(self):
+        """A fresh interpreter, left in the raw REPL (main.py does not run from there)."""
+        self._raw()
         try:
-            _quiet(self._t.enter_raw_repl, soft_reset=True)
-        except self._TransportError as exc:
-            raise DeviceError("%s: soft reset failed (%s)" % (self.port, exc)) from None
+            self._t.serial.write(b"\x04")  # Ctrl-D in the raw REPL: soft reset
+        except OSError as exc:
+            raise DeviceClosed("%s: %s" % (self.port, exc)) from None
+        if (
+            self._read_until(b"soft reboot\r\n", RAW_REPL_WAIT_S) is None
+            or self._read_until(RAW_REPL_BANNER, RAW_REPL_WAIT_S) is None
+        ):
+            self._t.in_raw_repl = False
+            raise DeviceError("%s: soft reset failed (no reboot banner)" % self.port)
 
     def start_app(self):
         # The app may be running already (main.py after a flash or a power-up): a Ctrl-D sent

@@ -4,8 +4,8 @@ behind hardware_docs/bom.md and its cost per set at 1 and at 10 sets (`host_tool
 Parts, part numbers and prices come from the one parts table, hardware/electronics/parts.py;
 what each board carries and how many comes from the boards' netlists (hardware/electronics/
 netlist.py, generated from board_config.py), so the costed BOM, the fab BOMs and the boards
-list the same parts. What no board carries yet (cables, battery, magnets, stones, the clock's
-and the bowls' parts) is counted here, in OFF_BOARD. Prices are list prices as known
+list the same parts. What no board carries (cables, battery, magnets, stones, the clock's
+displays and keys, the load cells) is counted here, in OFF_BOARD. Prices are list prices as known
 PRICES_KNOWN, not read from a shop: check them before ordering (`python -m host_tools.pinmap`
 regenerates bom.md after an update in parts.py).
 """
@@ -29,11 +29,23 @@ SOURCES = {k: v for k, v in pt.SOURCES.items() if k != "none"}
 # The boards, as hardware/electronics/ lays them out (hardware_docs/boards.md): one sensor strip
 # per line of the board, 17 mm wide, 9 mm beyond its first and last sensor; the controller
 # ("spine", 4 layers) under the middle of the board; the clock board and the two bowl boards
-# are small 2-layer boards (hardware_docs/electrical.md). Sizes in mm.
+# are small 2-layer boards, sized as drawn (hardware/kicad/<board>/<board>.json). Sizes in mm.
 STRIP_MM = ((physical.SIZE - 1) * physical.PITCH_X_UM / 1000 + 2 * 9.0, 17.0)
 SPINE_MM = (physical.SPINE_L_UM / 1000, physical.SPINE_W_UM / 1000)
-CLOCK_BOARD_MM = (160.0, 60.0)
-BOWL_BOARD_MM = (40.0, 30.0)
+
+
+def _drawn_mm(board):
+    """(width, height) of a board hardware/electronics drew, from its committed summary."""
+    import json
+    import os
+
+    with open(os.path.join(netlist.KICAD_DIR, board, board + ".json")) as f:
+        w, h = json.load(f)["size_mm"].split(" x ")
+    return (float(w), float(h))
+
+
+CLOCK_BOARD_MM = _drawn_mm("clock")
+BOWL_BOARD_MM = _drawn_mm("bowl")
 # USD per cm2 of bare FR-4 (1.6 mm, HASL, green) at (1 set, 10 sets): estimates from the fabs'
 # online price lists as known 2026-11, shipping and tooling included, to be replaced by a quote.
 PCB_USD_PER_CM2 = {2: (0.030, 0.015), 4: (0.070, 0.040)}
@@ -51,8 +63,7 @@ def _pcb_unit_prices(size_mm, per_set, layers):
 
 
 # Bought for a set beside the boards: (unit, parts-table key, quantity from the configuration,
-# note). The clock board's and the bowl boards' jacks and ESD arrays are counted here until
-# hardware/electronics draws those boards (then they come from their netlists: drop the rows).
+# note). The clock board's and the bowl boards' own parts come from their netlists.
 OFF_BOARD = (
     ("board", "pico_socket", lambda cfg: 2, "in A1's footprint, the Pico stays replaceable"),
     ("board", "ribbon_40", lambda cfg: cfg["grid"]["size"], "one per sensor strip"),
@@ -61,16 +72,10 @@ OFF_BOARD = (
     ("board", "magnet", lambda cfg: 2 * physical.STONES_PER_COLOUR, "one per stone"),
     ("board", "stones", lambda cfg: 1, "one set"),
     ("cables", "cat5e_cable", lambda cfg: 4, "2 to the clock, 1 per bowl"),
-    ("clock", "rj45", lambda cfg: 2, "the clock board's jacks"),
-    ("clock", "esd_4ch", lambda cfg: 4, "two per clock-board jack"),
-    ("clock", "display", lambda cfg: 2, "one per player"),
-    ("clock", "clock_key", lambda cfg: 2, "Black, White"),
-    ("clock", "tact_key", lambda cfg: 2, "pause, menu"),
-    ("clock", "buzzer", lambda cfg: 1, "from jack CLOCK B pin 5"),
-    ("bowls", "rj45", lambda cfg: 2, "one per bowl board"),
-    ("bowls", "esd_4ch", lambda cfg: 2, "one per bowl board"),
-    ("bowls", "load_cell", lambda cfg: 4, "two per bowl"),
-    ("bowls", "hx711_module", lambda cfg: 2, "one per bowl"),
+    ("clock", "display", lambda cfg: 2, "one per player, on the clock board's J3, J4"),
+    ("clock", "clock_key", lambda cfg: 2, "Black, White: on J5, J6"),
+    ("clock", "tact_key", lambda cfg: 2, "pause, menu: on J7, J8"),
+    ("bowls", "load_cell", lambda cfg: 4, "two per bowl board's terminal blocks"),
 )
 
 
@@ -153,7 +158,7 @@ def parts(cfg=None):
             "PCBs",
             "Clock board (2 layers)",
             "%.0f x %.0f mm" % CLOCK_BOARD_MM,
-            "minimum order of 5 in the 1-set price",
+            "hardware/kicad/clock/; minimum order of 5 in the 1-set price",
             1,
             _pcb_unit_prices(CLOCK_BOARD_MM, 1, 2),
             "fab",
@@ -162,7 +167,7 @@ def parts(cfg=None):
             "PCBs",
             "Bowl board (2 layers)",
             "%.0f x %.0f mm" % BOWL_BOARD_MM,
-            "minimum order of 5 in the 1-set price",
+            "hardware/kicad/bowl/; minimum order of 5 in the 1-set price",
             2,
             _pcb_unit_prices(BOWL_BOARD_MM, 2, 2),
             "fab",

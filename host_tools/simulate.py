@@ -52,28 +52,18 @@ from ingrules.board import (
     WHITE,
     Board,
     opponent,
-    stones_per_colour,
 )
 
 import host_tools  # noqa: F401  (puts firmware/ on sys.path)
-from host_tools.bowl_model import BowlModel
 from host_tools.errors import InputError
 from host_tools.sgf_input import rules_from_ru
+from host_tools.sim_ending import Ending
+from host_tools.sim_mishaps import MISTAKE_ALERTS, Mishaps, ko_point
+from host_tools.sim_mishaps import MISTAKES as MISTAKES  # the kinds tests inject
+from host_tools.sim_players import Players
+from host_tools.sim_sensors import Sensors
 
 NOISE_LEVELS = ("none", "typical", "harsh")
-# Mistake kind -> the alert code the tracker should raise for it (alerts.py).
-MISTAKE_ALERTS = {
-    "wrong-colour": "wrong-colour",
-    "ko": "ko",
-    "nudge": "stone-moved",
-    "knock-off": "stone-missing",
-    "drop": "bowl-mismatch",
-}
-# The board mistakes, each taken back by the player and alerted while it stands. A drop is not
-# taken back and its alert comes from the bowls, up to two moves later
-# (tests/host/test_bowls_tracked.py checks it); simulate() accepts every kind above.
-MISTAKES = tuple(sorted(k for k in MISTAKE_ALERTS if k != "drop"))
-
 DEFAULT_TIME = {"system": "ing-pp", "basic_s": 3600}
 
 
@@ -346,7 +336,7 @@ def ko_moves(game):
     board = _setup_board(game)
     prev = None
     for move in game.moves:
-        if prev is not None and _ko_point(board, prev) is not None and move.point is not None:
+        if prev is not None and ko_point(board, prev) is not None and move.point is not None:
             out.append(move.n)
         _play(board, move)
         prev = move
@@ -363,15 +353,6 @@ def _setup_board(game):
 def _play(board, move):
     if move.point is not None:
         board.place(move.point, move.color, SUICIDE_ALLOWED)
-
-
-def _ko_point(board, prev):
-    """The point where the opponent of `prev` would retake a ko just taken by `prev`."""
-    if prev.point is None or len(prev.captured) != 1 or prev.self_removed:
-        return None
-    if len(board.chain(prev.point)) != 1 or board.liberties(prev.point) != 1:
-        return None
-    return prev.captured[0]
 
 
 # -- the simulation ----------------------------------------------------------------------------
@@ -418,7 +399,10 @@ def simulate(game, noise="typical", seed=0, mistakes=(), finish=False):
     return _Simulator(game, _LEVELS[noise], seed, mistakes, finish).run()
 
 
-class _Simulator:
+class _Simulator(Players, Mishaps, Ending, Sensors):
+    """One simulated session: the game's moves in order, each by a player's hands, with the
+    mishaps asked for, the end of the game when asked, then the log the sensors would give."""
+
     def __init__(self, game, level, seed, mistakes, finish=False):
         self.game = game
         self.finish = finish
@@ -466,124 +450,6 @@ class _Simulator:
                 raise ValueError("mistake drop: move %d is a pass, no stone is taken" % n)
             out.setdefault(n, []).append(kind)
         return out
-
-    def _u(self, pair):
-        lo, hi = pair
-        return lo if lo >= hi else self.rng.randint(lo, hi)
-
-    def _event(self, t, what, a, b=None):
-        self.seq += 1
-        self.events.append((t, self.seq, what, a, b))
-
-    def _bowl(self, t, color, action, n=1):
-        self.seq += 1
-        self.bowl_events.append((max(0, t), self.seq, color, action, n))
-
-    # -- hands ----------------------------------------------------------------------------
-
-    def _hand_points(self, p, side, radius, arm_len):
-        size = self.game.size
-        col, row = self.board.col_row(p)
-        pts = []
-        for dr in range(-radius, radius + 1):
-            for dc in range(-radius, radius + 1):
-                c, r = col + dc, row + dr
-                if 0 <= c < size and 0 <= r < size:
-                    pts.append(self.board.index(c, r))
-        # The arm reaches in from the player's edge: Black sits at line 1, White at the top.
-        step = -1 if side == BLACK else 1
-        arm = []
-        c = col
-        for i in range(1, arm_len + 1):
-            r = row + step * (radius + i)
-            if self.rng.random() < 0.3:
-                c += self.rng.choice((-1, 1))
-            for cc in (c, c + (1 if self.rng.random() < 0.5 else -1)):
-                if 0 <= cc < size and 0 <= r < size:
-                    q = self.board.index(cc, r)
-                    if q not in pts and q not in arm:
-                        arm.append(q)
-        return pts, arm
-
-    def _hand(self, t, p, side, actions, lifting=False):
-        """A hand over p from `side`'s edge; `actions` [(point, colour)] happen under it.
-
-        Returns (time of the actions, time the hand has left the board)."""
-        lv = self.level
-        if not lv.occlusion:
-            for q, c in actions:
-                self._event(t, "stone", q, c)
-            return t, t
-        d = self._u(lv.lift_ms if lifting else lv.place_ms)
-        radius = lv.lift_radius if lifting else lv.radius
-        blob, arm = self._hand_points(p, side, radius, self._u(lv.arm))
-        a1 = self._u((20, 100))
-        a2 = self._u((20, 100))
-        self._event(t - a1, "occ", arm, 1)
-        self._event(t, "occ", blob, 1)
-        t_act = t + int(d * self.rng.uniform(0.35, 0.75))
-        for q, c in actions:
-            self._event(t_act, "stone", q, c)
-        self._event(t + d, "occ", blob, -1)
-        self._event(t + d + a2, "occ", arm, -1)
-        return t_act, t + d + a2
-
-    def _place(self, t_hand, color, p, stone=None):
-        """`color` takes a stone (of `stone`'s colour if given) from its bowl and puts it on p.
-
-        Returns (time the stone is down, time the hand has left)."""
-        stone = stone or color
-        self._bowl(t_hand - self._u((400, 1200)), stone, "take")
-        return self._hand(t_hand, p, color, [(p, stone)])
-
-    def _lift(self, t, who, stones):
-        """`who` lifts stones [(point, colour)] one by one from t; returns when the hand is gone.
-
-        They go back to their owner's bowl (Ing: captured stones return to the bowls)."""
-        lv = self.level
-        gone = t
-        by_colour = {BLACK: 0, WHITE: 0}
-        for i, (q, c) in enumerate(stones):
-            if i:
-                t = gone + self._u(lv.lift_gap)
-            _act, gone = self._hand(t, q, who, [(q, EMPTY)], lifting=True)
-            by_colour[c] += 1
-        for c in (BLACK, WHITE):
-            if by_colour[c]:
-                self._bowl(gone + self._u((300, 1200)), c, "put", by_colour[c])
-        return gone
-
-    def _clear_pending(self, t, point):
-        """Before anything is put on `point`, a captured stone still there is lifted."""
-        for owner in (BLACK, WHITE):
-            stones = self.pending[owner]
-            if any(q == point for q, _c in stones):
-                self.pending[owner] = []
-                t = self._lift(t + self._u((200, 800)), owner, stones) + self._u((200, 500))
-        return t
-
-    def _is_pending(self, point):
-        return any(q == point for owner in (BLACK, WHITE) for q, _c in self.pending[owner])
-
-    # -- thinking time ----------------------------------------------------------------------
-
-    def _thinking(self):
-        """Seeded thinking times (ms) per move; each player's total stays within 60% of the
-        basic time, so the clock runs realistically but nobody loses on time by accident."""
-        thinks = []
-        totals = {BLACK: 0, WHITE: 0}
-        for move in self.game.moves:
-            if move.point is None:
-                ms = self.rng.randint(1000, 6000)
-            else:
-                ms = int(min(45000, max(700, self.rng.lognormvariate(math.log(4000), 0.7))))
-            thinks.append(ms)
-            totals[move.color] += ms
-        budget = self.game.basic_s * 1000 * 0.6
-        for i, move in enumerate(self.game.moves):
-            if totals[move.color] > budget:
-                thinks[i] = max(300, int(thinks[i] * budget / totals[move.color]))
-        return thinks
 
     # -- the game -----------------------------------------------------------------------------
 
@@ -705,258 +571,6 @@ class _Simulator:
             return False
         return self.rng.random() < self.level.early
 
-    def _press(self, t, color):
-        self.presses.append((t, color))
-
-    # -- the end of the game ----------------------------------------------------------------------
-
-    def _finish(self, t):
-        """After the two passes that pause the game: dead stones off, the passes (or agreement)
-        that end play, fill-in to the count plan, put-away. Returns when the last hand left."""
-        from ingrules import rulesets
-        from ingrules.counting import count_game
-        from ingrules.game import Game as RulesGame
-
-        game = self.game
-        board = self.board
-        rules = rulesets.get(game.rules)
-        last = game.moves[-1].color
-        ending = {"dead": [], "plan": None, "count": None, "final": None}
-        self.ending = ending
-        t += self._u((1500, 4000))
-        if not rules.ends_at_pause:
-            # The pause (Ing 1991 Art. 1): the dead stones are taken off, chain by chain, by
-            # the player in whose territory they lie; they go back to their owner's bowl.
-            ending["t_dead"] = t
-            done = set()
-            for p in self.game.dead:
-                if p in done or board.get(p) == EMPTY:
-                    continue
-                chain = board.chain(p)
-                done.update(chain)
-                color = board.get(p)
-                stones = [(q, color) for q in sorted(chain)]
-                t = self._lift(t, opponent(color), stones) + self._u((500, 1500))
-                for q in chain:
-                    board.set(q, EMPTY)
-                ending["dead"].extend(board.name(q) for q in sorted(chain))
-            t += self._u((1000, 3000))
-            if rules.scoring == rulesets.ING_FILL_IN:
-                # Ing 1991 Art. 1: "both players pass again and play ends" (four passes).
-                for color in (opponent(last), last):
-                    t += self._u((800, 2500))
-                    self._press(t, color)
-                    n = len(self.moves_out) + 1
-                    self.moves_out.append(_ending_pass(n, color, t))
-            else:
-                self._button(t, "agree")
-        ending["t_end"] = t
-        rules_game = RulesGame(
-            game.size,
-            game.rules,
-            komi=game.komi,
-            handicap=game.handicap,
-            handicap_style=game.config().get("handicap_style"),
-        )
-        rules_game.board = board.copy()  # count_game only reads the final position
-        count, plan = count_game(rules_game)
-        ending["count"] = count
-        ending["plan"] = plan
-        self._counted_stones = [q for q in board.points if board.get(q) != EMPTY]
-        t += self._u((2000, 4000))
-        if plan is not None and plan.get("final"):
-            ending["final"] = list(plan["final"])
-            ending["t_fill"] = t
-            t = self._fill_in(t, plan["final"])
-            t += self._u((3000, 6000))
-        ending["t_put_away"] = t
-        t = self._put_away(t)
-        ending["t_done"] = t
-        return t
-
-    def _fill_in(self, t, final):
-        """Both players at once: stones from their bowls until the board shows `final`."""
-        board = self.board
-        size = self.game.size
-        wanted = {BLACK: [], WHITE: []}
-        for i, line in enumerate(final):
-            row = size - 1 - i
-            for col, ch in enumerate(line):
-                p = board.index(col, row)
-                have = board.get(p)
-                want = EMPTY if ch == "." else BLACK if ch == "B" else WHITE
-                if have == want:
-                    continue
-                if have != EMPTY:
-                    raise ValueError("the fill-in plan would move the stone at %s" % board.name(p))
-                wanted[want].append(p)
-        finished = t
-        for color in (BLACK, WHITE):
-            points = wanted[color]
-            # Nearest first from the player's own edge, so the hands sweep across the board.
-            points.sort(key=lambda q: board.col_row(q)[1] * (1 if color == BLACK else -1))
-            cursor = t + self._u((300, 1500))
-            i = 0
-            while i < len(points):
-                # A handful from the bowl (the last one never tiny: the bowl has settled on
-                # it well before its last stone is down), then the stones one by one.
-                k = min(len(points) - i, self._u((6, 12)))
-                if 0 < len(points) - i - k < 4:
-                    k = len(points) - i
-                self._bowl(cursor, color, "take", k)
-                cursor += self._u((1500, 3000))
-                for q in points[i : i + k]:
-                    _vis, gone = self._hand(cursor, q, color, [(q, color)])
-                    board.set(q, color)
-                    cursor = gone + self._u((150, 600))
-                i += k
-            finished = max(finished, cursor)
-        return finished
-
-    def _put_away(self, t):
-        """Every stone back into its bowl: each player lifts their own colour, a handful at a
-        time (a few stones near each other), and pours it into the bowl; the last few stones
-        go into the bowl one by one as they are picked up. The stones the fill-in added come
-        off first, the game's own stones last."""
-        board = self.board
-        game_stones = set(self._counted_stones)
-        finished = t
-        for color in (BLACK, WHITE):
-            stones = [q for q in board.points if board.get(q) == color]
-            stones.sort(key=lambda q: (q in game_stones, board.col_row(q)[::-1]))
-            cursor = t + self._u((300, 1500))
-            i = 0
-            while i < len(stones):
-                left = len(stones) - i
-                k = 1 if left <= 3 else min(left - 3, self._u((3, 6)))
-                gone = cursor
-                for q in stones[i : i + k]:
-                    _act, gone = self._hand(cursor, q, color, [(q, EMPTY)], lifting=True)
-                    board.set(q, EMPTY)
-                    cursor = gone + self._u((50, 250))
-                # A handful is poured in a moment later; a last stone is slid off the board's
-                # edge straight into the bowl.
-                self._bowl(gone + (self._u((150, 400)) if k > 1 else self._u((30, 90))), color,
-                           "put", k)  # fmt: skip
-                cursor = gone + (self._u((900, 1600)) if k > 1 else self._u((50, 150)))
-                i += k
-            finished = max(finished, cursor)
-        return finished
-
-    def _button(self, t, name):
-        self.buttons.append((t, name))
-
-    # -- mistakes -------------------------------------------------------------------------------
-
-    def _dwell(self):
-        return self._u((1000, 3000))
-
-    def _note(self, kind, move, points, t0, t1):
-        self.injected.append(
-            {
-                "kind": kind,
-                "n": move.n,
-                "color": "B" if move.color == BLACK else "W",
-                "alert": MISTAKE_ALERTS[kind],
-                "points": [self.board.name(q) for q in points],
-                "t_ms": t0,
-                "until_ms": t1,
-            }
-        )
-
-    def _empty_point(self):
-        pts = [q for q in self.board.points if self.board.get(q) == EMPTY]
-        pts = [q for q in pts if not self._is_pending(q)]
-        if not pts:
-            raise ValueError("no empty point for a mistake")
-        return self.rng.choice(pts)
-
-    def _wrong_colour(self, t, move):
-        """The player takes a stone from the opponent's bowl, plays it, then takes it back."""
-        color, other = move.color, opponent(move.color)
-        p = move.point if move.point is not None else self._empty_point()
-        t = self._clear_pending(t, p)
-        t0, gone = self._place(t + self._u((500, 2000)), color, p, stone=other)
-        _act, back = self._hand(gone + self._dwell(), p, color, [(p, EMPTY)], lifting=True)
-        self._bowl(back + self._u((300, 800)), other, "put")
-        self._note("wrong-colour", move, [p], t0, back)
-        return back + self._u((300, 1000))
-
-    def _ko(self, t, move, prev):
-        """The player retakes a ko at once, (sometimes lifts the stone), then takes it back."""
-        color = move.color
-        q = _ko_point(self.board, prev)
-        t = self._clear_pending(t, q)
-        t0, gone = self._place(t + self._u((300, 1500)), color, q)
-        last = gone
-        lifted = self.level.occlusion and self.rng.random() < 0.4
-        if lifted:
-            # As if it were a capture: the ko stone comes off, and goes back on after the alert.
-            p = prev.point
-            _a, last = self._hand(gone + self._u((200, 600)), p, color, [(p, EMPTY)], True)
-            _a, last = self._hand(last + self._dwell(), p, color, [(p, prev.color)], True)
-        _a, back = self._hand(last + self._dwell(), q, color, [(q, EMPTY)], lifting=True)
-        self._bowl(back + self._u((300, 800)), color, "put")
-        self._note("ko", move, [q], t0, back)
-        return back + self._u((300, 1000))
-
-    def _drop(self, t, t_play, move):
-        """A stone taken from the bowl falls on the floor (lost for good); the player gives up
-        looking for it after a moment and takes another. Returns when the hand is free."""
-        t0 = max(t + self._u((200, 600)), t_play - self._u((2000, 4000)))
-        self._bowl(t0, move.color, "drop")
-        self._note("drop", move, [], t0, t0)  # until_ms: see _drop_deadlines()
-        return t0 + self._u((1500, 3000))
-
-    def _drop_deadlines(self):
-        """A drop's alert is due within two of the dropper's moves after it: `until_ms` is when
-        their third move after it is made (the stone down, or the press of a pass), else the
-        last press. (The bowls core reports a deficit seen at a second board position once
-        the bowl has settled; the bowl is busy while its player takes stones.)"""
-        for entry in self.injected:
-            if entry["kind"] != "drop":
-                continue
-            later = [
-                m["visible_ms"] if m["visible_ms"] is not None else m["press_ms"]
-                for m in self.moves_out
-                if m["n"] > entry["n"] and m["color"] == entry["color"]
-            ]
-            entry["until_ms"] = later[2] if len(later) > 2 else self.moves_out[-1]["press_ms"]
-
-    def _disturb(self, t, kind, move):
-        """After the move, a stone near it is nudged to a neighbour or knocked off; put back."""
-        board = self.board
-        stones = [q for q in board.points if board.get(q) != EMPTY and not self._is_pending(q)]
-        if move.point is not None:
-            pc, pr = board.col_row(move.point)
-
-            def near(q):
-                c, r = board.col_row(q)
-                return max(abs(c - pc), abs(r - pr)) <= 2
-
-            stones = [q for q in stones if near(q)] or stones
-        candidates = []
-        for s in stones:
-            for e in board.neighbours(s):
-                if board.get(e) == EMPTY and not self._is_pending(e):
-                    candidates.append((s, e))
-        if kind == "knock-off":
-            candidates = [(s, None) for s in stones]
-        if not candidates:
-            raise ValueError("mistake %s at move %d: no stone to disturb" % (kind, move.n))
-        s, e = self.rng.choice(candidates)
-        c = board.get(s)
-        who = move.color
-        if kind == "nudge":
-            t0, gone = self._hand(t, s, who, [(s, EMPTY), (e, c)], lifting=True)
-            _a, back = self._hand(gone + self._dwell(), e, who, [(e, EMPTY), (s, c)], lifting=True)
-            self._note(kind, move, [s, e], t0, back)
-        else:
-            t0, gone = self._hand(t, s, who, [(s, EMPTY)], lifting=True)
-            _a, back = self._hand(gone + self._u((2000, 5000)), s, who, [(s, c)], lifting=True)
-            self._note(kind, move, [s], t0, back)
-        return back
-
     # -- the log --------------------------------------------------------------------------------
 
     def _render(self, end):
@@ -991,131 +605,6 @@ class _Simulator:
         return Simulation(
             config, out.lines, self.moves_out, self.injected, end, self.scan_ms, self.ending
         )
-
-    def _flicker(self, end):
-        rate = self.level.flicker_per_min
-        if rate <= 0:
-            return
-        rng = self.flicker_rng
-        period = self.scan_ms
-        points = self.board.points
-        t = 0
-        while True:
-            t += int(rng.expovariate(rate / 60000.0)) + 1
-            if t >= end - 2 * period:
-                break
-            tick = -(-t // period) * period
-            self._event(tick, "flick", rng.choice(points), rng.random())
-            self._event(tick + period, "unflick", None)
-
-    def _scans(self, end):
-        """(tick, rows) at every scan tick where something physical happened."""
-        period = self.scan_ms
-        board = self.board
-        size = self.game.size
-        stride = board.stride
-        state = bytearray(len(board.cells))
-        occ = [0] * len(board.cells)
-        flick = {}
-        events = sorted(self.events, key=lambda e: (e[0], e[1]))
-        yield 0, _rows(size, stride, state, occ, flick)
-        i = 0
-        while i < len(events):
-            tick = max(0, -(-events[i][0] // period) * period)
-            if tick > end:
-                break
-            while i < len(events) and events[i][0] <= tick:
-                _t, _s, what, a, b = events[i]
-                i += 1
-                if what == "stone":
-                    state[a] = b
-                elif what == "occ":
-                    for q in a:
-                        occ[q] += b
-                elif what == "flick":
-                    flick.clear()
-                    flick[a] = b
-                else:
-                    flick.clear()
-            yield tick, _rows(size, stride, state, occ, flick)
-
-    def _bowl_readings(self, end):
-        """Each bowl read at 2 Hz, and at 10 Hz from just before a take or put to 4 s after
-        (long enough for the firmware's window of readings to settle); every reading is a line,
-        as the board's logger writes them (only scans are written on change)."""
-        game = self.game
-        stones = stones_per_colour(game.size)
-        rng = self.rng
-        out = []
-        for color in (BLACK, WHITE):
-            bowl = _new_bowl(rng.randint(0, 2**31), stones, self.level.bowl)
-            # The set was counted with the frame and enrolled in an earlier game, its weight
-            # kept on the board (Ing 1991 Art. 9 "Counting" (1)): the config carries it.
-            self.set_weights[color] = bowl.full_weight()
-            mine = sorted(
-                (e for e in self.bowl_events if e[2] == color), key=lambda e: (e[0], e[1])
-            )
-            times = set(range(rng.randint(0, 499), end, 500))
-            for t, _s, _c, _a, _n in mine:
-                times.update(range(max(0, t - 200), min(end, t + 4000), 100))
-            j = 0
-            for t in sorted(times):
-                while j < len(mine) and mine[j][0] <= t:
-                    et, _s, _c, action, n = mine[j]
-                    j += 1
-                    if action in ("take", "drop"):
-                        try:
-                            for _k in range(n):
-                                stone = bowl.take(et)
-                                if action == "drop":
-                                    bowl.lose(stone)  # on the floor: never put back
-                        except IndexError:
-                            raise InputError(
-                                "the game needs more than %d %s stones"
-                                % (stones, "black" if color == BLACK else "white")
-                            ) from None
-                    else:
-                        bowl.put(n, et)
-                out.append((t, color, round(bowl.reading(t), 1)))
-        return out
-
-
-def _new_bowl(seed, stones, options):
-    """The simulated bowl on its load cell (host_tools/bowl_model.py)."""
-    return BowlModel(seed, stones=stones, **options)
-
-
-def _rows(size, stride, state, occ, flick):
-    rows = []
-    for row in range(size - 1, -1, -1):
-        base = (row + 1) * stride + 1
-        chars = []
-        for col in range(size):
-            q = base + col
-            ch = "?" if occ[q] > 0 else ".BW"[state[q]]
-            if q in flick:
-                # A glitch: mostly unreadable, otherwise one of the two wrong values.
-                r = flick[q]
-                if r < 0.6:
-                    ch = "?"
-                else:
-                    wrong = [x for x in ".BW" if x != ch]
-                    ch = wrong[0] if r < 0.8 else wrong[-1]
-            chars.append(ch)
-        rows.append("".join(chars))
-    return rows
-
-
-def _ending_pass(n, color, press):
-    return {
-        "n": n,
-        "color": "B" if color == BLACK else "W",
-        "point": None,
-        "visible_ms": None,
-        "press_ms": press,
-        "appended": True,
-        "ending": True,
-    }
 
 
 def _move_record(board, move, visible, press):

@@ -89,14 +89,14 @@ def connects_to(cfg, gpio, function):
     jack = _jack_pins(cfg).get(gpio)
     if jack is not None:
         if function.startswith("HX711"):
-            what = "DT" if "DOUT" in function else "SCK"
-            return "%s, to the HX711 module's %s" % (jack, what)
+            what = "DOUT" if "DOUT" in function else "PD_SCK"
+            return "%s, to the bowl board's HX711 %s" % (jack, what)
         if "SDA" in function or "SCL" in function:
             return "%s, to the display's %s" % (jack, function.split()[1])
         if function.startswith("key"):
             return "%s, to the key (other side to GND)" % jack
         if function.startswith("buzzer"):
-            return "100 Ohm to %s, to the piezo (other side to GND)" % jack
+            return "100 Ohm to %s, to the clock board's piezo switch (2N7002 gate)" % jack
         return jack
     if function.startswith("battery"):
         return "on the module (VSYS through 200k/100k)"

@@ -30,6 +30,8 @@ SUPPLIES = {
     "BAT_SW": "the cell through the power switch",
     "3V3_HALL_RAW": "the TPS63001's output",
     "3V3_HALL": "the TPS63001 through the ferrite bead (the sensor rail)",
+    "VSUP": "the bowl board: the cable's 3V3 through the ferrite bead",
+    "AVDD": "the bowl board: the HX711's analog regulator (its PNP)",
 }
 
 

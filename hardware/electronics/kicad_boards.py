@@ -21,6 +21,11 @@ from hardware.electronics import fab, netlist, render, schematic
 
 def _layout(name, model, cfg):
     size = cfg["grid"]["size"]
+    if name in ("clock", "bowl"):
+        from hardware.electronics import units, units_layout
+
+        schematic.SHOWN.setdefault(name, units.shown(model))
+        return units_layout.layout(model, name)
     if name == "sensor_strip":
         from hardware.electronics import sensor_strip
 
@@ -79,7 +84,8 @@ def build_board(name, cfg):
         )
         render.stack(images, os.path.join(out, name + ".png"))
     else:
-        render.draw(board, os.path.join(out, name + ".png"), 6.0, title="%s, top view" % name)
+        scale = 6.0 if wmm > 150 else 14.0  # the small unit boards larger
+        render.draw(board, os.path.join(out, name + ".png"), scale, title="%s, top view" % name)
     schematic.draw(
         model, os.path.join(out, name + "-schematic.png"), 3 if name == "sensor_strip" else 4
     )

@@ -401,8 +401,14 @@ def drc(board, report_path):
     warnings = len(re.findall(r"Severity: warning\b", text))
     m = re.search(r"Found (\d+) unconnected pads", text)
     unconnected = int(m.group(1)) if m else -1
-    # The report names the file and the time it ran: keep a stable copy.
+    # The report names the file (by its absolute path) and the time it ran: keep a stable copy.
     stable = re.sub(r"^\*\* Created on .*$", "** Created by make hardware", text, flags=re.M)
+    stable = re.sub(
+        r"^\*\* Drc report for .*/(hardware/kicad/[^/]+/[^/ ]+) \*\*$",
+        r"** Drc report for \1 **",
+        stable,
+        flags=re.M,
+    )
     stable = re.sub(
         r"^\*\* Report on .*$",
         "** Report on %s" % os.path.basename(report_path),

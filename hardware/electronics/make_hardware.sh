@@ -6,6 +6,8 @@ set -e
 start=$(date +%s)
 sh hardware/electronics/install.sh
 .venv/bin/python -m hardware.electronics.netlist
+# The unit boards' sizing (I2C pull-ups at the display end, the HX711's analog supply).
+.venv/bin/python -m hardware.electronics.units
 KICAD6_SYMBOL_DIR=/usr/share/kicad/symbols .venv-hardware/bin/python -m hardware.electronics.erc \
     >.venv-hardware/erc.log 2>&1 || { cat .venv-hardware/erc.log; exit 1; }
 grep "ERC [0-9]" .venv-hardware/erc.log

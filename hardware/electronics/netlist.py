@@ -16,6 +16,8 @@ Boards (hardware_docs/boards.md explains the partition):
 - `controller`: the Pico 2 socket, the 23 first-level and 2 second-level muxes, the 2 group
   power decoders, the 23 group power switches, the 19 strip connectors, the clock unit's and
   both bowls' connectors and the battery path.
+- `clock` and `bowl`: the boards at the far end of the clock's and the bowls' cables (units.py):
+  jacks with the controller's pin-out, ESD, displays, keys, buzzer; the HX711 and load cells.
 
 Pure Python (no CAD tool); the KiCad boards (kicad_boards.py) are built from the same model.
 """
@@ -38,9 +40,9 @@ from hardware.electronics import parts as pt  # noqa: E402
 from host_tools import electrical  # noqa: E402
 
 KICAD_DIR = os.path.join(ROOT, "hardware", "kicad")
-BOARDS = ("sensor_strip", "controller")
+BOARDS = ("sensor_strip", "controller", "clock", "bowl")  # the last two: units.py
 # Boards of each design in one set: a number, or a function of the configuration.
-PER_SET = {"sensor_strip": lambda cfg: cfg["grid"]["size"], "controller": 1}
+PER_SET = {"sensor_strip": lambda cfg: cfg["grid"]["size"], "controller": 1, "clock": 1, "bowl": 2}
 
 
 def per_set(name, cfg):
@@ -450,6 +452,10 @@ def build(name, cfg=None):
         return sensor_strip(cfg)
     if name == "controller":
         return controller(cfg)
+    if name in ("clock", "bowl"):
+        from hardware.electronics import units
+
+        return units.build(name, cfg)
     raise ValueError("unknown board %r (known: %s)" % (name, ", ".join(BOARDS)))
 
 

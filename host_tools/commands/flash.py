@@ -1,4 +1,4 @@
-"""`ingboard flash [--port P] [--romfs]`: compile firmware/ with mpy-cross and install it.
+"""`ingboard flash [--port P] [--romfs | --frozen]`: compile firmware/ with mpy-cross, install it.
 
 Steps, each one checked before the next:
 1. ask the board which .mpy it loads (`sys.implementation._mpy`: format version, sub-version
@@ -18,10 +18,12 @@ Steps, each one checked before the next:
    - with `--romfs`: pack them into a ROMFS image (mpremote's romfs builder) and write it to the
      board's ROMFS partition (`vfs.rom_ioctl`, as `mpremote romfs deploy`), for firmware built
      with one (mounted at /rom; the code then runs from flash and takes less heap);
-   main.py goes onto the file system either way;
+   - with `--frozen`: nothing of the packages (firmware built with them frozen in, `make
+     firmware`); the board's firmware must hold this tree's VERSION, else exit 2;
+   main.py goes onto the file system in every case;
 4. soft-reset (a fresh interpreter), import every flashed module on the board and read back
    `ingboard.VERSION`, which must be the flashed tree's VERSION and come from a .mpy file
-   (under /rom with --romfs);
+   (under /rom with --romfs; frozen into the firmware with --frozen);
 5. soft-reset again with main.py, so the board runs the new firmware.
 
 `python -m host_tools.commands.flash --write-package-json` rewrites firmware/package.json
@@ -60,6 +62,7 @@ ARCHS = (
     "rv64imc",
 )
 ROMFS_MOUNT = "/rom"
+FROZEN_PATH = ".frozen"  # sys.path's entry for modules frozen into the firmware
 
 PACKAGE = "ingboard"
 # The packages on the board (each a folder at the board's top) and where each one's folder is
@@ -101,6 +104,11 @@ def add_arguments(parser):
         "--romfs",
         action="store_true",
         help="deploy the package as a ROMFS image (firmware with a ROMFS partition)",
+    )
+    parser.add_argument(
+        "--frozen",
+        action="store_true",
+        help="the board's firmware has the package frozen in (make firmware): main.py only",
     )
 
 
@@ -338,6 +346,55 @@ def install_romfs(dev, files, work_dir):
     return len(image) + install(dev, entry)
 
 
+# The frozen ingboard's VERSION and __file__, looked up past the file system (whose /ingboard
+# would shadow it); None without one.
+FROZEN_QUERY = (
+    """
+import sys
+_p = sys.path[:]
+sys.path[:] = [%r]
+try:
+    import ingboard
+    _r = (ingboard.VERSION, ingboard.__file__)
+except ImportError:
+    _r = None
+sys.path[:] = _p
+"""
+    % FROZEN_PATH
+)
+
+
+# True when the ingboard imported is frozen into the firmware: its __file__ ("ingboard/
+# __init__.py") names no file (as gc_policy.code_in_place tells).
+IS_FROZEN = """
+import os, ingboard
+try:
+    os.stat(ingboard.__file__)
+    _f = False
+except OSError:
+    _f = True
+"""
+
+
+def check_frozen(dev, want):
+    """InputError unless the board's firmware has ingboard `want` frozen in."""
+    found = dev.eval(FROZEN_QUERY, "_r")
+    dev.soft_reset()
+    how = (
+        "build it with `make firmware MICROPYTHON=<MicroPython checkout>` and copy "
+        "build/firmware/ingboard-RPI_PICO.uf2 onto the board in BOOTSEL mode"
+    )
+    if found is None:
+        raise InputError(
+            "%s: the board's firmware has no ingboard frozen in; %s" % (dev.port, how)
+        )
+    if found[0] != want:
+        raise InputError(
+            "%s: the board's firmware has ingboard %s frozen in, this tree is %s; %s"
+            % (dev.port, found[0], want, how)
+        )
+
+
 def native_mpy(path):
     """True for an .mpy holding native code (its header names an architecture)."""
     with open(path, "rb") as f:
@@ -372,6 +429,8 @@ def verify(dev, files, native=()):
 
 
 def run(args):
+    if args.romfs and args.frozen:
+        raise InputError("--romfs and --frozen exclude each other")
     cross = mpy_cross_version()
     firmware_dir = os.path.abspath(args.firmware)
     want = local_version(firmware_dir)
@@ -379,6 +438,8 @@ def run(args):
     try:
         info = board_info(dev)
         check_compatible(info, cross)
+        if args.frozen:
+            check_frozen(dev, want)
         with tempfile.TemporaryDirectory(prefix="ingboard-flash-") as out:
             files = build(
                 firmware_dir, os.path.join(out, "mpy"), board_arch(info), littlefs=not args.romfs
@@ -386,20 +447,37 @@ def run(args):
             native = {board for board, local in files if native_mpy(local)}
             if args.romfs:
                 total = install_romfs(dev, files, out)
+            elif args.frozen:
+                entry = [(b, local) for b, local in files if not on_board_package(b)]
+                total = install(dev, entry)  # removes the file system's package trees too
             else:
                 total = install(dev, files)
         where_to = "a ROMFS image" if args.romfs else dev.port
-        print("copied %d files (%d bytes) to %s" % (len(files), total, where_to))
+        copied = len(files)
+        if args.frozen:
+            copied = len(entry)
+            native = set()  # frozen: every module imports, native code for this port or none
+        print("copied %d files (%d bytes) to %s" % (copied, total, where_to))
         try:
             version, where = verify(dev, files, native)
         except DeviceError as exc:
             print("ingboard flash: verify failed: %s" % exc, file=sys.stderr)
             return 1
         from_romfs = str(where).startswith(ROMFS_MOUNT + "/")
-        if version != want or not str(where).endswith(".mpy") or from_romfs != args.romfs:
+        if args.frozen:
+            as_flashed = dev.eval(IS_FROZEN, "_f")
+        else:
+            as_flashed = str(where).endswith(".mpy")
+        if version != want or not as_flashed or from_romfs != args.romfs:
             print(
                 "ingboard flash: verify failed: the board reports ingboard %s from %s, "
-                "flashed %s%s" % (version, where, want, " as ROMFS" if args.romfs else ""),
+                "flashed %s%s"
+                % (
+                    version,
+                    where,
+                    want,
+                    " as ROMFS" if args.romfs else " frozen" if args.frozen else "",
+                ),
                 file=sys.stderr,
             )
             return 1
@@ -410,11 +488,11 @@ def run(args):
     finally:
         dev.close()
     print(
-        "%s: ingboard %s (compiled .mpy%s) on MicroPython %s (%s); app restarted"
+        "%s: ingboard %s (%s) on MicroPython %s (%s); app restarted"
         % (
             dev.port,
             version,
-            ", ROMFS" if args.romfs else "",
+            "frozen" if args.frozen else "compiled .mpy, ROMFS" if args.romfs else "compiled .mpy",
             "%d.%d.%d" % info["version"],
             info["platform"],
         )

@@ -1,4 +1,4 @@
-"""`ingboard replay GAME.sgf [--rules R] [--json]` (see README "Command line")."""
+"""`ingboard replay GAME.sgf [--rules R] [--json]` (see docs/command-line.md)."""
 
 import json
 

@@ -4,8 +4,8 @@
         --event spring-open --board t12 --password-file t12.txt [--port /dev/ttyACM0]
 
 Writes `/network.json` (firmware/ingboard/link/network_settings.py) over USB and reads it back; at
-its next start the board (a Pico 2 W or an ESP32-S3 with `mqtt_as` installed: see README,
-"Club relay") connects and publishes its games. Passwords are read from files, never given on
+its next start the board (a Pico 2 W or an ESP32-S3 with `mqtt_as` installed: see
+docs/relay.md) connects and publishes its games. Passwords are read from files, never given on
 the command line (they would stay in the shell's history). `--clear` removes the settings.
 """
 

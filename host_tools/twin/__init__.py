@@ -1,6 +1,6 @@
 """The device twin: the real MicroPython rp2 firmware running on an emulated RP2040 (rp2040js).
 
-Layout (one part each; the README's "Device twin" section says what it is for):
+Layout (one part each; docs/device-twin.md says what it is for):
 
 | module | what |
 |---|---|

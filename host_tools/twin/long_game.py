@@ -1,7 +1,8 @@
 """A long game played through the whole device app on the twin (issue 20, issue 17 item 3).
 
-The real rp2 firmware runs `main.py` from littlefs with the package from a ROMFS image (how the
-app fits the Pico); around the chip the hardware models (host_tools/twin/hardware.py): the
+The real rp2 firmware runs `main.py` from littlefs with the package from a ROMFS image, or
+frozen into the firmware (`Board(image="frozen")`, `make firmware`): the two ways the app fits
+the Pico; around the chip the hardware models (host_tools/twin/hardware.py): the
 players' stones reach the app through the Hall grid, their presses through the keys, the stones
 they take and give back through the two HX711 load cells, and the app keeps its journal, session
 log and SGF on the emulated flash. Nobody calls gc.collect() from outside: only the app's own
@@ -124,8 +125,12 @@ class Board:
         position=None,
         grams=None,
         files=None,
+        image="romfs",
     ):
         self.work_dir = work_dir or tempfile.mkdtemp(prefix="ingboard-long-")
+        # The firmware: "romfs" (the package in a ROMFS image) or "frozen" (the package frozen
+        # into the firmware, `make firmware`; only main.py goes onto the file system).
+        self.image = image
         self.flash_image = flash_image  # a board that was cut: boots from it, the app resumes
         self.romfs_image = romfs_image
         self.position = position  # the stones on the board at boot
@@ -148,13 +153,14 @@ class Board:
 
     def __enter__(self):
         fresh = self.flash_image is None
-        if fresh and self.romfs_image is None:
+        romfs = self.image == "romfs"
+        if fresh and romfs and self.romfs_image is None:
             self.romfs_image = firmware_romfs(self.work_dir)
         # A board that was cut boots straight into main.py (the app resumes): its hardware is
         # attached before the chip runs.
         self.twin = Twin(
-            "romfs",
-            romfs_image=self.romfs_image if fresh else None,
+            self.image,
+            romfs_image=self.romfs_image if fresh and romfs else None,
             flash_image=self.flash_image,
             boot=fresh,
         ).start()
@@ -394,18 +400,21 @@ _REPLY_TYPES = {
 }
 
 
-def play_through(plies, config, work_dir, log=None, record_writes=False, think_ms=0):
+def play_through(
+    plies, config, work_dir, log=None, record_writes=False, think_ms=0, image="romfs"
+):
     """The whole game on a fresh board: new game, every ply (`think_ms`: Board.play), the end
     (the count), the heap figures, the game the board holds, then the records (a new game
     closes the session log) read back, and the flash saved (`flash`) and its file system
     checked on the host (`fs`: flash_fs.check's report, or `fs_problem`: what is wrong). A
     dict of what happened (see the keys below); `board` stays open (closed by the caller,
-    `result["board"].__exit__()`) when record_writes (its writes are then logged)."""
+    `result["board"].__exit__()`) when record_writes (its writes are then logged). `image`:
+    Board's."""
     import time
 
     log = log or (lambda text: None)
     wall = time.time()
-    board = Board(work_dir).__enter__()
+    board = Board(work_dir, image=image).__enter__()
     try:
         board.command({"cmd": "ping"}, APP_START_MS)
         if record_writes:

@@ -591,7 +591,7 @@ def nudge_left(table, accept):
 
 def slide_before_press(table):
     """The player's own new stone slides to a neighbouring point as the hand leaves, before
-    the press: until the press the play is where the stone lies (README; Ing 1991 Art. 10
+    the press: until the press the play is where the stone lies (docs/tracking.md; Ing 1991 Art. 10
     "The players must play stones and press the clock with the same hand"), so the move is
     the point it slid to, noted in the record; no `stone-moved`, nothing stalls."""
     table.opening(4)

@@ -4,7 +4,8 @@ no time unless a fake spends some, so a display that takes 70 ms per frame must 
 display task's time and as a late scan."""
 
 from app_fakes import VirtualTime, clear_records, hardware
-from ingboard.app.app import CPU_TASKS, App
+from ingboard.app.app import App
+from ingboard.app.cpu_meter import CPU_TASKS
 from ingboard.records.store import RecordsStore
 from test_app import LOG
 
@@ -239,3 +240,27 @@ def test_a_press_during_a_burst_is_timed_at_the_checkpoints_and_in_order():
     assert [k for k, _t in keys] == [1, 0]  # White, then Black: as they pressed
     (_w, tw), (_b, tb) = keys
     assert 120 <= tw <= 120 + 60 and 200 <= tb <= 200 + 60  # timed within the press
+
+
+def test_each_task_counts_into_its_own_counter_of_cpu_tasks():
+    # The tasks' indices are private consts of their modules, folded away on MicroPython (no
+    # name in the heap); on CPython they are there to be checked against CPU_TASKS.
+    from ingboard.app import app, inputs
+
+    pairs = (
+        (inputs, "_T_SCAN", "scan"),
+        (inputs, "_T_BOWLS", "bowls"),
+        (inputs, "_T_KEYS", "keys"),
+        (inputs, "_T_BACK", "background"),
+        (app, "_T_GAME", "game"),
+        (app, "_T_BACK", "background"),
+        (app, "_T_RELAY", "relay"),
+        (app, "_T_DISPLAY", "display"),
+        (app, "_T_LINK", "link"),
+    )
+    present = [hasattr(module, name) for module, name, _task in pairs]
+    if not any(present):
+        return  # MicroPython: folded, as they should be
+    assert all(present)
+    for module, name, task in pairs:
+        assert getattr(module, name) == CPU_TASKS.index(task), (module.__name__, name)

@@ -8,7 +8,8 @@ import json
 
 from expect import raises
 from ingboard import cues
-from ingboard.clock.clock import (
+from ingboard.clock.clock import Clock
+from ingboard.clock.time_systems import (
     EV_CUE,
     EV_FORFEIT,
     EV_LATE,
@@ -16,7 +17,6 @@ from ingboard.clock.clock import (
     EV_PENALTY,
     EV_PERIOD,
     EV_RESUME,
-    Clock,
 )
 from ingrules.board import BLACK, WHITE
 
@@ -701,3 +701,23 @@ def test_a_look_at_the_running_clock_is_what_advancing_would_charge_and_changes_
                 copy.restore(before, t)
                 copy.advance(t + 7000)
                 assert look == copy.player(color), (cfg, t, color)
+
+
+def test_the_clock_parts_read_a_players_numbers_at_the_same_places():
+    # clock.py and ing_penalty.py keep the indices of time_systems.py's layout as consts of
+    # their own, folded away on MicroPython (no name in the heap); on CPython they are there
+    # to be compared.
+    from ingboard.clock import clock, ing_penalty, time_systems
+
+    names = ("_MAIN", "_PERIOD", "_LEFT", "_STONES", "_POINTS", "_FORFEIT", "_MOVES")
+    names += ("_BASE", "_SIZE")
+    if not hasattr(time_systems, "_MAIN"):
+        assert not hasattr(clock, "_MAIN") and not hasattr(ing_penalty, "_POINTS")
+        return  # MicroPython: folded
+    for name in names:
+        assert getattr(clock, name) == getattr(time_systems, name), name
+    assert ing_penalty._POINTS == time_systems._POINTS
+    # and the layout is the one a snapshot (the journal) has: 4 items, then each player's
+    snap = Clock({"system": "ing-pp", "basic_s": 60}).snapshot()
+    assert len(snap) == 4 + 2 * time_systems._SIZE
+    assert snap[4 + time_systems._MAIN] == 60000 and snap[4 + time_systems._BASE] == 60000

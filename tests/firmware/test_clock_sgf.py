@@ -2,7 +2,7 @@
 
 from expect import raises
 from ingboard import cues
-from ingboard.clock.clock import EV_CUE, Clock
+from ingboard.clock.clock import Clock
 from ingboard.clock.clock_sgf import (
     move_props,
     overtime_text,
@@ -10,6 +10,7 @@ from ingboard.clock.clock_sgf import (
     root_props,
     sgf_seconds,
 )
+from ingboard.clock.time_systems import EV_CUE
 from ingrules.board import BLACK, WHITE
 
 

@@ -3,7 +3,8 @@ player fails to appear within his time limit"; Art. 8 "Lateness": "twice the amo
 which he is late is deducted from his basic time limit"; Art. 7 "The time limit is divided into
 basic time and additional time"; Ing 1996 Rule 10 (late by more than 1/6 forfeits)."""
 
-from ingboard.clock.clock import EV_FORFEIT, Clock
+from ingboard.clock.clock import Clock
+from ingboard.clock.time_systems import EV_FORFEIT
 from ingboard.records.sgf_record import tracker_sgf
 from ingboard.tracking.tracker import Tracker
 from ingrules.board import BLACK, WHITE

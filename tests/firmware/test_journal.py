@@ -2,7 +2,7 @@
 
 import json
 
-from ingboard.records import journal, journal_replay
+from ingboard.records import journal_format, journal_replay
 from ingboard.records.session import Record
 from ingboard.records.sgf_record import tracker_sgf
 from ingrules.board import BLACK, WHITE
@@ -66,11 +66,15 @@ def journal_states(recs):
 
 
 def test_record_round_trip_and_every_torn_tail():
-    data = journal.encode(0, [["game", CONFIG]]) + journal.encode(5, []) + journal.encode(9, [])
+    data = (
+        journal_format.encode(0, [["game", CONFIG]])
+        + journal_format.encode(5, [])
+        + journal_format.encode(9, [])
+    )
     records, end, dropped = journal_replay.read(data)
     assert [r[0] for r in records] == [0, 5, 9] and end == len(data) and dropped == 0
-    first = len(journal.encode(0, [["game", CONFIG]]))
-    ends = [first, first + len(journal.encode(5, [])), len(data)]
+    first = len(journal_format.encode(0, [["game", CONFIG]]))
+    ends = [first, first + len(journal_format.encode(5, [])), len(data)]
     for cut in range(len(data) + 1):
         records, end, dropped = journal_replay.read(data[:cut])
         whole = len([e for e in ends if e <= cut])
@@ -79,9 +83,9 @@ def test_record_round_trip_and_every_torn_tail():
 
 
 def test_damaged_record_ends_the_journal_nothing_before_lost():
-    a = journal.encode(0, [["game", CONFIG]])
-    b = journal.encode(7, [])
-    c = journal.encode(8, [])
+    a = journal_format.encode(0, [["game", CONFIG]])
+    b = journal_format.encode(7, [])
+    c = journal_format.encode(8, [])
     bad = bytearray(b)
     bad[15] ^= 1  # a flipped bit in the payload: CRC mismatch
     records, end, dropped = journal_replay.read(a + bytes(bad) + c)
@@ -91,8 +95,8 @@ def test_damaged_record_ends_the_journal_nothing_before_lost():
 
 
 def test_time_going_back_is_not_a_record():
-    a = journal.encode(10, [["game", CONFIG]])
-    records, end, _ = journal_replay.read(a + journal.encode(4, []))
+    a = journal_format.encode(10, [["game", CONFIG]])
+    records, end, _ = journal_replay.read(a + journal_format.encode(4, []))
     assert len(records) == 1 and end == len(a)
 
 
@@ -186,7 +190,7 @@ def test_recover_empty_and_foreign():
     tracker, info = journal_replay.recover(b"")
     assert tracker is None and info["records"] == 0
     try:
-        journal_replay.recover(journal.encode(0, [["ply", 1, 20, 0]]))
+        journal_replay.recover(journal_format.encode(0, [["ply", 1, 20, 0]]))
     except ValueError:
         pass
     else:
@@ -375,14 +379,14 @@ def test_a_board_swept_clear_is_journaled_in_pieces_not_one_block():
     assert end == len(data) and dropped == 0
     notes = [r for r in records if sum(1 for op in r[1:] if op[0] == "note") >= len(missing)]
     assert len(notes) == 1  # the flood's comments: one record, as one tracker call made them
-    whole = journal.encode(notes[0][0], notes[0][1:])
+    whole = journal_format.encode(notes[0][0], notes[0][1:])
     assert len(whole) > 1500 and whole in data
 
     class Pieces:
         def write(self, piece):
             sink_sizes.append(len(piece))
 
-    assert journal.write_record(Pieces(), notes[0][0], notes[0][1:]) == len(whole)
+    assert journal_format.write_record(Pieces(), notes[0][0], notes[0][1:]) == len(whole)
     assert max(sink_sizes) < len(whole) // 8  # no piece near the record's length
     got, info = journal_replay.recover(data)
     assert info["records"] == len(records)
@@ -390,7 +394,7 @@ def test_a_board_swept_clear_is_journaled_in_pieces_not_one_block():
     small = journal_replay.compact(data)  # compaction cuts it into records of ~2 KB
     assert journal_replay.recover(small)[0].notes.by_ply == tracker.notes.by_ply
     kept = journal_replay.read(small)[0]
-    assert max(len(journal.encode(r[0], r[1:])) for r in kept) < 2048 + 200
+    assert max(len(journal_format.encode(r[0], r[1:])) for r in kept) < 2048 + 200
     # The SGF gives the flood's comments one at a time too (sgf._write_comment), the same text.
     pieces = []
     tracker_sgf(tracker, pieces.append)

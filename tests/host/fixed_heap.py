@@ -2,10 +2,10 @@
 (issue 20), shared by the memory test and `make bench`.
 
 The firmware is deployed as `ingboard flash --romfs` deploys it - the .mpy files in a ROMFS
-image, run in place from flash, which is how the app fits the Pico (README "Flashing a real
-board") - into a WebAssembly MicroPython whose heap cannot grow (host_tools/mp/fixed_heap.mjs),
-with as much free at start as the Pico has after boot less the code's own heap. The session log
-is read line by line from the file system, and each
+image, run in place from flash, which is how the app fits the Pico (docs/flashing.md) - into a
+WebAssembly MicroPython whose heap cannot grow (host_tools/mp/fixed_heap.mjs), with as much
+free at start as the Pico has after boot less the code's own heap. The session log is read line
+by line from the file system, and each
 record goes through `App.step` (tracker, session log, journal with its compaction, events
 encoded as the host link would send them, the SGF when the game ends) after `App.tick` to the
 record's time, as the game task does. Nobody calls gc.collect(): the driver collects only where
@@ -54,6 +54,9 @@ MODULES = (
     "ingboard.link.commands",
     "ingboard.records.store",
     "ingboard.gc_policy",
+    "ingboard.app.cpu_meter",
+    "ingboard.app.inputs",
+    "ingboard.app.recorder",
     "ingboard.app.app",
 )
 IMPORTS = (
@@ -62,6 +65,7 @@ IMPORTS = (
     + [
         """
 from ingboard.app import app as app_module
+from ingboard.app import inputs
 from ingboard.link import commands
 from ingboard.records.session_read import SessionReader
 from ingboard.records.store import RecordsStore
@@ -70,8 +74,8 @@ from ingboard.records.store import RecordsStore
 )
 
 SETUP = """
-KINDS = {"scan": app_module._SCAN, "press": app_module._PRESS,
-         "button": app_module._BUTTON, "bowl": app_module._BOWL}
+KINDS = {"scan": inputs.SCAN, "press": inputs.PRESS,
+         "button": inputs.BUTTON, "bowl": inputs.BOWL}
 NOW = [0]
 STATE = {"moves": 0, "passes": 0, "counts": [], "bowls": [], "ends": [], "alerts": 0,
          "records": 0, "lines": 0}

@@ -49,7 +49,7 @@ def _plies(tracker):
 
 
 def test_an_accepted_shift_comment_survives_a_power_cut(tmp_path):
-    # The accept-shift button: "accepted shift E5-E6" in the SGF (README, the tracker's
+    # The accept-shift button: "accepted shift E5-E6" in the SGF (docs/tracking.md, the
     # mishap table) - made before the cut, still in the SGF of the resumed game.
     table = _scenario(lambda t: mishaps.nudge_left(t, True), 21)
     accepted = [int(line.split()[0]) for line in table.lines if " button accept-shift" in line]

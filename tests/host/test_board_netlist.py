@@ -3,7 +3,9 @@
 `make hardware` regenerates hardware/kicad/ from the pin table; this light test (no CAD tool)
 regenerates the netlists and compares them with the committed ones, and reads the committed
 controller netlist on its own to check every GPIO net and every sensor's mux channel against
-board_config.py, so a pin changed in board_config.py without regenerating fails here.
+board_config.py, and the committed clock and bowl netlists through the cable jacks' pin-out
+(host_tools.electrical.jacks), so a pin changed in board_config.py without regenerating fails
+here.
 """
 
 import re
@@ -216,3 +218,121 @@ def test_every_part_has_a_price_and_the_cost_tool_reads_the_same_table():
         p = parts.part(key)
         if p["assembly"] != "none":
             assert set_parts._part_text(p) in texts, key
+
+
+# -- the unit boards: the clock board and the bowl board -------------------------------------
+
+
+def unit_problems(cfg, clock_text, bowl_text):
+    """Sentences for every place where the committed clock or bowl netlist disagrees with
+    board_config.py through the jacks' pin-out (host_tools.electrical.jacks, the controller's)."""
+    from host_tools import electrical
+
+    gpio = netlist.gpio_nets(cfg)
+    problems = []
+    clock, bowl = parse_nets(clock_text), parse_nets(bowl_text)
+
+    def net_of(nets, ref, pin):
+        found = [name for name, members in nets.items() if (ref, pin) in members]
+        return found[0] if found else None
+
+    def esd_on(nets, name):
+        return any(f.startswith("IO") for _r, f in nets.get(name, ()))
+
+    for jack, pins in electrical.jacks(cfg):
+        kind, side = jack.split()
+        board, ref = (clock, "J%d" % (1 + "BW".index(side))) if kind == "CLOCK" else (bowl, "J1")
+        for n, _colour, signal, g in pins:
+            net = net_of(board, ref, "pin%d" % n)
+            want = {"GND": "GND", "3V3": "+3V3", "NC": None}.get(signal)
+            if g is not None:
+                want = gpio[g] if kind == "CLOCK" else ("DOUT" if "DOUT" in signal else "PD_SCK")
+            if net != want:
+                problems.append("%s pin %d (%s): on %s, not %s" % (jack, n, signal, net, want))
+            elif want not in (None, "GND") and not esd_on(board, want):
+                problems.append("%s pin %d (%s): no ESD array" % (jack, n, signal))
+    for k, side in enumerate(("B", "W")):
+        bus = cfg["i2c"][cfg["displays"][side]["bus"]]
+        for pin, line in ((3, "scl"), (4, "sda")):
+            if net_of(clock, "J%d" % (3 + k), "pin%d" % pin) != gpio[bus[line]]:
+                problems.append(
+                    "display %s header pin %d is not I2C%d %s" % (side, pin, bus["id"], line)
+                )
+    for k, key in enumerate(("B", "W", "pause", "menu")):
+        if net_of(clock, "J%d" % (5 + k), "pin1") != gpio[cfg["keys"][key]]:
+            problems.append("key %s connector is not on GPIO%d" % (key, cfg["keys"][key]))
+    if net_of(clock, "Q1", "G") != gpio[cfg["buzzer"]]:
+        problems.append("the buzzer switch is not on GPIO%d" % cfg["buzzer"])
+    for func in ("DOUT", "PD_SCK"):
+        if net_of(bowl, "U2", func) != func:
+            problems.append("the HX711's %s is not on the jack's %s" % (func, func))
+    return problems
+
+
+def test_the_unit_boards_agree_with_board_config_through_the_jacks():
+    assert unit_problems(bc.variant(), _read("clock"), _read("bowl")) == []
+
+
+def test_a_moved_key_or_display_bus_fails_the_unit_boards(monkeypatch):
+    moved = dict(bc.PICO2)
+    moved["keys"] = dict(bc.PICO2["keys"], menu=28)  # menu key from GP1 to the spare GP28
+    monkeypatch.setitem(bc.VARIANTS, "pico2", moved)
+    assert "hardware/kicad/clock/clock.net" in netlist.drifted()
+    problems = unit_problems(moved, _read("clock"), _read("bowl"))
+    assert any("key menu" in p for p in problems), problems
+    swapped = dict(bc.PICO2)
+    swapped["displays"] = {
+        "B": dict(bc.PICO2["displays"]["W"]),
+        "W": dict(bc.PICO2["displays"]["B"]),
+    }
+    problems = unit_problems(swapped, _read("clock"), _read("bowl"))
+    assert any("display B header" in p for p in problems), problems
+    assert any(p.startswith("CLOCK B pin 1") for p in problems), problems
+
+
+def test_a_jack_pin_swapped_in_the_committed_bowl_netlist_is_found():
+    text = _read("bowl")
+    node = '(node (ref "J1") (pin "1")'
+    assert node in text
+    text = text.replace(node, '(node (ref "J1") (pin "9")')  # DOUT off pin 1
+    assert any(
+        p.startswith("BOWL B pin 1") for p in unit_problems(bc.variant(), _read("clock"), text)
+    )
+
+
+def test_the_unit_boards_leave_open_only_unused_jack_pins_and_channels():
+    clock = netlist.build("clock")
+    left = {(r, parts.part(clock.parts[r])["pins"][p][0]) for r, p in clock.unconnected()}
+    # W has no buzzer (pin 5); the jacks' shields are grounded at the controller's end only.
+    assert {r for r, _ in left} == {"J1", "J2", "U1", "U2", "U3", "U4"}
+    assert all(n in ("5", "NC", "SHIELD") or n.startswith("IO") for _r, n in left)
+    assert {r for r, n in left if n == "SHIELD"} == {"J1", "J2"}
+    bowl = netlist.build("bowl")
+    left = {(r, parts.part(bowl.parts[r])["pins"][p][0]) for r, p in bowl.unconnected()}
+    assert left == {
+        ("J1", "5"), ("J1", "7"), ("J1", "8"), ("J1", "SHIELD"), ("U1", "NC"), ("U1", "IO4"),
+        ("U2", "INNB"), ("U2", "INPB"), ("U2", "XO"),
+    }  # fmt: skip
+
+
+def test_the_clock_pull_up_is_the_lowest_the_strongest_module_allows():
+    from hardware.electronics import units
+
+    cfg = bc.variant()
+    ohms = units.clock_pullup_ohms(cfg)
+    figures = units.i2c_figures(cfg)
+    assert all(low <= total and rise <= limit for _l, _m, total, rise, limit, low in figures)
+    lower = [r for r in parts.RESISTORS if 0 < r < ohms]
+    spine = bc.PULLS["i2c"][1]
+    for r in lower:  # any lower value lets the strongest module pull-up sink over 3 mA
+        total = 1 / (1 / spine + 1 / r + 1 / 4700)
+        assert (3.3 - 0.4) / total > 0.003
+
+
+def test_the_hx711_supply_divider_is_checked():
+    from hardware.electronics import units
+
+    assert units.hx711_problems() == []
+    assert abs(units.hx711_avdd() - 1.25 * 18200 / 8200) < 1e-9
+    assert any("regulator" in p for p in units.hx711_problems((15000, 8200)))  # 3.54 V
+    assert any("common mode" in p for p in units.hx711_problems((4700, 4700)))  # 2.5 V

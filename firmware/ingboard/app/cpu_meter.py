@@ -1,16 +1,21 @@
-"""The app's CPU accounting read out: how much of the elapsed time each task took.
-
-App counts (App._spent/_add, on every task slice): one counter per task of CPU_TASKS, in the
-units of the clock the app was given (ticks_us on the board; ticks_ms where only that exists).
-A counter spills every CPU_BLOCK units into a second one, so both stay small ints for any
-length of game (a CPU budget per task: docs and `make bench`). `stats(app)` and `reset(app)`
-are the `cpu` host command's and the benchmarks' view of those counters.
+"""The app's CPU accounting: how much of the elapsed time each task took, and how late the
+scans ran. `CpuMeter`, a mixin of App (app.py), counts on every task slice (`_spent`): one
+counter per task of CPU_TASKS, in the units of the clock the app was given (ticks_us on the
+board; ticks_ms where only that exists). A counter spills every CPU_BLOCK units into a second
+one, so both stay small ints for any length of game (a CPU budget per task: docs and `make
+bench`). `stats(app)` and `reset(app)` are the `cpu` host command's and the benchmarks' view of
+those counters.
 """
 
 from micropython import const
 
 CPU_TASKS = ("scan", "bowls", "keys", "game", "background", "relay", "display", "link")
 CPU_BLOCK = const(1 << 20)
+# One counter per task of CPU_TASKS, in that order: a task passes its index to `_spent()`,
+# a private const of its own module (folded away on MicroPython; tests/firmware/
+# test_app_cpu.py checks each against CPU_TASKS).
+_T_INLINE = const(8)  # stats' scan_late_task: a checkpoint's own scan came late
+_T_WALL = const(8)  # the elapsed time's counter, after the tasks'
 
 
 def stats(app):
@@ -54,3 +59,72 @@ def reset(app):
     app._scan_late_at = 0
     app._scan_late_task = -1
     app._scans = 0
+
+
+class CpuMeter:
+    """The CPU counters of an App (a mixin: uses the app's `ticks_diff`, `_last`, and the
+    inputs' `_scan_at`)."""
+
+    def _init_cpu_meter(self, ticks_ms, ticks_us):
+        # The CPU clock: ticks_us when given, else ticks_ms counted as 1000 us (virtual time).
+        self.cpu_ticks = ticks_us or ticks_ms
+        self.cpu_unit_us = 1 if ticks_us else 1000
+        # [units below a block, blocks] per task, then the same for the elapsed time (folded in
+        # at every scan from _cpu_mark: ticks_us wraps every 17.9 min).
+        self._cpu = [0] * (2 * len(CPU_TASKS) + 2)
+        self._cpu_mark = self.cpu_ticks()
+        self._scan_late = 0  # worst lateness of a scheduled scan, in cpu units
+        self._scan_late_at = 0  # board time of the last input or tick before it
+        self._scans = 0
+        # The longest task slice since the last scan (cpu units, task): what held up the
+        # worst late scan (cpu_stats "scan_late_task"; "inline": a checkpoint's scan, late
+        # in the piece of work that made it).
+        self._slice_max = 0
+        self._slice_task = -1
+        self._scan_late_task = -1
+        self._inline = 0  # cpu units of scans made inside another task's slice (scan_if_due)
+
+    def _scan_begun(self, start):
+        # A scan starts at cpu time `start`, due at _scan_at: its lateness (returned) and the
+        # elapsed time counted.
+        late = self.ticks_diff(start, self._scan_at)
+        if late > self._scan_late:
+            self._scan_late = late
+            self._scan_late_at = self._last  # board time (ms) of the worst, to find its cause
+            self._scan_late_task = self._slice_task if self._slice_max > late else _T_INLINE
+        self._slice_max = 0
+        self._slice_task = -1
+        self._scans += 1
+        self._add(_T_WALL, self.ticks_diff(start, self._cpu_mark))
+        self._cpu_mark = start
+        return late
+
+    def _spent(self, task, start):
+        # Adds the time since `start` (a cpu_ticks() value) to a task's counter, less the scans
+        # made meanwhile (scan_if_due: counted to the scan); small ints only. Returns the
+        # cpu_ticks() it ended at.
+        end = self.cpu_ticks()
+        d = self.ticks_diff(end, start) - self._inline
+        self._add(task, d)
+        self._inline = 0
+        if d > self._slice_max:
+            self._slice_max = d
+            self._slice_task = task
+        return end
+
+    def _add(self, task, d):
+        if d > 0:
+            cpu = self._cpu
+            i = 2 * task
+            d += cpu[i]
+            while d >= CPU_BLOCK:
+                d -= CPU_BLOCK
+                cpu[i + 1] += 1
+            cpu[i] = d
+
+    def cpu_stats(self):
+        """The CPU each task took since the start (or cpu_reset()): cpu_meter.stats."""
+        return stats(self)
+
+    def cpu_reset(self):
+        reset(self)

@@ -1,8 +1,9 @@
-"""The board on its own: the app's side of the menus, the faces shown, the remembered settings.
+"""The board on its own: the app's side of the menus, the faces shown, the remembered settings,
+and the buzzer's cues.
 
 app.py hands every debounced key to `key()` (in the game task, in order with the other
-inputs), every event to `note()`, and each display to `draw()`. The logic of the menus is
-menus/menu.py; this module turns its actions into what the app does anyway for a host:
+inputs), every event to `cue()` and `note()`, and each display to `draw()`. The logic of the
+menus is menus/menu.py; this module turns its actions into what the app does anyway for a host:
 ("button", name) is a button input (recorded in the session log like any button), and
 ("new-game", settings) writes the settings to flash (storage_paths.SETTINGS, via a temporary
 file and a rename, so a power cut leaves the old or the new file) and starts the game.
@@ -23,7 +24,7 @@ What each face shows, first that applies:
 from ingrules.board import BLACK, WHITE
 from micropython import const
 
-from ingboard import storage_paths
+from ingboard import cues, storage_paths
 from ingboard.faces import clock_face
 from ingboard.menus import settings as st
 from ingboard.tracking.tracker import Tracker
@@ -41,12 +42,16 @@ _LOOK_MS = const(2000)  # a clock face not running is looked at again at least t
 # Alerts with no board condition the tracker withdraws: shown for ALERT_MS (the bowls and
 # sensors; a button the rules refuse at this moment, e.g. AGREE before the pause).
 _TIMED = ("bowl-mismatch", "sensor-fault", "not-your-turn")
+# Clock cues sounded from the tracker's `cue` events (the others are read off the clock state:
+# periods, penalty points, the forfeit).
+_WARNING_CUES = (cues.BASIC_ENDING, cues.POINTS_NEXT, cues.FORFEIT_NEXT, cues.COUNTDOWN)
 
 
 class Standalone:
     def __init__(self, app):
         self.app = app
         self.path = app.store.root + storage_paths.SETTINGS
+        self.last_clock = {}  # each side's clock state at the last clock event (cue())
         self.settings = self._load()
         self.menu = None  # a menus/menu.Menu while the menu is open
         self.alerts = []  # newest last
@@ -337,3 +342,33 @@ class Standalone:
                 clock_face.draw_part(fb, i, shown[i], color, old is not None)
                 yield clock_face.band(i)
         self._painted[color] = (fb, kind, shown)
+
+    def cue(self, event, t):
+        """The buzzer's cue for an event the app hands out, if it has one: the clock's
+        periods, penalty points and forfeit read off its state, the timekeeper's warnings,
+        an alert."""
+        buzzer = self.app.hw.get("buzzer")
+        kind = event["type"]
+        cue = None
+        if kind == "clock":
+            for name in ("B", "W"):
+                side = event[name]
+                before = self.last_clock.get(name)
+                if side["forfeit"] and not (before and before["forfeit"]):
+                    cue = cues.FORFEIT
+                elif before is not None and side["penalty"] > before["penalty"]:
+                    cue = cues.POINTS
+                elif before is not None and side["period"] > before["period"]:
+                    cue = cues.PERIOD
+                self.last_clock[name] = side
+        elif kind == "alert":
+            cue = cues.BASIC_OVER  # one long tone: look at the board
+        elif kind == "cue" and event["cue"] in _WARNING_CUES:
+            cue = event["cue"]  # the timekeeper's warnings (Ing 1991 Art. 10), the countdown
+        if cue is not None and buzzer is not None:
+            freq, durations = cues.beeps(cue)
+            pattern = []
+            for i in range(len(durations)):
+                pattern.append(freq if i % 2 == 0 else 0)
+                pattern.append(durations[i])
+            buzzer.play(tuple(pattern), t)

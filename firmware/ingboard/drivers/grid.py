@@ -162,11 +162,18 @@ class GridScanner:
 
     def scan(self, out=None):
         """Read every sensor once into `out` (default: self.readings); return that buffer."""
-        buf = self.readings if out is None else out
+        # The RP2040's one native call in a frame of at most 11 words, which MicroPython keeps
+        # on the C stack (a larger one is allocated on the heap at every call: drivers/keys.py).
+        if out is None:
+            out = self.readings
         whole = self.whole
         if whole is not None:
-            whole[0](whole[1], self._flips, self._codes, self._map, whole[2], buf)
-            return buf
+            whole[0](whole[1], self._flips, self._codes, self._map, whole[2], out)
+            return out
+        return self._scan_groups(out)
+
+    def _scan_groups(self, buf):
+        # The scan group by group (every port but the RP2040's whole native scan).
         sel = self._sel
         state = self._state
         codes = self._codes

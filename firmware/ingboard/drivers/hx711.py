@@ -38,7 +38,7 @@ class SensorFault(Exception):
 def _register_shift(gpios):
     # (hx711_native.shift_rp2040, its masks) on an RP2040 with the native emitter, where the
     # code runs in place (ROMFS, frozen), else None: as an .mpy on littlefs its machine code
-    # would be heap, which the stock image has none to spare (README "Device twin").
+    # would be heap, which the stock image has none to spare (docs/flashing.md).
     if "RP2040" not in getattr(sys.implementation, "_machine", ""):
         return None
     here = globals().get("__file__", "")

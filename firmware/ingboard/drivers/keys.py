@@ -80,41 +80,51 @@ class Keys:
 
     def poll(self, now_ms):
         """Sample every key; return the number of keys newly pressed (see `taken`)."""
+        # A key at rest (up, idle, no press timed by its edges) needs nothing: the common case,
+        # 50 polls a second, kept to a frame of at most 11 words, which MicroPython puts on the
+        # C stack - a larger one is allocated on the heap at every call (py/objfun.c), a search
+        # of the app's fragmented heap that held each poll 0.3-0.8 ms on the RP2040 twin and
+        # brought the heap's threshold collections (22 ms) into the keys' time.
         count = 0
-        active = self._active
         for i in range(len(self._pins)):
-            down = self._pins[i]() == active
-            st = self._state[i]
-            if st != _DOWN and self._missed[i] and not down:
-                # A whole press between two polls (or read down once, not long enough for
-                # the polls to count it), timed by its edges.
-                self._state[i] = _IDLE
-                self._missed[i] = 0
-                self._pressed[i] = 1
-                ticks = self._ticks
-                self._at[i] = now_ms - ticks.ticks_diff(ticks.ticks_ms(), self._fell[i])
-                count += 1
-            elif st == _IDLE:
-                if down:
-                    self._state[i] = _PENDING
-                    self._since[i] = now_ms
-            elif st == _PENDING:
-                if not down:
-                    self._state[i] = _IDLE
-                elif now_ms - self._since[i] >= self._debounce:
-                    self._state[i] = _DOWN
-                    self._pressed[i] = 1
-                    self._at[i] = self._since[i]  # first read down
-                    self._falling[i] = 0  # the polls saw this press: not the edges' to count
-                    self._missed[i] = 0
-                    count += 1
-            elif not down:
-                # Releases are debounced too: a bounce while held must not re-arm the key.
-                if now_ms - self._since[i] >= self._debounce:
-                    self._state[i] = _IDLE
-            else:
-                self._since[i] = now_ms
+            if self._pins[i]() == self._active or self._state[i] or self._missed[i]:
+                count += self._step(i, now_ms)
         return count
+
+    def _step(self, i, now_ms):
+        # One key that read down, or is not at rest: sampled again, 1 if newly pressed.
+        down = self._pins[i]() == self._active
+        st = self._state[i]
+        if st != _DOWN and self._missed[i] and not down:
+            # A whole press between two polls (or read down once, not long enough for the
+            # polls to count it), timed by its edges.
+            self._state[i] = _IDLE
+            self._missed[i] = 0
+            self._pressed[i] = 1
+            ticks = self._ticks
+            self._at[i] = now_ms - ticks.ticks_diff(ticks.ticks_ms(), self._fell[i])
+            return 1
+        if st == _IDLE:
+            if down:
+                self._state[i] = _PENDING
+                self._since[i] = now_ms
+        elif st == _PENDING:
+            if not down:
+                self._state[i] = _IDLE
+            elif now_ms - self._since[i] >= self._debounce:
+                self._state[i] = _DOWN
+                self._pressed[i] = 1
+                self._at[i] = self._since[i]  # first read down
+                self._falling[i] = 0  # the polls saw this press: not the edges' to count
+                self._missed[i] = 0
+                return 1
+        elif not down:
+            # Releases are debounced too: a bounce while held must not re-arm the key.
+            if now_ms - self._since[i] >= self._debounce:
+                self._state[i] = _IDLE
+        else:
+            self._since[i] = now_ms
+        return 0
 
     def taken(self):
         """The keys pressed since the last call (indices, each press once), in the order the

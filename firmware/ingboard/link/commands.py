@@ -1,15 +1,25 @@
-"""The host's commands dispatched: `Protocol(app).handle(line)` -> the replies to one line.
+"""The host link as the board's program holds it: `Protocol(app).handle(line)` -> the replies to
+one line, and the app's side (`HostLink`, a mixin of App): the frequent commands and the lines
+written to the host.
 
 A command goes to the app's `cmd_<name>(cmd)` method (name with '-' as '_'): the frequent ones
-(ping, state, new-game, button, mem). Where the app has none, to host_commands.py's
+(ping, state, new-game, button, mem: `HostLink`). Where the app has none, to host_commands.py's
 `cmd_<name>(app, cmd)`: the rare ones, loaded for the command and dropped after (gc_policy), so
-their code is not heap the game keeps. protocol.py parses and writes the lines.
+their code is not heap the game keeps. protocol.py parses and writes the lines. Events and
+replies go out a slice at a time with the scan checkpoint between, and a reply that cannot be
+written still gets the host an answer (an error naming the command).
 """
 
 import json
 
+from ingrules.board import BLACK
+from micropython import const
+
 from ingboard import gc_policy
+from ingboard.link import protocol
 from ingboard.link.protocol import ProtocolError, error, parse
+
+_LINK_SLICE = const(512)  # bytes of an event line written between two scan checkpoints
 
 
 def _rare(attr, app, cmd):
@@ -56,3 +66,105 @@ class Protocol:
     def line(message):
         """One message as the bytes of a line."""
         return (json.dumps(message) + "\n").encode()
+
+
+class HostLink:
+    """The frequent commands and the lines out of an App (a mixin: uses the app's `tracker`,
+    `number`, `inputs`, `outputs`, `errors`, `new_game()`, `report()`, `scan_if_due()`,
+    `_input()`)."""
+
+    def _init_host_link(self):
+        self.protocol = Protocol(self)
+        self._writer = protocol.LineWriter()  # the link's one line buffer (allocated once)
+
+    def cmd_ping(self, cmd):
+        return [{"type": "pong", "version": protocol.VERSION}]
+
+    def cmd_state(self, cmd):
+        game = self.tracker.game
+        return [
+            {
+                "type": "state",
+                "game": self.number,
+                "phase": game.phase,
+                "to_play": "B" if game.to_play == BLACK else "W",
+                "plies": len(game.plies),
+                "result": game.result,
+                "dropped": self.inputs.dropped + self.outputs.dropped,
+            }
+        ]
+
+    def cmd_new_game(self, cmd):
+        # new_game() refuses what the tracker cannot play before anything changes.
+        return [{"type": "ok", "cmd": "new-game", "game": self.new_game(cmd["config"])}]
+
+    def cmd_button(self, cmd):
+        self._input(self.BUTTON, cmd["name"])
+        return []
+
+    def cmd_mem(self, cmd):
+        reply = gc_policy.heap_figures(self.scan_if_due)
+        reply["type"] = "mem"
+        return [reply]
+
+    def _write(self, link, message):
+        # One json.dumps (fast, in C), written a slice at a time with the scan checkpoint
+        # between (a long line - the count's plan, a `plies` reply - in one write held up a
+        # scan by 71 ms at the end of a long game on the twin); if the heap has no block for
+        # the line, it goes out in pieces through the link's fixed buffer (issue 20: at the end
+        # of a long game no 2 KB block may be left). The pieces are made in Python: a reply
+        # made that way took 70-480 ms of the RP2040 there, so they are only the fallback.
+        try:
+            data = Protocol.line(message)
+        except MemoryError:
+            data = None
+        if data is None:
+            self._writer.send(link.write, message)
+        elif len(data) <= _LINK_SLICE:
+            link.write(data)
+        else:
+            sent = 0
+            try:
+                for i in range(0, len(data), _LINK_SLICE):
+                    link.write(data[i : i + _LINK_SLICE])
+                    sent += 1
+                    self.scan_if_due()
+            except Exception:
+                if sent:
+                    link.write(b"\n")  # a line cut short is ended: never glued to the next
+                raise
+
+    def _send(self, link, message):
+        # An event (its errors reported, never raised).
+        if link is None:
+            return
+        try:
+            self._write(link, message)
+        except Exception as exc:  # noqa: BLE001 (a message that cannot be written)
+            if message.get("type") == "warning":  # no loop of warnings on warnings
+                self.errors["link"] = self.errors.get("link", 0) + 1
+            else:
+                self.report("link", exc)
+
+    def _reply(self, link, reply, cmd):
+        # A reply to the host's command `cmd`; if it cannot be written, the host still gets an
+        # answer - an error reply naming the command - instead of waiting for one that never
+        # comes (issue 20).
+        if link is None:
+            return
+        try:
+            self._write(link, reply)
+            return
+        except Exception as exc:  # noqa: BLE001 (the host must get an answer)
+            text = "reply lost: %s: %s" % (exc.__class__.__name__, exc)
+        try:
+            link.write(Protocol.line(protocol.error(text, cmd)))
+        except Exception as exc:  # noqa: BLE001 (a message that cannot be written)
+            self.report("link", exc)
+
+    def _send_queued(self, link):
+        message = self.outputs.get()
+        while message is not None:
+            self._send(link, message)
+            self.scan_if_due()  # a burst of events (the count's) is many writes
+            message = self.outputs.get()

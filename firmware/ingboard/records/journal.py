@@ -4,41 +4,12 @@ Why: a board on a battery or a table socket loses power; the game in progress mu
 exactly - board, turn, clock (within one second), penalty points, bowl enrolment, the SGF's
 BL/WL - and a half-written last record must never corrupt what came before it.
 
-Framing, per record (bytes):
-
-    4 hex digits  length n of the payload in bytes
-    8 hex digits  CRC-32 of the payload
-    n bytes       payload: one JSON array [t_ms, op, op, ...]
-    b"\\n"
-
-A record is whole or it is not there: a short header, a short payload, a missing newline, a bad
-CRC or a payload that is not a JSON array ends the readable journal at that record (a power cut
-tears only the last one; everything before it is kept). A bad record with whole records after it
-is not a torn tail but corruption (flash wear, a bug): `recover` says so (`info["corrupt"]`, the
-byte offset, and `info["lost"]`, the whole records after it) so the app reports it and rebuilds
-the game from the session log on flash when that holds more (`rebuild`), never rolling the game
-back silently. One tracker input gives at most one
-record, so every record boundary is a state the tracker really was in.
-
-Ops (each a JSON array; colours and points are the board's ints, points padded indices):
-
-    ["game", config]           settings (the session log's config), first op of the journal
-    ["ply", color, point, kind] an accepted move or pass (game.Ply; point -1 = pass)
-    ["dead", point]            during the pause: the chain at point taken away as dead
-    ["dispute"]                life and death disputed: removed stones back, play resumes
-    ["undo"]                   an accepted retraction
-    ["end", result, reason]    the game ended (a count is made again from the position)
-    ["clock", snapshot]        the clock as of the record's t (clock.snapshot())
-    ["push", snapshot]         the clock before a switch (the tracker's undo stack)
-    ["props", i, props]        SGF properties of ply i (BL/WL...)
-    ["flags", ...]             the tracker's bookkeeping: Tracker.state(), items spread
-    ["bowls", snapshot]        enrolment and zero of the bowls (bowls.snapshot())
-    ["note", plies, text]      an SGF comment made at that many plies (alerts, retractions,
-                               accepted shifts: tracking/notes.py), so the SGF of a resumed
-                               game has them all
-
-A record with no op is a time mark: the clock ran on until t without anything else happening
-(written at most every `mark_ms` while the clock runs, so the clock comes back within that).
+A bad record with whole records after it is not a torn tail but corruption (flash wear, a
+bug): `recover` says so (`info["corrupt"]`, the byte offset, and `info["lost"]`, the whole
+records after it) so the app reports it and rebuilds the game from the session log on flash
+when that holds more (`rebuild`), never rolling the game back silently. One tracker input gives
+at most one record, so every record boundary is a state the tracker really was in. The framing
+and the ops are records/journal_format.py's.
 
 `JournalWriter(out).sync(tracker, t, events, button)` after every tracker call appends what
 changed (out: anything with write(bytes); the app flushes it). Reading a journal back is
@@ -49,17 +20,11 @@ only at boot after a power cut and while it compacts, so it is loaded only then 
 Nothing here reads a clock or opens a file.
 """
 
-import json
-from binascii import crc32
-
 from ingrules.chunked import Chunked
 from ingrules.game import MANDATORY_PASS
 from micropython import const
 
-MAX_PAYLOAD = const(0xFFFF)
-_HEADER = const(12)  # 4 hex digits of length, 8 of CRC (also journal_replay._HEADER)
-MARK_MS = const(1000)
-
+from ingboard.records.journal_format import MARK_MS, JournalError, write_record
 
 _RECENT = const(8)
 
@@ -89,51 +54,6 @@ class _Recent:
             if self.index[k] >= n:
                 self.index[k] = -1
                 self.texts[k] = None
-
-
-class JournalError(ValueError):
-    """The journal cannot describe what the tracker did (a bug, not a torn record)."""
-
-
-def encode(t, ops):
-    """One framed record: [t] + ops as JSON, length and CRC in front, newline after."""
-    payload = json.dumps([t] + list(ops)).encode()
-    n = len(payload)
-    if n > MAX_PAYLOAD:
-        raise JournalError("journal record of %d bytes is too long" % n)
-    head = "%04x%08x" % (n, crc32(payload) & 0xFFFFFFFF)
-    return head.encode() + payload + b"\n"
-
-
-# Up to this many ops a record is made in one piece (encode); a longer one - the comments of a
-# flood of alerts, ~50 bytes each: a board swept clear late in a game raised ~200 stone-missing
-# alerts whose 10.5 KB record could not be allocated on the RP2040 (issue 20) - is written an op
-# at a time, the same bytes, so that no block as long as the record is needed.
-_WHOLE_OPS = const(16)
-
-
-def write_record(out, t, ops):
-    """Write the framed record of (t, ops) to `out`; its length in bytes."""
-    if len(ops) <= _WHOLE_OPS:
-        data = encode(t, ops)
-        out.write(data)
-        return len(data)
-    pieces = [("[" + json.dumps(t)).encode()]
-    for op in ops:
-        pieces.append((", " + json.dumps(op)).encode())
-    pieces.append(b"]")
-    n = 0
-    crc = 0
-    for piece in pieces:
-        n += len(piece)
-        crc = crc32(piece, crc)
-    if n > MAX_PAYLOAD:
-        raise JournalError("journal record of %d bytes is too long" % n)
-    out.write(("%04x%08x" % (n, crc & 0xFFFFFFFF)).encode())
-    for piece in pieces:
-        out.write(piece)
-    out.write(b"\n")
-    return _HEADER + n + 1
 
 
 def _ply_code(color, point, kind):

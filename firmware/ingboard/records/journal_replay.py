@@ -1,6 +1,7 @@
-"""Reading a journal back (records/journal.py has the format and the writer): its records, the game
-it holds (`recover`), the game a session log holds journaled anew (`rebuild`), and the same
-journal without superseded state (`compact`, `Compactor`: in slices, while the app plays).
+"""Reading a journal back (records/journal_format.py has the format, journal.py the writer):
+its records, the game it holds (`recover`), the game a session log holds journaled anew
+(`rebuild`), and the same journal without superseded state (`compact`, `Compactor`: in slices,
+while the app plays). The records are decoded here, against journal_format's framing.
 
 Apart from the writer because the app needs it only at boot after a power cut and while it
 compacts a long game's journal: it loads this module then and drops it after (issue 17: on the
@@ -15,14 +16,12 @@ from ingrules.game import ENDED, MANDATORY_PASS
 from ingrules.ko import PASS
 from micropython import const
 
-from ingboard.records.journal import MARK_MS, JournalWriter, write_record
+from ingboard.records.journal import JournalWriter
+from ingboard.records.journal_format import HEADER, MARK_MS, STATE_OPS, WHOLE_OPS, write_record
 from ingboard.tracking.tracker import Tracker
 
-_HEADER = const(12)  # the framing's header: 4 hex digits of length, 8 of CRC (journal.py)
 _HEX = b"0123456789abcdef"
-_STATE_OPS = ("clock", "flags", "bowls")
 _CHUNK = const(2048)
-_MANY_OPS = const(16)  # Compactor: a record of more ops is cut op by op (journal._WHOLE_OPS)
 _SLICE = const(4096)  # bytes read per Compactor.step() of a whole compact()
 
 
@@ -58,11 +57,11 @@ def _source(data):
 def _next(f, last_t):
     """The next whole record of the file `f` (read(n)) and its length in bytes, or (None, 0)
     when there is none (the end, or a torn or bad record)."""
-    head = f.read(_HEADER)
-    if not head or len(head) < _HEADER:
+    head = f.read(HEADER)
+    if not head or len(head) < HEADER:
         return None, 0
     n = _hex_value(head, 0, 4)
-    crc = _hex_value(head, 4, _HEADER)
+    crc = _hex_value(head, 4, HEADER)
     if n < 0 or crc < 0:
         return None, 0
     payload = f.read(n) if n else b""
@@ -78,7 +77,7 @@ def _next(f, last_t):
         return None, 0
     if record[0] < last_t:
         return None, 0
-    return record, _HEADER + n + 1
+    return record, HEADER + n + 1
 
 
 def each(data, start=0):
@@ -105,14 +104,14 @@ def read(data, start=0):
     size = len(data)
     last_t = 0
     while i < size:
-        if size - i < _HEADER:
+        if size - i < HEADER:
             break
         n = _hex_value(data, i, i + 4)
-        crc = _hex_value(data, i + 4, i + _HEADER)
-        stop = i + _HEADER + n
+        crc = _hex_value(data, i + 4, i + HEADER)
+        stop = i + HEADER + n
         if n < 0 or crc < 0 or stop >= size or data[stop] != 10:  # 10: b"\n"
             break
-        payload = bytes(data[i + _HEADER : stop])
+        payload = bytes(data[i + HEADER : stop])
         if crc32(payload) & 0xFFFFFFFF != crc:
             break
         try:
@@ -353,7 +352,7 @@ class Compactor:
             self.read_t = t
             kept = []
             for op in record[1:]:
-                if op[0] in _STATE_OPS:
+                if op[0] in STATE_OPS:
                     self.last[op[0]] = op
                     self.state_t = t
                 else:
@@ -364,7 +363,7 @@ class Compactor:
                 self.pending_t = t
                 # A record of many ops (a flood of alerts' comments) is cut into records of
                 # about _CHUNK bytes too, never kept as one block; others are merged whole.
-                many = len(kept) > _MANY_OPS
+                many = len(kept) > WHOLE_OPS
                 for op in kept:
                     self.pending.append(op)
                     self.size += len(json.dumps(op)) + 2
@@ -385,7 +384,7 @@ class Compactor:
             self._put(self.pending_t, self.pending)
             self.pending = []
         last = self.last
-        state = [last[k] for k in _STATE_OPS if k in last]
+        state = [last[k] for k in STATE_OPS if k in last]
         known = max(self.state_t, self.pending_t)
         if state:
             # A clock op unchanged since state_t means the clock did not run: a later t is

@@ -129,7 +129,7 @@ class GameEnd:
         events = self._clock_events(t, self.clock.pause(t)) if self.clock.running() else []
         if game.end_reason == "count":
             # Imported at the count, not with the tracker: the scoring is heap the game does
-            # not need until then (.mpy on littlefs, README "Device twin"). Loading a module
+            # not need until then (.mpy on littlefs, docs/flashing.md). Loading a module
             # is a slice of its own on the Pico: the scan may run between (issue 20).
             cp = self.checkpoint or _no_checkpoint
             cp()

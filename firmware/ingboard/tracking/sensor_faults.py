@@ -14,7 +14,7 @@ A point whose sensor is dead or mad gives itself away by a reading no board can 
 A stone that is really there is never a fault, however long it stays: a stone dropped on the
 board, one left from the last game, a prisoner that slipped from the fingers, left untouched
 through many plays, is a stone on the board the game does not have - its alert stays (the
-board waits to be put right, README "The tracker") and the game goes on around it. How long
+board waits to be put right, docs/tracking.md) and the game goes on around it. How long
 a stone stays and how many plays are made around it say nothing about the sensor.
 Each faulty point is reported once as `sensor-fault` with the point and left out of every
 judgement from then on (moves, passes, alerts, the count checks): the game goes on without it.

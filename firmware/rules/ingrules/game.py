@@ -6,9 +6,10 @@ away; from PAUSED: `agree()` or further passes up to `passes_to_end` → ENDED (
 play or `dispute()` → PLAY again with the removed stones restored. `resign()` ends at once.
 
 Every accepted move is a `Ply` (colour, point or PASS, captured, self_removed, kind). The
-game keeps the board hash and the situation key after every ply (`hashes`, `keys`; index 0 is
-the starting position), which the ko rule (ko.py) uses; `position(i)` rebuilds the exact
-position after i plies so that every repetition is confirmed by comparison.
+game keeps the situation key after every ply (`keys`: the board hash, with the "White to play"
+key mixed in when White moves next; index 0 is the starting position), which the ko rule
+(ko.py) uses; `position(i)` rebuilds the exact position after i plies so that every
+repetition is confirmed by comparison.
 """
 
 from collections import namedtuple
@@ -115,7 +116,7 @@ class Game:
         self.board = Board(self.size)
         self.setup = []  # (point, colour) placed before play: fixed/free handicap stones
         # Per-ply records in fixed chunks: no block that grows with the game, and the plies as
-        # bytes (ply_store.py), no object per ply kept all game long.
+        # small ints and bytes (ply_store.py), no object per ply kept all game long.
         self.plies = PlyStore(Ply, PASS)
         self.mandatory_passes = 0  # plies of kind MANDATORY_PASS so far
         self.to_play = BLACK
@@ -133,9 +134,11 @@ class Game:
         self.free_stones_left = 0
         if self.handicap:
             self._start_handicap()
-        self.hashes = KeyLog((self.board.hash,))
         self.keys = KeyLog((situation_key(self.board.hash, self.to_play),))
+        self.plies.keys = self.keys  # play() adds a ply and its key in one call
         self.ko = KoRule(self.rules.ko, self)
+        self._ing = self.rules.ko == rs.KO_ING
+        self._suicide = self.rules.suicide
 
     # -- handicap
 
@@ -181,7 +184,6 @@ class Game:
         self._restart_history()
 
     def _restart_history(self):
-        self.hashes[0] = self.board.hash
         self.keys[0] = situation_key(self.board.hash, self.to_play)
 
     def place_handicap_stone(self, p):
@@ -273,6 +275,44 @@ class Game:
 
     def play(self, color, p):
         """Play a stone; returns the Ply. IllegalMove (game unchanged) if forbidden."""
+        # Speed (bench: rules): the usual play - in turn, during play, accepted - on one path
+        # with the checks of _try and the bookkeeping of _record inline; anything else (and
+        # every refusal but the ko rule's) goes the general way, _play.
+        if self.phase != PLAY or color != self.to_play or self.free_stones_left:
+            return self._play(color, p)
+        board = self.board
+        if board.place(p, color, self._suicide):  # not OK (0): nothing changed
+            return self._play(color, p)  # refused there, with its reason
+        ko = self.ko
+        if ko.armed:
+            reason = ko.check(color, p)
+            if reason is not None:
+                board.undo()
+                raise IllegalMove(reason, self._explain(reason, color, p))
+        captured = board.captured
+        removed = board.self_removed
+        if captured:
+            captured = tuple(captured)
+            self.prisoners[color] += len(captured)
+        if removed:
+            removed = tuple(removed)
+            self.prisoners[3 - color] += len(removed)
+        # The ply and the situation key after it (White is to play after a Black play).
+        h = board.hash
+        ply = self.plies.add(
+            color, p, captured, removed, MOVE, h ^ WHITE_TO_PLAY_KEY if color == BLACK else h
+        )
+        self.to_play = 3 - color
+        self.consecutive_passes = 0
+        if self._ing and (captured or ko.run or self.keys.seen_before):
+            ko.played(color, p, captured, removed)  # else nothing for it to change
+        if self.mandatory_passes_left and color == BLACK:
+            # Ing handicap plays: White's mandatory pass follows at once.
+            self.mandatory_passes_left -= 1
+            self._record(Ply(WHITE, PASS, _NONE, _NONE, MANDATORY_PASS))
+        return ply
+
+    def _play(self, color, p):
         if self.phase == PAUSED and color != self.to_play:
             raise IllegalMove("not-your-turn", "it is %s's turn" % color_name(self.to_play))
         paused = self._leave_pause(color)
@@ -325,7 +365,6 @@ class Game:
         else:
             self.consecutive_passes = 0
         h = self.board.hash
-        self.hashes.append(h)
         self.keys.append(h ^ WHITE_TO_PLAY_KEY if self.to_play == WHITE else h)  # situation_key
         self.ko.played(ply.color, ply.point, ply.captured, ply.self_removed)
 

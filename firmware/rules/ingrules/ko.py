@@ -33,8 +33,13 @@ def situation_key(board_hash, to_play):
 
 class KoRule:
     """The ko policy of one game. `history` is the game (see game.py), providing:
-    `board`, `plies` (list of Ply), `keys` (situation key before ply 0 and after each ply),
-    `hashes` (board hash likewise) and `position(i)` (cells after i plies)."""
+    `board`, `plies` (list of Ply), `keys` (situation key before ply 0 and after each ply:
+    the board hash, with WHITE_TO_PLAY_KEY mixed in when White is to play) and `position(i)`
+    (cells after i plies).
+
+    `armed`: whether check() can refuse a play at all now - always for the superko and simple
+    ko policies, for Ing only during a run of ko captures or once a cycle start is recorded;
+    the game asks check() only then (bench: rules)."""
 
     def __init__(self, policy, history):
         self.policy = policy
@@ -44,6 +49,10 @@ class KoRule:
         self.run = []
         self.run_surround = []
         self.cycle_starts = []
+        self.armed = policy != KO_ING
+
+    def _arm(self):
+        self.armed = self.policy != KO_ING or bool(self.run) or bool(self.cycle_starts)
 
     # -- asked before a play is accepted
 
@@ -77,10 +86,12 @@ class KoRule:
         if policy == KO_SIMPLE:
             return self._simple_ko(board)
         if policy == KO_POSITIONAL:
-            return self._repeats(board.hash, self.history.hashes)
+            # The same stones whoever is to play: a key of either player's situation.
+            h = board.hash
+            return self._repeats(h, h ^ WHITE_TO_PLAY_KEY)
         if policy == KO_SITUATIONAL:
             key = situation_key(board.hash, 3 - color)
-            return self._repeats(key, self.history.keys)
+            return self._repeats(key, key)
         return None
 
     def _simple_ko(self, board):
@@ -90,20 +101,27 @@ class KoRule:
         n = len(history.plies)
         if n < 1 or len(board.captured) != 1 or board.self_removed:
             return None
-        if history.plies[n - 1].point == PASS:
+        last = history.plies[n - 1]
+        if last.point == PASS:
             return None
-        if history.hashes[n - 1] != board.hash:
+        # The board hash then: its situation key, the opponent (who played last) to move.
+        if situation_key(history.keys[n - 1], last.color) != board.hash:
             return None
         return "ko" if bytes(board.cells) == history.position(n - 1) else None
 
-    def _repeats(self, value, values):
-        # Superko: confirmed by comparing whole positions after a hash match.
-        if not values.may_contain(value) or value not in values:
+    def _repeats(self, key, other):
+        # Superko: a situation key `key` or `other` seen before, confirmed by comparing whole
+        # positions (a hash match never decides alone).
+        keys = self.history.keys
+        if not (keys.may_contain(key) and key in keys) and not (
+            other != key and keys.may_contain(other) and other in keys
+        ):
             return None  # the usual case: no scan of the game's keys at all (bench: rules)
         board = self.history.board
         current = None
-        for i in range(len(values)):
-            if values[i] == value:
+        for i in range(len(keys)):
+            value = keys[i]
+            if value == key or value == other:
                 if current is None:
                     current = bytes(board.cells)
                 if self.history.position(i) == current:
@@ -145,6 +163,7 @@ class KoRule:
         keys = self.history.keys
         if keys.seen_before and keys.count(keys[len(self.history.plies)]) > 1:
             self._note_cycle(captured)
+        self._arm()
 
     def _ko_capture(self, p, captured, board):
         # The playing stone's chain has as many stones as were captured and one liberty, on a
@@ -286,3 +305,4 @@ class KoRule:
         self.run = list(state[0])
         self.run_surround = list(state[1])
         self.cycle_starts = list(state[2])
+        self._arm()

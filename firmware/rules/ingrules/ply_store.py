@@ -1,84 +1,133 @@
-"""A game's plies kept as bytes: a 600-ply game holds no object per ply (issue 20).
+"""A game's plies as small ints and bytes: a 600-ply game holds no object per ply (issue 20).
 
 Why: as Python objects every ply of a game is a namedtuple (32 bytes on the Pico) plus a
 tuple of the stones it captured, made one at a time all game long and kept to its end. On the
 twin a 600-ply game left them, with the other per-ply objects, scattered through the whole heap
 (~110 bytes a ply): at the count 22 KB were free and no block was larger than 3.9 KB. Here a
-ply is 8 bytes of a record chunk and its captured or self-removed stones 2 bytes each of a
-stone chunk; both kinds of chunk are bytearrays of CHUNK_BYTES allocated once, kept when the
-game is cut back (a retraction), so the store never needs a larger block and never churns.
+ply is one small int (a 4-byte slot of a record chunk, a list of PER_CHUNK slots) and its
+captured or self-removed stones 2 bytes each of a stone chunk (a bytearray of CHUNK_BYTES);
+both kinds of chunk are allocated once and kept when the game is cut back (a retraction), so
+the store never needs a larger block and never churns. Writing a ply is one slot store
+(bench: rules: eight byte stores a ply cost a sixth of the rules core's time a move).
 
-A record: the point + 1 (0 for a pass; u16), the colour, the kind, the index of its first
-stone in the stone chunks (u16), how many of its stones it captured (u16); the rest up to the
-next ply's first stone it removed itself. Reading a ply makes its `Ply` afresh (garbage at
-once); the last one is kept, as that is the one read most (plies[-1] at every input).
+A record (29 bits, a MicroPython small int): the point + 1 (0 for a pass; 9 bits), the colour
+(1 bit), the kind (2 bits), whether the ply removed stones (1 bit) and the index of its first
+stone entry in the stone chunks (16 bits). A ply that removed stones has as its first entry
+how many of them it captured, then the captured stones, then those it removed itself, up to
+the next ply's first entry. Reading a ply makes its `Ply` afresh (garbage at once); the last
+one is kept, as that is the one read most (plies[-1] at every input).
 
 The interface is what the game and its readers use of a list: append, len, truth, index
-(negative too), slices (a new list), iteration (both ways), `del s[n:]` (truncate), ==.
+(negative too), slices (a new list), iteration (both ways), `del s[n:]` (truncate), ==; and
+add(), which makes the Ply it appends and appends the situation key after it to the game's
+key log (`keys`, a chunked.KeyLog) in the same call: on the RP2040 a call of a function with
+more than a few locals takes its frame from the heap, and in a game's heap that search cost
+more than the work (bench: mcu_move_us).
 """
 
 try:
     from micropython import const
+
+    # MicroPython's namedtuple constructor is C: the Ply is made by calling its class.
+    _TUPLE_NEW = None
 except ImportError:  # CPython: const() is only a marker there
 
     def const(x):
         return x
 
+    # A namedtuple's constructor is Python code on CPython (a call more for every ply, a
+    # third of a quiet play's time there; bench: rules): tuple.__new__ makes the same
+    # instance in C.
+    _TUPLE_NEW = tuple.__new__
 
-CHUNK_BYTES = const(512)
-_REC = const(8)  # bytes a ply
-_PER_CHUNK = const(64)  # plies a record chunk (CHUNK_BYTES // _REC)
-_STONES = const(256)  # stones a stone chunk (CHUNK_BYTES // 2)
-MAX_STONES = const(0xFFFF)  # captured + self-removed stones in one game (u16 index)
+
+from .chunked import CHUNK, FILTER_BYTES, KeyLog
+
+CHUNK_BYTES = const(512)  # bytes of a stone chunk
+PER_CHUNK = const(64)  # plies of a record chunk (a list: 256 bytes of slots on the Pico)
+_STONES = const(256)  # stone entries of a stone chunk (CHUNK_BYTES // 2)
+MAX_STONES = const(0xFFFF)  # stone entries (counts and stones) in one game (16 bits)
+_POINT = const(0x1FF)
+_COLOUR_SHIFT = const(9)
+_KIND_SHIFT = const(10)
+_HAS_STONES = const(0x1000)
+_START_SHIFT = const(13)
 _NONE = ()
+# A KeyLog's filter and chunks (chunked.py), as constants here: no global looked up a play.
+_KEY_MASK = const(2047)
+_KEY_CHUNK = const(64)
+if _KEY_MASK != FILTER_BYTES * 8 - 1 or _KEY_CHUNK != CHUNK:
+    raise ImportError("ply_store.py and chunked.py disagree on the key log's layout")
 
 
 class PlyStore:
-    """The plies of a game as bytes (see the module docstring); `make(color, point, captured,
-    self_removed, kind)` builds a ply (game.Ply), `pass_point` is the point of a pass."""
+    """The plies of a game as small ints and bytes (see the module docstring);
+    `make(color, point, captured, self_removed, kind)` builds a ply (game.Ply: a namedtuple
+    class), `pass_point` is the point of a pass."""
 
     def __init__(self, make, pass_point):
         self.make = make
         self.pass_point = pass_point
-        self.records = []  # bytearray chunks of _PER_CHUNK records
-        self.stones = []  # bytearray chunks of _STONES u16 points
+        self.records = []  # lists of PER_CHUNK records
+        self.stones = []  # bytearray chunks of _STONES u16 entries
         self.n = 0
         self.stone_n = 0
         self._last = None  # the Ply of index n - 1, once made
+        self.keys = KeyLog()  # add() appends each ply's key here (the game sets its own log)
 
     # -- writing
 
     def append(self, ply):
-        captured = ply.captured
-        removed = ply.self_removed
-        taken = len(captured)
-        count = taken + len(removed) if removed else taken
+        """Append a Ply (its key, if any, is the caller's to append)."""
+        self.add(ply[0], ply[1], ply[2], ply[3], ply[4], None)
+        self._last = ply
+
+    def add(self, color, point, captured, removed, kind, key):
+        """Append the ply of these fields, and `key` (the situation key after it; None: no
+        key) to `keys`; returns the Ply (made by `make`)."""
+        if key is not None:
+            # KeyLog.append, inline (see the module docstring): the filter's bit, the slot.
+            keys = self.keys
+            bits = keys.bits
+            i = (key & _KEY_MASK) >> 3
+            mask = 1 << (key & 7)
+            old = bits[i]
+            keys.seen_before = old & mask
+            bits[i] = old | mask
+            n = keys.n
+            k = n // _KEY_CHUNK
+            chunks = keys.chunks
+            if k == len(chunks):
+                chunks.append([None] * _KEY_CHUNK)
+            chunks[k][n % _KEY_CHUNK] = key
+            keys.n = n + 1
         start = self.stone_n
-        if count and start + count > MAX_STONES:
-            raise ValueError("a game of more than %d captured stones" % MAX_STONES)
-        n = self.n
-        k = n // _PER_CHUNK
-        records = self.records
-        if k == len(records):
-            records.append(bytearray(CHUNK_BYTES))
-        rec = records[k]
-        at = (n % _PER_CHUNK) * _REC
-        point = 0 if ply.point == self.pass_point else ply.point + 1
-        rec[at] = point & 0xFF
-        rec[at + 1] = point >> 8
-        rec[at + 2] = ply.color
-        rec[at + 3] = ply.kind
-        rec[at + 4] = start & 0xFF
-        rec[at + 5] = start >> 8
-        rec[at + 6] = taken & 0xFF
-        rec[at + 7] = taken >> 8
-        if count:  # a quiet move (the usual one) has no stones to keep (bench: rules)
+        code = (start << _START_SHIFT) | (kind << _KIND_SHIFT) | ((color - 1) << _COLOUR_SHIFT)
+        if point != self.pass_point:
+            code |= point + 1
+        if captured or removed:  # a quiet move (the usual one) keeps no stones (bench: rules)
+            taken = len(captured)
+            if start + 1 + taken + len(removed) > MAX_STONES:
+                raise ValueError("a game of more than %d captured stones" % MAX_STONES)
+            code |= _HAS_STONES
+            self._stone(taken)
             for q in captured:
                 self._stone(q)
             for q in removed:
                 self._stone(q)
+        n = self.n
+        k = n // PER_CHUNK
+        records = self.records
+        if k == len(records):
+            records.append([0] * PER_CHUNK)
+        records[k][n % PER_CHUNK] = code
         self.n = n + 1
+        if _TUPLE_NEW is None:
+            ply = self.make(color, point, captured, removed, kind)
+        else:
+            ply = _TUPLE_NEW(self.make, (color, point, captured, removed, kind))
         self._last = ply
+        return ply
 
     def _stone(self, q):
         i = self.stone_n
@@ -112,34 +161,35 @@ class PlyStore:
         return self.n
 
     def _start(self, i):
-        rec = self.records[i // _PER_CHUNK]
-        at = (i % _PER_CHUNK) * _REC
-        return rec[at + 4] | (rec[at + 5] << 8)
+        return self.records[i // PER_CHUNK][i % PER_CHUNK] >> _START_SHIFT
+
+    def _entry(self, i):
+        chunk = self.stones[i // _STONES]
+        at = (i % _STONES) * 2
+        return chunk[at] | (chunk[at + 1] << 8)
 
     def _points(self, start, stop):
         out = []
-        stones = self.stones
         for i in range(start, stop):
-            chunk = stones[i // _STONES]
-            at = (i % _STONES) * 2
-            out.append(chunk[at] | (chunk[at + 1] << 8))
+            out.append(self._entry(i))
         return tuple(out)
 
     def _make(self, i):
-        rec = self.records[i // _PER_CHUNK]
-        at = (i % _PER_CHUNK) * _REC
-        point = (rec[at] | (rec[at + 1] << 8)) - 1
-        start = rec[at + 4] | (rec[at + 5] << 8)
-        ncap = rec[at + 6] | (rec[at + 7] << 8)
-        stop = self._start(i + 1) if i + 1 < self.n else self.stone_n
-        captured = self._points(start, start + ncap) if ncap else _NONE
-        removed = self._points(start + ncap, stop) if stop > start + ncap else _NONE
+        code = self.records[i // PER_CHUNK][i % PER_CHUNK]
+        point = (code & _POINT) - 1
+        captured = removed = _NONE
+        if code & _HAS_STONES:
+            start = code >> _START_SHIFT
+            stop = self._start(i + 1) if i + 1 < self.n else self.stone_n
+            cut = start + 1 + self._entry(start)
+            captured = self._points(start + 1, cut) if cut > start + 1 else _NONE
+            removed = self._points(cut, stop) if stop > cut else _NONE
         return self.make(
-            rec[at + 2],
+            ((code >> _COLOUR_SHIFT) & 1) + 1,
             self.pass_point if point < 0 else point,
             captured,
             removed,
-            rec[at + 3],
+            (code >> _KIND_SHIFT) & 3,
         )
 
     def __getitem__(self, i):

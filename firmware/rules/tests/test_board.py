@@ -135,3 +135,93 @@ def test_rows_round_trip_and_bad_rows():
 def test_undo_without_play_is_an_error():
     b = Board(9)
     raises(ValueError, b.undo)
+
+
+class _Xorshift:
+    def __init__(self, seed):
+        self.x = seed
+
+    def below(self, n):
+        x = self.x
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+        self.x = x
+        return x % n
+
+
+def _reference_place(cells, stride, p, color, suicide):
+    # The rule stated plainly (Ing 1991 Art. 2 "Capturing": a chain left without liberties by
+    # the opponent's play is removed; self-removal as the ruleset allows): flood every chain
+    # next to the play, then the play's own. Returns (result, captured, removed), captured in
+    # the order place() reports it (neighbours below, left, right, above; each chain's flood).
+    if cells[p] != EMPTY:
+        return OCCUPIED, [], []
+    cells[p] = color
+
+    def chain(q):
+        stones = [q]
+        free = False
+        i = 0
+        while i < len(stones):
+            r = stones[i]
+            i += 1
+            for n in (r - stride, r - 1, r + 1, r + stride):
+                if cells[n] == cells[q] and n not in stones:
+                    stones.append(n)
+                elif cells[n] == EMPTY:
+                    free = True
+        return stones, free
+
+    captured = []
+    for n in (p - stride, p - 1, p + 1, p + stride):
+        if cells[n] == 3 - color:
+            stones, free = chain(n)
+            if not free:
+                for q in stones:
+                    cells[q] = EMPTY
+                captured += stones
+    removed = []
+    if not captured:
+        stones, free = chain(p)
+        if not free:
+            if suicide == SUICIDE_FORBIDDEN or (
+                suicide == SUICIDE_GROUPS_ONLY and len(stones) == 1
+            ):
+                cells[p] = EMPTY
+                return SUICIDE, [], []
+            for q in stones:
+                cells[q] = EMPTY
+            removed = stones
+    return OK, captured, removed
+
+
+def test_place_is_the_plain_capture_rule_through_random_crowded_games():
+    # Generated games on small boards (crowded: many multi-chain captures, captures of one
+    # chain touching the play on two sides, self-removals under each policy), undo() now and
+    # then: place() must do what the plain flooding rule does, stone for stone, with the hash
+    # and the stone counts of the position it leaves.
+    rng = _Xorshift(2463534242)
+    for game in range(60):
+        size = (5, 6, 7)[game % 3]
+        suicide = (SUICIDE_FORBIDDEN, SUICIDE_GROUPS_ONLY, SUICIDE_ALLOWED)[game % 3 - 1]
+        b = Board(size)
+        ref = bytearray(b.cells)
+        for _move in range(120):
+            p = b.points[rng.below(len(b.points))]
+            color = 1 + rng.below(2)
+            before = bytes(ref)
+            want = _reference_place(ref, b.stride, p, color, suicide)
+            result = b.place(p, color, suicide)
+            assert result == want[0] and b.cells == ref, (game, _move)
+            if result == OK:
+                assert list(b.captured) == want[1] and list(b.self_removed) == want[2]
+            fresh = Board(size)
+            for q in b.points:
+                if b.cells[q] != EMPTY:
+                    fresh.set(q, b.cells[q])
+            assert b.hash == fresh.hash and b.count == fresh.count, (game, _move)
+            if result == OK and rng.below(8) == 0:
+                b.undo()
+                ref[:] = before
+                assert b.cells == ref, (game, _move)

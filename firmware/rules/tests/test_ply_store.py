@@ -1,13 +1,14 @@
 """The per-game storage that does not fragment the Pico's heap (issue 20, item 1): the plies
-as bytes (ply_store.PlyStore) and the SGF clock texts as bytes (chunked.ChunkedText) behave as
-the lists they replace, through a 600-ply game with captures and retractions, and keep no
-object per item (their chunks are the only blocks, of a fixed size, allocated once)."""
+as small ints and bytes (ply_store.PlyStore) and the SGF clock texts as bytes
+(chunked.ChunkedText) behave as the lists they replace, through a 600-ply game with captures
+and retractions, and keep no object per item (their chunks are the only blocks, of a fixed
+size, allocated once)."""
 
 from expect import raises
 from ingrules.chunked import TEXT_CHUNK, ChunkedText
 from ingrules.game import MANDATORY_PASS, MOVE, PASS_PLAY, Ply
 from ingrules.ko import PASS
-from ingrules.ply_store import CHUNK_BYTES, PlyStore
+from ingrules.ply_store import CHUNK_BYTES, PER_CHUNK, PlyStore
 
 
 class _Rng:
@@ -47,7 +48,7 @@ def _random_ply(rng):
 
 
 def _blocks(store):
-    return [len(c) for c in store.records + store.stones]
+    return [len(c) for c in store.records], [len(c) for c in store.stones]
 
 
 def test_the_ply_store_is_the_list_of_plies_through_a_long_game_with_retractions():
@@ -63,7 +64,10 @@ def test_the_ply_store_is_the_list_of_plies_through_a_long_game_with_retractions
         else:
             ply = _random_ply(rng)
             want.append(ply)
-            store.append(ply)
+            if _step % 2:
+                store.append(ply)
+            else:
+                assert store.add(*ply, 0) == ply  # the game's way: the fields, the Ply made
         assert len(store) == len(want)
         if want:
             assert store[-1] == want[-1] and store[len(want) - 1] == want[-1]
@@ -76,7 +80,8 @@ def test_the_ply_store_is_the_list_of_plies_through_a_long_game_with_retractions
     raises(IndexError, lambda: store[len(want)])
     raises(IndexError, lambda: store[-len(want) - 1])
     # Its only blocks: chunks of one size, as many as the game needs (none per ply).
-    assert set(_blocks(store)) == {CHUNK_BYTES}
+    records, stones = _blocks(store)
+    assert set(records) == {PER_CHUNK} and set(stones) == {CHUNK_BYTES}
     assert len(store.records) == (len(want) + 63) // 64
     stones = sum(len(p.captured) + len(p.self_removed) for p in want)
     assert len(store.stones) * 256 >= stones
@@ -125,6 +130,28 @@ def test_chunked_text_is_the_list_of_texts_it_holds():
     raises(ValueError, texts.append, "x" * (TEXT_CHUNK + 1))
     del texts[0:]
     assert len(texts) == 0 and len(texts.chunks) <= 1
+
+
+def test_the_ply_store_appends_each_added_plys_key_to_the_games_key_log():
+    from ingrules.chunked import KeyLog
+
+    store = PlyStore(Ply, PASS)
+    store.keys = KeyLog((7,))
+    rng = _Rng(5)
+    want = [7]
+    for i in range(150):
+        ply = _random_ply(rng)
+        key = rng.randrange(1 << 30) if i % 3 else want[rng.randrange(len(want))]
+        seen = (key & 2047) in [k & 2047 for k in want]
+        if i % 10 == 9:
+            store.append(ply)  # a ply alone: its key is the caller's
+        else:
+            assert store.add(*ply, key) == ply
+            want.append(key)
+            assert bool(store.keys.seen_before) == seen
+        assert list(store.keys) == want and store[-1] == ply
+    for k in want:
+        assert store.keys.may_contain(k) and k in store.keys
 
 
 def test_key_log_filter_never_says_no_for_a_key_it_holds():

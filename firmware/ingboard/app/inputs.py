@@ -1,0 +1,209 @@
+"""The board's inputs: every sensor polled on its own period into one bounded queue, which the
+game task empties in order. The grid is scanned 25 times a second - each scan due a period
+after the last one was due - and a scan line is queued only when the classes changed; a long
+piece of work elsewhere calls `scan_if_due()` between its parts, so that no burst delays a scan
+by a period (the keys are polled there too, so a press is timed within a scan period). A load
+cell's reading is rounded to 0.1 g, or queued as a fault when it is not plausible; key presses
+go in in the order they were made. `RingQueue` is the queue: slots allocated once, a full queue
+refuses and counts the drop (the sensors say it again). A mixin of App (app.py).
+"""
+
+from ingrules.board import BLACK, WHITE
+from micropython import const
+
+from ingboard.bowls.bowls import MAX_READING_G, plausible
+from ingboard.sensing.classifier import format_scan
+
+# The kinds of input, the first item of a queued (kind, t, a, b).
+SCAN, PRESS, BUTTON, BOWL, FAULT, LINE, KEY = 1, 2, 3, 4, 5, 6, 7
+INPUTS = const(64)
+# The tasks' counters: their index in cpu_meter.CPU_TASKS.
+_T_SCAN = const(0)
+_T_BOWLS = const(1)
+_T_KEYS = const(2)
+_T_BACK = const(4)
+
+
+class RingQueue:
+    """Bounded FIFO over slots allocated once; put() returns False when full (nothing lost
+    silently: the caller counts it)."""
+
+    def __init__(self, n):
+        self.slots = [None] * n
+        self.head = 0
+        self.count = 0
+        self.dropped = 0
+
+    def put(self, item):
+        n = len(self.slots)
+        if self.count == n:
+            self.dropped += 1
+            return False
+        self.slots[(self.head + self.count) % n] = item
+        self.count += 1
+        return True
+
+    def clear(self):
+        """Forget every queued item (not counted as dropped)."""
+        for i in range(len(self.slots)):
+            self.slots[i] = None
+        self.head = 0
+        self.count = 0
+
+    def get(self):
+        if not self.count:
+            return None
+        item = self.slots[self.head]
+        self.slots[self.head] = None
+        self.head = (self.head + 1) % len(self.slots)
+        self.count -= 1
+        return item
+
+
+class Inputs:
+    """The sensors' tasks and the input queue of an App (a mixin: uses the app's `hw`,
+    `periods`, `now()`, `report()`, `cpu_ticks`, `ticks_diff`, `sleep_ms`, `stopping`, and the
+    CPU meter's `_inline`, `_spent`)."""
+
+    def _init_inputs(self):
+        self.inputs = RingQueue(INPUTS)
+        self._scan_at = None  # when the next scan is due (cpu units), once the scan task runs
+        self._seen = None  # the classes of the last scan line (bytearray)
+        self.grams = {"B": None, "W": None}
+        self.last_scan = None
+
+    def _forget_inputs(self):
+        # A new game: what the tasks queued before now is stamped in the old game's board
+        # time; handed to the new tracker it would be later than the new game's first inputs
+        # ("time went backwards", the twin's long game when the host's new-game came between
+        # a bowl reading and the game task). The sensors say it again: the next scan gives the
+        # board, the load cells read ten times a second. The new tracker is given the board as
+        # the sensors see it at the next scan (not only once it changes), or a stone placed
+        # first would be one already there (stone-extra).
+        self.inputs.clear()
+        self.last_scan = None
+
+    def _input(self, kind, a, b=None):
+        if not self.inputs.put((kind, self.now(), a, b)):
+            raise ValueError("input queue full")
+
+    def _scan(self, start):
+        # One scan at cpu time `start`, due at self._scan_at: grid -> classifier -> a scan
+        # line when the classes changed. The next is due a period after this one was due (25
+        # scans a second on average), or after it started when it was a period late or more.
+        classifier = self.hw["classifier"]
+        late = self._scan_begun(start)  # cpu_meter: its lateness, the elapsed time
+        span = self.periods[0] * 1000 // self.cpu_unit_us
+        self._scan_at = start + span - (late if 0 < late < span else 0)
+        try:
+            classifier.classify(self.hw["grid"].scan())
+            classes = classifier.classes
+            seen = self._seen
+            if seen is None or len(seen) != len(classes):
+                seen = self._seen = bytearray(len(classes))
+                self.last_scan = None
+            # Compared as bytes first (no allocation): the line is made only on a change.
+            if self.last_scan is None or classes != seen:
+                seen[:] = classes
+                line = format_scan(classes, classifier.size)
+                if line != self.last_scan:
+                    if self.inputs.put((SCAN, self.now(), line.split("/"), None)):
+                        self.last_scan = line
+                    else:
+                        # The queue full (counted in inputs.dropped): the board as it is goes
+                        # in with the next scan - a change is late, never lost.
+                        self.last_scan = None
+        except Exception as exc:  # noqa: BLE001 (a bad scan never ends the scan task)
+            self.report("scan", exc)
+        return self._spent(_T_SCAN, start)
+
+    def scan_if_due(self):
+        """A checkpoint inside long work (a burst of inputs, a face, the background): the
+        scan, now, if it is due - so a burst never delays a scan by a period (issue 20). Its
+        time counts to the scan task, not to the caller's."""
+        if self._scan_at is None:
+            return
+        start = self.cpu_ticks()
+        if self.ticks_diff(start, self._scan_at) < 0:
+            return
+        inline = self._inline
+        self._inline = 0
+        end = self._scan(start)
+        # The keys too: a press made during a long piece of work is timed within a scan
+        # period, not when the key task next runs (half a second late in the twin's long
+        # game, after the opponent's next press: issue 20).
+        keys = self.hw.get("keys")
+        if keys is not None:
+            self._poll_keys(keys, self.now())
+            end = self.cpu_ticks()
+        self._inline = inline + self.ticks_diff(end, start)
+
+    async def scan_task(self):
+        # 25 Hz is 25 scans a second whatever a scan takes: each is due a period after the
+        # last one was due (_scan); other tasks' checkpoints (scan_if_due) may make it first.
+        clock = self.cpu_ticks
+        unit = self.cpu_unit_us
+        self._scan_at = clock()
+        while not self.stopping:
+            now = clock()
+            wait = self.ticks_diff(self._scan_at, now)
+            if wait <= 0:
+                end = self._scan(now)
+                if self.collector.after_scan(self._last):  # gc_policy: the most room there is
+                    self._spent(_T_BACK, end)
+                continue
+            await self.sleep_ms((wait * unit + 999) // 1000)
+
+    async def bowl_task(self):
+        from ingboard.drivers.hx711 import SensorFault
+
+        scales = self.hw.get("hx711") or {}
+        period = self.periods[1]
+        while not self.stopping:
+            start = self.cpu_ticks()
+            for c, color in (("B", BLACK), ("W", WHITE)):
+                hx = scales.get(c)
+                if hx is None:
+                    continue
+                t = self.now()
+                try:
+                    grams = hx.poll(t)
+                except SensorFault as exc:
+                    self.inputs.put((FAULT, t, color, str(exc)))
+                    continue
+                if grams is not None and not plausible(grams):
+                    # NaN, infinity, 100 kg: refused at the boundary as a fault (issue 19)
+                    why = "reading %r g refused (not within +-%d g)" % (grams, MAX_READING_G)
+                    self.inputs.put((FAULT, t, color, why))
+                    continue
+                if grams is not None:
+                    grams = int(grams * 10 + (0.5 if grams >= 0 else -0.5)) / 10
+                    self.grams[c] = grams
+                    self.inputs.put((BOWL, t, color, grams))
+            self._spent(_T_BOWLS, start)
+            await self.sleep_ms(period)
+
+    def _poll_keys(self, keys, t):
+        # The game task decides what each press means (standalone.py: the clock, the pause,
+        # or the open menu). Small (keys.poll says why): the presses are queued apart.
+        if keys.poll(t):
+            self._queue_keys(keys, t)
+
+    def _queue_keys(self, keys, t):
+        # Presses counted at one poll go in the order they were made.
+        for i in keys.taken():
+            self.inputs.put((KEY, t, i, None))
+
+    async def key_task(self):
+        keys = self.hw.get("keys")
+        buzzer = self.hw.get("buzzer")
+        period = self.periods[2]
+        while not self.stopping:
+            start = self.cpu_ticks()
+            t = self.now()
+            if keys is not None:
+                self._poll_keys(keys, t)
+            if buzzer is not None:
+                buzzer.update(t)
+            self._spent(_T_KEYS, start)
+            await self.sleep_ms(period)

@@ -1,0 +1,92 @@
+"""The journal's format on flash: how a record is framed and what ops a record may hold. The
+writer (journal.py) encodes with it; the reader (journal_replay.py, loaded only at boot after a
+power cut and while a journal is compacted) decodes against the same framing, with the code for
+decoding kept there so that it is not in the heap while a game is played.
+
+Framing, per record (bytes):
+
+    4 hex digits  length n of the payload in bytes
+    8 hex digits  CRC-32 of the payload
+    n bytes       payload: one JSON array [t_ms, op, op, ...]
+    b"\\n"
+
+A record is whole or it is not there: a short header, a short payload, a missing newline, a bad
+CRC or a payload that is not a JSON array ends the readable journal at that record (a power cut
+tears only the last one; everything before it is kept). The times of the records never
+decrease.
+
+Ops (each a JSON array; colours and points are the board's ints, points padded indices):
+
+    ["game", config]           settings (the session log's config), first op of the journal
+    ["ply", color, point, kind] an accepted move or pass (game.Ply; point -1 = pass)
+    ["dead", point]            during the pause: the chain at point taken away as dead
+    ["dispute"]                life and death disputed: removed stones back, play resumes
+    ["undo"]                   an accepted retraction
+    ["end", result, reason]    the game ended (a count is made again from the position)
+    ["clock", snapshot]        the clock as of the record's t (clock.snapshot())
+    ["push", snapshot]         the clock before a switch (the tracker's undo stack)
+    ["props", i, props]        SGF properties of ply i (BL/WL...)
+    ["flags", ...]             the tracker's bookkeeping: Tracker.state(), items spread
+    ["bowls", snapshot]        enrolment and zero of the bowls (bowls.snapshot())
+    ["note", plies, text]      an SGF comment made at that many plies (alerts, retractions,
+                               accepted shifts: tracking/notes.py), so the SGF of a resumed
+                               game has them all
+
+`STATE_OPS` are the ops whose last one supersedes all before it (compaction keeps the last).
+A record with no op is a time mark: the clock ran on until t without anything else happening
+(written at most every `MARK_MS` while the clock runs, so the clock comes back within that).
+"""
+
+import json
+from binascii import crc32
+
+from micropython import const
+
+MAX_PAYLOAD = const(0xFFFF)
+HEADER = const(12)  # 4 hex digits of length, 8 of CRC
+MARK_MS = const(1000)
+STATE_OPS = ("clock", "flags", "bowls")
+# Up to this many ops a record is made in one piece (encode); a longer one - the comments of a
+# flood of alerts, ~50 bytes each: a board swept clear late in a game raised ~200 stone-missing
+# alerts whose 10.5 KB record could not be allocated on the RP2040 - is written an op
+# at a time, the same bytes, so that no block as long as the record is needed. Compaction cuts
+# a record of more ops into pieces too.
+WHOLE_OPS = const(16)
+
+
+class JournalError(ValueError):
+    """The journal cannot describe what the tracker did (a bug, not a torn record)."""
+
+
+def encode(t, ops):
+    """One framed record: [t] + ops as JSON, length and CRC in front, newline after."""
+    payload = json.dumps([t] + list(ops)).encode()
+    n = len(payload)
+    if n > MAX_PAYLOAD:
+        raise JournalError("journal record of %d bytes is too long" % n)
+    head = "%04x%08x" % (n, crc32(payload) & 0xFFFFFFFF)
+    return head.encode() + payload + b"\n"
+
+
+def write_record(out, t, ops):
+    """Write the framed record of (t, ops) to `out`; its length in bytes."""
+    if len(ops) <= WHOLE_OPS:
+        data = encode(t, ops)
+        out.write(data)
+        return len(data)
+    pieces = [("[" + json.dumps(t)).encode()]
+    for op in ops:
+        pieces.append((", " + json.dumps(op)).encode())
+    pieces.append(b"]")
+    n = 0
+    crc = 0
+    for piece in pieces:
+        n += len(piece)
+        crc = crc32(piece, crc)
+    if n > MAX_PAYLOAD:
+        raise JournalError("journal record of %d bytes is too long" % n)
+    out.write(("%04x%08x" % (n, crc & 0xFFFFFFFF)).encode())
+    for piece in pieces:
+        out.write(piece)
+    out.write(b"\n")
+    return HEADER + n + 1
