@@ -8,8 +8,8 @@ and capacitors; then a column with the two second-level muxes, the two power dec
 Pico 2 socket and the connectors to the clock unit, the bowls and the battery.
 
 Four copper layers: signals on the outer ones, In1 a ground plane, In2 the 3.3 V plane; every
-ground and 3.3 V pad drops to its plane through its own via (fan-out), and the autorouter
-(freeroute, a Python port of FreeRouting) routes the signals from a Specctra DSN export.
+ground and 3.3 V pad drops to its plane through its own via (fan-out), and the grid router
+(router.py) routes the signals.
 """
 
 import pcbnew
@@ -87,8 +87,12 @@ def layout(model, cfg, first=()):
     return pcb
 
 
-JACK_X = 141.75  # the jacks' openings at the board's right edge (x = WIDTH)
-JACK_Y = (266.0, 286.0, 306.0, 326.0)  # CLOCK B, CLOCK W, BOWL B, BOWL W
+# The jacks (Amphenol RJHSE-5380 footprint): the opening is the footprint's -y face, 8 mm from
+# pin 1 (its locating pegs lie between the contacts and the opening). Turned by 270 degrees the
+# opening faces the board's right edge (x = WIDTH) and the contacts run down from pin 1.
+JACK_X = 446 * 2.54 / 8  # pin 1 (141.605 mm, on the grid): the opening 0.4 mm inside the edge
+JACK_Y = (258.8875, 278.8875, 298.8875, 318.8875)  # pin 1 of CLOCK B, CLOCK W, BOWL B, BOWL W
+JACK_SPAN = 7.112  # pin 1 to pin 8 along the edge
 ESD_X = 129.54
 HALL_TRUNK_X = 330 * 2.54 / 8  # 104.775 mm: the sensor rail, beside the group switches
 HALL_TRUNK_W = 1.0
@@ -103,9 +107,11 @@ def lower_column(pcb, size, pulls):
     receptacle on the right edge with their ESD arrays, the battery path."""
     pcb.place("R%d" % (pulls + 1), 126.0, 246.0)  # buzzer series resistor
     for k, y in enumerate(JACK_Y):
-        pcb.place("J%d" % (size + 1 + k), JACK_X, y, angle=90)
-    # ESD arrays: two for each clock jack, one for each bowl jack (netlist order U31-U36).
-    esd_y = [JACK_Y[0] - 6, JACK_Y[0], JACK_Y[1] - 6, JACK_Y[1], JACK_Y[2] - 3, JACK_Y[3] - 3]
+        pcb.place("J%d" % (size + 1 + k), JACK_X, y, angle=270)
+    # ESD arrays beside the contacts: two for each clock jack, one for each bowl jack (netlist
+    # order U31-U36).
+    first, last = [y + 1.1 for y in JACK_Y], [y + JACK_SPAN for y in JACK_Y]
+    esd_y = [first[0], last[0], first[1], last[1], first[2] + 3, first[3] + 3]
     refs = sorted((r for r in pcb.fp if pcb.model.parts[r] == "esd_4ch"), key=lambda r: int(r[1:]))
     for ref, y in zip(refs, esd_y, strict=True):
         pcb.place(ref, ESD_X, _grid(y))
