@@ -232,6 +232,9 @@ class _Bowl:
         self.ref_se = 0
         self.ref_n = -1  # -1: no confident reference yet
         self.ref_t = 0
+        # The reference as of the last change of the confident count ((n, p, se, t), a new
+        # tuple at each change): what the journal keeps (snapshot).
+        self.kept = None
         self.count = -1  # latest confident count, -1 = uncertain
         self.on_board = 0
         self.in_lid = 0  # prisoners that may still be outside the bowl
@@ -295,6 +298,9 @@ class Bowls:
         # Between the before-game check (or the first move) and the after-count check: a still
         # bowl's count needs no evaluation every _EVAL_MS (see feed, _STEADY_MS).
         self.between_checks = False
+        # The game has ended (the count; the tracker's between(False) after play): from then on
+        # the journal keeps the counts (snapshot "ref").
+        self.ended = False
         self.version = 0  # board position counter (one per on_board call that changes it)
         self.to_play = -1
 
@@ -323,6 +329,7 @@ class Bowls:
             )
         bowl.w180 = w180_mg
         bowl.ref_n = -1
+        bowl.kept = None
         bowl.count = -1
 
     # ---------------------------------------------------------------- readings
@@ -332,6 +339,7 @@ class Bowls:
         on plateaus evaluated every _EVAL_MS). Set here too by check() and on_board() for a
         Bowls used alone."""
         if self.between_checks and not flag:
+            self.ended = True
             for bowl in self.bowls:
                 _unsteady(bowl)
         self.between_checks = flag
@@ -536,6 +544,8 @@ class Bowls:
         bowl.ref_se = bowl.plateau_se
         bowl.ref_n = n
         bowl.ref_t = now_ms
+        if bowl.kept is None or bowl.kept[0] != n:
+            bowl.kept = (n, p, bowl.ref_se, now_ms)
         if self.playing:
             self._reconcile(bowl, now_ms)
 
@@ -854,6 +864,10 @@ class Bowls:
         made): equal keys give equal snapshots. The journal compares it at every sync and
         makes the snapshot only when it changed (issue 20: a bowl reading's cost)."""
         a, b = self.bowls
+        # From the count on the counts are in it too: a new count is a new snapshot (see
+        # snapshot(), "ref"). During play they are not: a record at every stone taken would
+        # cost more than it keeps.
+        counts = (a.kept, b.kept) if self.ended else None
         return (
             a.zero,
             a.spread_pct,
@@ -867,12 +881,18 @@ class Bowls:
             b.verified,
             b.temp_c,
             b.pass_out,
+            counts,
         )
 
     def snapshot(self):
         """Enrolment and zero of both bowls, JSON-ready, for the journal (keep snapshot_key()
-        in step with what it reads)."""
+        in step with what it reads). From the count on each bowl's last confident count goes
+        with them ("ref": [count, plateau g, its standard error g, board time]): a power cut
+        between the count and the after-count check (Ing 1991 Art. 9 "Counting" (3): the check "to
+        confirm that the game was counted correctly") then loses neither the check nor its
+        counts - see restore()."""
         snap = {}
+        keep_ref = self.ended
         for bowl in self.bowls:
             s = {"zero_g": _grams(bowl.zero), "spread_pct": bowl.spread_pct}
             if bowl.w180:
@@ -883,11 +903,24 @@ class Bowls:
                 s["temp_c"] = bowl.temp_c
             if bowl.pass_out:
                 s["pass_out"] = bowl.pass_out
+            kept = bowl.kept
+            if keep_ref and bowl.w180 and kept is not None:
+                s["ref"] = [kept[0], _grams(kept[1]), _grams(kept[2]), kept[3]]
             snap[bowl.name] = s
         return snap
 
     def restore(self, snap):
-        """Undo of snapshot(): enrolment and zero come back; counts re-settle from readings."""
+        """Undo of snapshot(): enrolment and zero come back; counts re-settle from readings.
+
+        A bowl restored with its last confident count ("ref") goes on from that plateau: it is
+        the reference of the relative count again (a bowl half full is counted to the stone
+        only by the stones taken and returned since a confident count), and the readings'
+        window starts out holding it, so a first reading after the restart that agrees with it
+        within the noise settles the bowl at once instead of after a whole window (the players
+        may begin to put the stones away before a whole window is read: the after-count check
+        must come first). A reading a stone or more away from it (stones moved while the power
+        was off) unsettles the bowl until a whole window of new readings agrees. The count
+        stays uncertain until a new reading has been weighed."""
         for bowl in self.bowls:
             s = snap.get(bowl.name, {}) if isinstance(snap, dict) else None
             if not isinstance(s, dict):
@@ -902,6 +935,34 @@ class Bowls:
             bowl.pass_out = s.get("pass_out", 0)
             bowl.filled = 0
             bowl.settled = False
+            bowl.count = -1
+            bowl.last_eval = None
+            ref = s.get("ref")
+            if ref is not None and bowl.w180:
+                _restore_ref(bowl, ref)
+                self.ended = True
+
+
+def _restore_ref(bowl, ref):
+    # snapshot()'s "ref" of one bowl: the relative count's reference, and the readings' window
+    # holding that plateau (Bowls.restore).
+    if not isinstance(ref, list) or len(ref) != 4:
+        raise TypeError("bowls snapshot ref must be [count, grams, grams, ms], not %r" % (ref,))
+    n, p, se, t = ref
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= bowl.total:
+        raise ValueError("bowls snapshot ref count out of range: %r" % (n,))
+    if isinstance(t, bool) or not isinstance(t, int):
+        raise TypeError("bowls snapshot ref time must be an int, not %r" % (t,))
+    p = _to_mg(p, "ref plateau")
+    bowl.ref_n = n
+    bowl.ref_p = p
+    bowl.ref_se = min(_MAX_SE_MG, max(0, _to_mg(se, "ref error")))
+    bowl.ref_t = t
+    bowl.kept = (n, p, bowl.ref_se, t)
+    for i in range(bowl.window):
+        bowl.vals[i] = p
+    bowl.head = 0
+    bowl.filled = bowl.window
 
 
 def _grams(mg):
