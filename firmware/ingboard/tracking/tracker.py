@@ -287,6 +287,12 @@ class Tracker(
             return self._reading(t, color, grams)
         return self._done(self._bowl(t, color, grams))
 
+    def lid(self, t, color, grams):
+        """A reading of the load cell under the lid of color's bowl (the prisoners color took;
+        Bowls.lid): the bowls account for them; alerts only."""
+        self.bowls.lid(color, grams, t)
+        return self._bowl_alerts(t)
+
     def _before_due(self, t):
         # In the game, t before anything falls due: no clock event, deadline or kept press's
         # catch-up to make first (bowl(), bowl_quiet()).
@@ -357,7 +363,9 @@ class Tracker(
             return self.button(t, record.payload)
         if kind == "bowl":
             return self.bowl(t, record.payload[0], record.payload[1])
-        return _NO_EVENTS  # lid readings: prisoners are allowed for from the board's counts
+        if kind == "lid":
+            return self.lid(t, record.payload[0], record.payload[1])
+        return _NO_EVENTS
 
     def next_deadline(self):
         """Board time at which tick() may produce something, or None."""
