@@ -745,9 +745,10 @@ class Bowls:
         n = bowl.count
         hi = self.total - bowl.on_board
         lid = bowl.lid_n
-        if lid >= 0:
-            hi -= lid  # counted in the lid: neither on the board nor in the bowl, never missing
-        out = hi - n  # stones of this set neither on the board, in the bowl nor a weighed lid
+        # Counted in a weighed lid: neither on the board nor in the bowl, never missing. (The
+        # lid only narrows what may be missing: a surplus is judged as without it.)
+        base = hi - lid if lid >= 0 else hi
+        out = base - n  # stones of this set neither on the board, in the bowl nor a weighed lid
         if self.pass_stones == "beside" and bowl.pass_out:
             # A stone beside the board seen back in the bowl is no longer allowed for (one
             # not yet seen out still is: the press may come before it leaves the bowl).
@@ -761,7 +762,7 @@ class Bowls:
         passing = bowl.pass_out
         if lid >= 0 and self.pass_stones == "prisoner":
             passing = 0  # AGA pass stones go into the opponent's lid: counted there
-        lo = hi - bowl.in_lid - passing
+        lo = base - bowl.in_lid - passing
         if lo <= n <= hi:
             # Prisoners seen back in the bowl are no longer allowed for. Prisoner pass stones
             # stay allowed for: the press may come before the stone leaves the bowl.
@@ -858,7 +859,13 @@ class Bowls:
             elif phase == "play":
                 expected = None
             elif phase == "after-count" and kept_out and bowl.lid_n >= 0:
-                expected = self.total - bowl.on_board - bowl.lid_n  # the lid says how many
+                # The lid says how many prisoners are out (a few may still be on their way).
+                expected = self.total - bowl.on_board
+                low = expected - bowl.lid_n - bowl.in_lid
+                if n is not None and low <= n < expected:
+                    expected = n
+                elif n is None or n < low:
+                    expected = low
             elif phase == "after-count" and kept_out:
                 expected = self.total - bowl.on_board - bowl.in_lid
                 if self.pass_stones == "prisoner":
