@@ -217,3 +217,30 @@ def test_the_put_away_check_always_comes(rules, order):
         assert len(put_away) == 1, (rules, order, seed)
         assert put_away[0]["B"] == put_away[0]["W"] == 24, put_away
         assert _bowl_alerts(lb) == []
+
+
+@pytest.mark.parametrize("rules", rulesets.NAMES)
+def test_the_virtual_boards_log_replayed_with_its_lid_readings_raises_no_bowl_alert(rules):
+    # The session log carries the lids' own load cells (`lid` records: the prisoners in the
+    # lid, Ing 1991 Art. 13, 1996 Rule 2 (2); AGA pass stones): replayed as `ingboard track`
+    # does, the bowls account for them and raise nothing in a clean game.
+    from ingboard.records.session_read import read_text
+    from ingboard.records.session_replay import track
+
+    lids = 0
+    for seed in range(3):
+        rng = random.Random("%s-%d" % (rules, seed))
+        size = (9, 7, 9)[seed]
+        lb = LiveBoard(_config(rules, size), seed=seed)
+        start = (0, 300, 3000)[seed]
+        gap = ((100, 400), (300, 1500), (800, 3000))[seed]
+        _play_game(lb, rng, size * size // 2 + 10, start, gap)
+        _finish(lb, rng)
+        text = lb.session_log()
+        lids += text.count(" lid ")
+        events = []
+        track(read_text(text), events.append)
+        alerts = [e for e in events if e["type"] == "alert" and e["code"] in BOWL_CODES]
+        assert alerts == [], (rules, seed, alerts[:2])
+        assert "put-away" in [e["phase"] for e in events if e["type"] == "bowls"]
+    assert lids or rulesets.get(rules).prisoners == "bowl", rules
