@@ -378,8 +378,8 @@ def test_a_scan_that_finds_the_input_queue_full_goes_in_with_the_next_scan():
     assert t == 1240 and rows[4] == "....B...."
 
 
-def test_a_new_game_of_another_size_than_the_grid_is_refused():
-    # Every scan is the grid's size: a 9x9 game on the 19x19 grid failed at each scan.
+def test_a_new_game_larger_than_the_grid_is_refused():
+    # A smaller game is played in the grid's corner (tracking/region.py); a larger one cannot.
     vt = VirtualTime()
     cfg, hw = hardware(vt, LOG)  # LOG is a 9x9 game: the grid is 9x9
     app = App(hw, RecordsStore("/tmp/ingboard-test-app-size"), vt.ticks_ms, vt.ticks_diff,

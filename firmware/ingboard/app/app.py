@@ -265,10 +265,10 @@ class App:
             config = dict(config, bowls=bowls)
         check_config(config)
         classifier = self.hw.get("classifier")
-        if classifier is not None and config["size"] != classifier.size:
-            # Every scan is the grid's size: a smaller game would fail at each one.
+        if classifier is not None and config["size"] > classifier.size:
+            # A smaller game is played in the grid's lower-left corner (tracking/region.py).
             raise ValueError(
-                "this board is %dx%d: a %dx%d game cannot be played on it"
+                "this board is %dx%d: a %dx%d game does not fit on it"
                 % (classifier.size, classifier.size, config["size"], config["size"])
             )
         # A new game is several slices, the scan checkpoint between them (issue 20: the
