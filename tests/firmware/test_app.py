@@ -1,5 +1,7 @@
 """app.py: bounded queue, board time from ticks, and a restart that resumes from the journal."""
 
+import json
+
 from app_fakes import VirtualTime, clear_records, hardware
 from ingboard.app.app import App, RingQueue
 from ingboard.records.store import RecordsStore
@@ -93,6 +95,11 @@ def test_an_enrolled_set_is_kept_for_later_games():
     app._after(0, [{"type": "enrolled", "t": 0, "B": 270.5, "W": None}], None)
     app.new_game({"size": 9, "rules": "ing1991"})
     assert app.tracker.config["bowls"] == {"B": {"w180_g": 270.5}}
+    # Kept as the full set's weight (180 a side), the 9x9 game's 40 stones being 270.5 g (Ing
+    # 1991 Art. 12 "half the number of points on the board minus one").
+    with open(root + "/set.json") as f:
+        kept = json.loads(f.read())
+    assert abs(kept["B"] - 270.5 * 180 / 40) < 0.1, kept
     assert app.tracker.bowls.bowls[0].verified and not app.tracker.bowls.bowls[1].verified
     # A config's own weight wins.
     app.new_game({"size": 9, "rules": "ing1991", "bowls": {"B": {"w180_g": 268.0}}})

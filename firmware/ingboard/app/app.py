@@ -53,6 +53,14 @@ from ingboard.tracking.tracker import Tracker
 _WARNING_CUES = (cues.BASIC_ENDING, cues.POINTS_NEXT, cues.FORFEIT_NEXT, cues.COUNTDOWN)
 
 DEFAULT_CONFIG = {"size": 19, "rules": "ing1991", "komi": 8}
+_FULL_SET = const(180)  # stones a side of the full 19x19 set (Ing 1991 Art. 12)
+
+
+def _stones_a_side(size):
+    # Ing 1991 Art. 12 "Number of stones": half the number of points on the board minus one.
+    return (size * size - 1) // 2
+
+
 _SCAN, _PRESS, _BUTTON, _BOWL, _FAULT, _LINE, _KEY = 1, 2, 3, 4, 5, 6, 7
 INPUTS = const(64)
 OUTPUTS = const(64)
@@ -222,10 +230,14 @@ class App:
         # "Counting" (1)) is kept on the board and used for every later game (new_game).
         from ingboard import storage_paths
 
+        # Kept as the full 19x19 set's weight (180 stones a side, Ing 1991 Art. 12): a small
+        # game's bowls hold fewer (40 for 9x9), its enrolment weighs those.
+        share = _stones_a_side(self.tracker.game.size) if self.tracker is not None else _FULL_SET
         weights = {}
         for c in ("B", "W"):
             if event.get(c) is not None:
-                weights[c] = event[c]
+                w = event[c]
+                weights[c] = w if share == _FULL_SET else round(w * _FULL_SET / share, 1)
         if not weights:
             return
         try:
@@ -257,10 +269,15 @@ class App:
         weights = self._set_weights()
         if weights:
             bowls = dict(config.get("bowls") or {})
+            # The set's weight is of 180 stones a side; a small game's bowls hold its own
+            # share (Ing 1991 Art. 12: half the points minus one, 40 for 9x9).
+            size = config.get("size", 19) if isinstance(config, dict) else 19
+            share = _stones_a_side(size) if isinstance(size, int) and 0 < size <= 19 else 0
             for c in weights:
                 entry = dict(bowls.get(c) or {})
-                if "w180_g" not in entry:
-                    entry["w180_g"] = weights[c]
+                if "w180_g" not in entry and share:
+                    w = weights[c]
+                    entry["w180_g"] = w if share == _FULL_SET else round(w * share / _FULL_SET, 1)
                 bowls[c] = entry
             config = dict(config, bowls=bowls)
         check_config(config)
