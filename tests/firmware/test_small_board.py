@@ -89,6 +89,11 @@ def test_the_region_is_the_lower_left_corner():
     assert outside_stones(grid, 13) == ["T1"]
     assert region_rows(grid_rows(small), 9) == small
     assert grid_rows(small)[18][0] == "B" and len(grid_rows(small)) == 19
+    try:
+        region_rows(grid[:12], 9)  # neither the game's size nor the grid's: refused
+        raise AssertionError("a 12-row scan was read as a 9x9 board")
+    except ValueError as exc:
+        assert "12 rows" in str(exc)
 
 
 def test_a_9x9_game_on_the_19x19_grid_is_the_9x9_game():

@@ -27,8 +27,10 @@ def region_rows(rows, size):
     n = len(rows)
     if n == size:
         return rows
-    if n < size:
-        raise ValueError("a %dx%d scan cannot hold a %dx%d game" % (n, n, size, size))
+    if n != GRID or size > GRID:
+        raise ValueError(
+            "a scan of %d rows is neither the %dx%d game's nor the grid's" % (n, size, size)
+        )
     return [row[:size] for row in rows[n - size :]]
 
 
