@@ -2,7 +2,8 @@
 person places stones and presses keys on the page, the twin's hardware models get them (each
 stone placed or lifted becomes the Hall grid's field, each press the key held, the bowls'
 weights follow the stones taken and given back), and the real rp2 firmware on the emulated
-RP2040 decides everything; the page shows the twin's two displays live and its events.
+RP2040 decides everything; the page shows the twin's two displays live and its events. A 9x9
+or 13x13 game is played in the 19x19 grid's lower-left corner, as players do on a full board.
 
 `TwinBoard` is sim_server.LiveBoard with every change also sent to the twin's models (the
 LiveBoard's own tracker stays as the page's drawing of the board: marks, the count's drawing;
@@ -20,6 +21,7 @@ import os
 import threading
 import time
 
+from ingboard.tracking.region import grid_rows
 from ingrules.board import BLACK, WHITE
 
 from host_tools.errors import InputError
@@ -125,7 +127,8 @@ class TwinBoard(LiveBoard):
 
     def _to_twin(self):
         twin = self.link.twin
-        twin.model("grid", position="/".join(self.rows()))
+        # A smaller game lies in the grid's lower-left corner (firmware tracking/region.py).
+        twin.model("grid", position="/".join(grid_rows(self.rows(), GRID_SIZE)))
         for c, name in ((BLACK, "B"), (WHITE, "W")):
             twin.model("bowl", colour=name, grams=round(self.bowls[c].reading(self.t), 1))
 
@@ -172,9 +175,10 @@ class TwinSession(Session):
 
     def new(self, config, assist=None):
         size = config.get("size") if isinstance(config, dict) else None
-        if size != GRID_SIZE:
-            # The board's grid is 19x19 and every scan is: the app refuses other sizes.
-            raise InputError("the twin's board is %dx%d: choose size %d" % ((GRID_SIZE,) * 3))
+        if not isinstance(size, int) or isinstance(size, bool) or size > GRID_SIZE:
+            raise InputError(
+                "the twin's board is %dx%d: choose a size up to %d" % ((GRID_SIZE,) * 3)
+            )
         super().new(config, assist)
         self.link.new_game()
         self.link.send({"cmd": "new-game", "config": self.board.config})

@@ -53,6 +53,7 @@ from ingboard.tracking.notes import Notes
 from ingboard.tracking.out_of_turn import RETRACTION_SETTINGS, OutOfTurn
 from ingboard.tracking.plays import Plays
 from ingboard.tracking.presses import Presses
+from ingboard.tracking.region import Region
 from ingboard.tracking.sensor_faults import SensorFaults
 from ingboard.tracking.timekeeper import Timekeeper
 from ingboard.tracking.tracker_state import TrackerState
@@ -83,6 +84,7 @@ class Tracker(
     Timekeeper,
     GameEnd,
     BowlReadings,
+    Region,
     TrackerState,
 ):
     """Tracks one game from its session-log config (see session-log.md `config`)."""
@@ -164,6 +166,7 @@ class Tracker(
         cp()
         self.started = False
         self._init_board_alerts()
+        self._init_region()
         self._init_timekeeper()
         # SGF text of each ply's properties (BL/WL...), by game.plies; in fixed chunks.
         self.ply_props = ChunkedText()
@@ -179,13 +182,19 @@ class Tracker(
         self.last_t = 0
 
     def scan(self, t, rows):
-        """A classified snapshot as rows of '.', 'B', 'W', '?' (top line first)."""
+        """A classified snapshot as rows of '.', 'B', 'W', '?' (top line first): the game's
+        size, or the full 19x19 grid's for a smaller game (its region, region.py)."""
+        outside = None
+        if len(rows) != self.game.board.size:
+            rows, outside = self._region_scan(t, rows)
         changed = False
         k = 0
         for row in rows:
             if self._read(t, row, k):
                 changed = True
             k += len(row)
+        if outside:
+            return outside + list(self._scanned(t, changed))
         return self._scanned(t, changed)
 
     def scan_codes(self, t, codes):
