@@ -116,9 +116,9 @@ flash: setup
 	@test -n "$(PORT)" || { echo "make flash: set PORT=/dev/ttyACM0 (the board's serial port)" >&2; exit 2; }
 	$(INGBOARD) flash --port $(PORT)
 
-# Everything a club builds from: `make hardware` runs each part's generator, the boards and the
-# mechanical parts. The generated files are committed.
-hardware: hardware-electronics hardware-mech
+# Everything a club builds from: `make hardware` runs each part's generator, the mechanical parts
+# first (they need no board), then the boards. The generated files are committed.
+hardware: hardware-mech hardware-electronics
 
 # The mechanical drawings (DXF/SVG/PDF/PNG) and printed parts (OpenSCAD -> STL/PNG) from
 # firmware/ingboard/physical.py; installs Debian's openscad and xvfb if missing. `make test`
