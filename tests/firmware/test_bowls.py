@@ -1035,3 +1035,39 @@ def test_lid_readings_in_a_session_log_reach_the_bowls():
     assert tracker.bowls.bowls[0].lid_n == -1
     tracker.take(Record(300, "lid", (2, 3 * stone)))
     assert tracker.bowls.bowls[0].lid_n == 3
+
+
+def _never_enrolled_game_with_a_prisoner(lid_weighed):
+    # 9x9 (40 stones a colour), the set never enrolled and the bowls not settled while the
+    # players play at once; Black captures one white stone into Black's lid (Ing 1991 Art. 13
+    # "lids that can be turned upside down to hold removed stones"), play goes on, then White's
+    # bowl settles for the first time, White not to play: 40 - 4 on the board - 1 in the lid.
+    b = Bowls({}, 9)
+    t = 0
+    board = [0, 0]
+    for move in range(6):
+        board[move % 2] += 1
+        b.on_board(board[0], board[1], t, "BW"[1 - move % 2])
+        t += 300
+    board[0] += 1
+    board[1] -= 1  # Black's 4th stone captures one white stone: into Black's lid
+    b.on_board(board[0], board[1], t, "W")
+    if lid_weighed:
+        b.lid("B", STONE_W, t)
+    for move in (1, 0, 1):
+        board[move] += 1
+        b.on_board(board[0], board[1], t, "BW"[1 - move])
+        t += 300
+    assert board == [5, 4]
+    steady(b, "W", 35 * STONE_W, t)
+    return b
+
+
+def test_a_set_never_enrolled_counts_the_prisoners_in_a_weighed_lid():
+    # Ing 1991 Art. 9 "Counting" (2) "Location of stones": unplayed stones in the bowls,
+    # removed stones in their designated containers. A weighed lid's prisoners are out of the
+    # bowl when a set never enrolled is first weighed: its count is the stones really there.
+    for lid_weighed in (False, True):
+        b = _never_enrolled_game_with_a_prisoner(lid_weighed)
+        assert b.count("W") == 35, lid_weighed
+        assert b.poll() == [], lid_weighed

@@ -74,6 +74,8 @@ def played(request, tmp_path_factory):
         )
         assert done.returncode == 0, done.stderr[-3000:]
         page = json.loads(done.stdout.strip().splitlines()[-1])
+        # The page's set: each colour's full weight (its stones' weights are the page's own).
+        full = {n: session.board.bowls[c].full_weight() for n, c in (("B", 1), ("W", 2))}
         shown = dict(link.latest)
         events = list(link.events)
         # The next game closes this one's records (its session log no longer .part).
@@ -102,6 +104,7 @@ def played(request, tmp_path_factory):
         "shown": shown,
         "events": events,
         "pulled": pulled,
+        "full": full,
     }
 
 
@@ -152,3 +155,39 @@ def test_the_displays_show_the_result_face(played, tmp_path):
         got = frames.image(bits, scale=2)
         got.save(played["tmp"] / ("display-%s.png" % name))  # to look at
         assert got.tobytes() == want, name
+
+
+def _stones_beyond_the_set(log_text, size, full):
+    """Each scan of the twin's session log with stones on it against the latest reading of
+    each bowl: the stones of a colour on the board plus those its bowl weighs never exceed the
+    set (Ing 1991 Art. 9 "Counting" (2) "Location of stones": board, bowl, lid, hand). `full`:
+    each colour's full set in grams. The list of (t, colour, on the board, in the bowl) where
+    they do: a bowl read as still holding a stone that lies on the board."""
+    total = (size * size - 1) // 2
+    latest = {}
+    beyond = []
+    for line in log_text.splitlines()[1:]:
+        parts = line.split(" ", 3)
+        if len(parts) >= 4 and parts[1] == "bowl":
+            latest[parts[2]] = float(parts[3])
+        elif len(parts) >= 3 and parts[1] == "scan":
+            for colour in latest:
+                on_board = parts[2].count(colour)
+                in_bowl = round(latest[colour] * total / full[colour])
+                if on_board and on_board + in_bowl > total:
+                    beyond.append((int(parts[0]), colour, on_board, in_bowl))
+    return beyond
+
+
+def test_a_stone_leaves_its_bowl_before_it_lands_and_no_bowl_alert(played):
+    # The page moves a stone as a hand does: out of the bowl (its weight read by the
+    # firmware) before it lies on the board - so the firmware never weighs the stone just
+    # played as still in its bowl, never enrols a set a stone off, and raises no bowl alert.
+    log = _pulled(played, "sessions", ".log")
+    assert _stones_beyond_the_set(log, played["size"], played["full"]) == []
+    alerts = [
+        e
+        for e in played["events"]
+        if e.get("type") == "alert" and e.get("code") == "bowl-mismatch"
+    ]
+    assert alerts == []

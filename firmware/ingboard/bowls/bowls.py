@@ -181,6 +181,22 @@ def _quiet(bowl, v, now_ms):
     return -band <= v - bowl.plateau <= band
 
 
+def _off_board(bowls, bowl):
+    # The stones of this set out of its bowl and off the board (prisoners, pass stones) as a
+    # set never enrolled is weighed against (_evaluate): a weighed lid counts those in it
+    # (lid()) - the prisoners' allowance in_lid is cleared once they are there, so it alone
+    # would take them for stones in the bowl - and in_lid the ones still on their way to it.
+    # Pass stones handed over as prisoners (AGA Rule 7) lie in that lid too.
+    lidded = bowl.in_lid
+    beside = bowl.pass_out
+    if bowls.pass_stones == "prisoner":
+        lidded += beside
+        beside = 0
+    if bowl.lid_n > lidded:
+        lidded = bowl.lid_n
+    return lidded + beside
+
+
 def _fresh(bowl):
     # The last weighing was made after this colour's stones on the board last changed: it is
     # no count from before the stone just played left the bowl (placed and pressed before
@@ -527,7 +543,7 @@ class Bowls:
                 # This colour is to move: a stone may be in the hand, or on the board before
                 # the press - the plateau is no measure of the set.
                 return
-            out = bowl.on_board + bowl.in_lid + bowl.pass_out
+            out = bowl.on_board + _off_board(self, bowl)
             if bowl.candidate is None or abs(p - bowl.candidate) > bowl.stone_mg() // 2:
                 bowl.candidate_prev = bowl.candidate
                 bowl.candidate_prev_out = bowl.candidate_out
