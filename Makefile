@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 INGBOARD := $(VENV)/bin/ingboard
 PORT ?=
 
-.PHONY: setup katago system-deps test test-device lint format size demo bench flash sim twin twin-soak mp-test clean relay-soak hardware hardware-mech hardware-electronics firmware firmware-toolchain
+.PHONY: corpus setup katago system-deps test test-device lint format size demo bench flash sim twin twin-soak mp-test clean relay-soak hardware hardware-mech hardware-electronics firmware firmware-toolchain
 
 setup: $(VENV)/.installed node_modules/.installed system-deps
 
@@ -46,11 +46,17 @@ mp-test: setup
 
 # The README's test command: everything but the long runs on the device twin (marker
 # `device`: the twin's long game, power cuts, counts; `make test-device`). CI runs both.
-test: setup lint
+test: setup lint corpus
 	$(PY) -m pytest -m "not device" --timeout=600
 
-test-device: setup
+test-device: setup corpus
 	$(PY) -m pytest -m device --timeout=3000
+
+# The tests' game corpus (tests/corpus.py): 50 GNU Go games, generated once into .cache/corpus
+# (a few minutes on 2 cores), here rather than inside the first test that needs it, so no
+# test's time limit pays for it.
+corpus: setup
+	$(PY) -m tests.corpus --quiet
 
 # Issue 19's relay soak: 500 simulated boards in 5 worker processes for 60 s against real
 # mosquitto, two broker kills, one relay kill, one board sending malformed messages; prints the
@@ -110,9 +116,9 @@ flash: setup
 	@test -n "$(PORT)" || { echo "make flash: set PORT=/dev/ttyACM0 (the board's serial port)" >&2; exit 2; }
 	$(INGBOARD) flash --port $(PORT)
 
-# Everything a club builds from: `make hardware` runs each part's generator, the boards and the
-# mechanical parts. The generated files are committed.
-hardware: hardware-electronics hardware-mech
+# Everything a club builds from: `make hardware` runs each part's generator, the mechanical parts
+# first (they need no board), then the boards. The generated files are committed.
+hardware: hardware-mech hardware-electronics
 
 # The mechanical drawings (DXF/SVG/PDF/PNG) and printed parts (OpenSCAD -> STL/PNG) from
 # firmware/ingboard/physical.py; installs Debian's openscad and xvfb if missing. `make test`

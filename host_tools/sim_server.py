@@ -3,7 +3,8 @@ and the buttons; the firmware's tracker runs behind it exactly as on the device.
 
 `LiveBoard(config)` is the physical set in software: the grid (every change becomes a scan
 fed to tracking/tracker.Tracker with the board time), both bowls on their load cells
-(host_tools/bowl_model.py, read every 250 ms), the clock keys and buttons. Everything is also
+(host_tools/bowl_model.py, read every 250 ms), each lid on its own (read whenever a stone
+goes in or out), the clock keys and buttons. Everything is also
 written to a session log (records/session.SessionWriter), so `ingboard track` on that log
 reproduces the same events. Times are board milliseconds, given by the caller (`advance`), so
 a test or a script runs at any speed and the web page runs on the wall clock.
@@ -153,7 +154,13 @@ class LiveBoard:
 
     def _to_lid(self, owner, weights):
         self.lids[owner].extend(weights)
-        self.writer.lid(self.t, owner, round(sum(self.lids[owner]), 1))
+        self._lid(owner)
+
+    def _lid(self, owner):
+        # The lid's own load cell (Ing 1991 Art. 13): logged, and read by the tracker.
+        grams = round(sum(self.lids[owner]), 1)
+        self.writer.lid(self.t, owner, grams)
+        return self._record(self.tracker.lid(self.t, owner, grams))
 
     def empty_lids(self):
         """The prisoners go back to their owners' bowls, and the pass stones beside the board
@@ -168,7 +175,7 @@ class LiveBoard:
             if weights:
                 self.bowls[3 - owner].put(len(weights), self.t, weights)
                 self.lids[owner] = []
-                self.writer.lid(self.t, owner, 0.0)
+                self._lid(owner)
 
     def press(self, color):
         c = _COLOURS[color]

@@ -14,7 +14,7 @@ runs two engines at once (GNU Go does the work, so threads are enough).
 Moves use sgfmill's convention: colour "b"/"w", move (row, col) with row 0 the bottom line and
 col 0 the left column, or None for a pass.
 
-    python -m tests.corpus      # generate (if needed) and print what is there, with timing
+    python -m tests.corpus [--quiet]  # generate (if needed) and print what is there, with timing
 """
 
 import concurrent.futures
@@ -253,9 +253,10 @@ def load_game(path):
     }
 
 
-def main():
+def main(argv=None):
+    quiet = "--quiet" in (sys.argv[1:] if argv is None else argv)
     start = time.time()
-    paths = generate(log=lambda p: print(p, flush=True))
+    paths = generate(log=None if quiet else (lambda p: print(p, flush=True)))
     elapsed = time.time() - start
     sizes = {}
     total = 0

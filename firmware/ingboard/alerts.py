@@ -19,6 +19,10 @@ ALERTS = {
     "stone-missing": "A stone is missing from the board: put it back.",
     "stone-extra": "There is a stone on the board that is not in the game: remove it.",
     "stone-moved": "A stone was nudged to a neighbouring point: put it back.",
+    "outside-board": (
+        "A stone is outside the small board (its lower-left corner, lines 1 to its size): "
+        "it is not part of the game, take it off."
+    ),
     # the fill-in count (Ing 1991 Art. 4)
     "fill-in-wrong": "The fill-in does not match the count's plan.",
     "fill-in-disturbed": "A stone of the counted position was moved in the fill-in: put it back.",

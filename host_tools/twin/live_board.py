@@ -1,8 +1,10 @@
 """The virtual board's page playing on the device twin (`ingboard twin --hardware --sim`): a
 person places stones and presses keys on the page, the twin's hardware models get them (each
 stone placed or lifted becomes the Hall grid's field, each press the key held, the bowls'
-weights follow the stones taken and given back), and the real rp2 firmware on the emulated
-RP2040 decides everything; the page shows the twin's two displays live and its events.
+weights follow the stones taken and given back: a stone taken is out of its bowl, as the
+firmware reads it, before it lands on the grid), and the real rp2 firmware on the emulated
+RP2040 decides everything; the page shows the twin's two displays live and its events. A 9x9
+or 13x13 game is played in the 19x19 grid's lower-left corner, as players do on a full board.
 
 `TwinBoard` is sim_server.LiveBoard with every change also sent to the twin's models (the
 LiveBoard's own tracker stays as the page's drawing of the board: marks, the count's drawing;
@@ -20,6 +22,7 @@ import os
 import threading
 import time
 
+from ingboard.tracking.region import grid_rows
 from ingrules.board import BLACK, WHITE
 
 from host_tools.errors import InputError
@@ -31,6 +34,10 @@ GRID_SIZE = 19  # board_config's grid (every variant's)
 # so a short one counts. A key still down cannot be pressed again: press() waits for it.
 KEY_HOLD_MS = 150
 KEY_UP_WAIT_S = 5.0
+# A stone taken from its bowl: the firmware reads the bowl this many times (10 a second) before
+# the stone appears on the grid - the hand's way from the bowl to the board; at most this long.
+BOWL_READS = 3
+BOWL_READ_WAIT_S = 5.0
 FRAME_POLL_S = 0.2
 _HOST_COMMAND_BUTTONS = ("agree", "dispute", "undo", "resign-B", "resign-W")
 
@@ -123,15 +130,35 @@ class TwinBoard(LiveBoard):
         super().__init__(config, seed)
         self._to_twin()
 
-    def _to_twin(self):
+    def _to_twin(self, taken=None):
+        """The board and both bowls to the twin's models. `taken` ("B"/"W"): a stone of that
+        colour just came out of its bowl onto the board - as a hand carries it, its bowl is
+        lighter before the stone lands: the twin's bowl gets its weight first, and the grid
+        shows the stone only once the firmware has read that weight (_bowl_read)."""
         twin = self.link.twin
-        twin.model("grid", position="/".join(self.rows()))
+        if taken is not None:
+            self._bowl_read(taken)
+        # A smaller game lies in the grid's lower-left corner (firmware tracking/region.py).
+        twin.model("grid", position="/".join(grid_rows(self.rows(), GRID_SIZE)))
         for c, name in ((BLACK, "B"), (WHITE, "W")):
             twin.model("bowl", colour=name, grams=round(self.bowls[c].reading(self.t), 1))
 
+    def _bowl_read(self, name):
+        # The new weight, then BOWL_READS complete reads of that HX711 by the firmware (its
+        # driver keeps the median of the last three conversions; the first read after the
+        # change may be of a conversion made before it), at most BOWL_READ_WAIT_S.
+        twin = self.link.twin
+        grams = round(self.bowls[BLACK if name == "B" else WHITE].reading(self.t), 1)
+        start = twin.model("bowl", colour=name, grams=grams)["reads"]
+        deadline = time.monotonic() + BOWL_READ_WAIT_S
+        while twin.model("bowl", colour=name)["reads"] < start + BOWL_READS:
+            if time.monotonic() >= deadline:
+                break
+            time.sleep(0.02)
+
     def place(self, name, color):
         out = super().place(name, color)
-        self._to_twin()
+        self._to_twin(taken=color)
         return out
 
     def lift(self, name):
@@ -172,9 +199,10 @@ class TwinSession(Session):
 
     def new(self, config, assist=None):
         size = config.get("size") if isinstance(config, dict) else None
-        if size != GRID_SIZE:
-            # The board's grid is 19x19 and every scan is: the app refuses other sizes.
-            raise InputError("the twin's board is %dx%d: choose size %d" % ((GRID_SIZE,) * 3))
+        if not isinstance(size, int) or isinstance(size, bool) or size > GRID_SIZE:
+            raise InputError(
+                "the twin's board is %dx%d: choose a size up to %d" % ((GRID_SIZE,) * 3)
+            )
         super().new(config, assist)
         self.link.new_game()
         self.link.send({"cmd": "new-game", "config": self.board.config})

@@ -334,5 +334,8 @@ def resume_app(log_text, root, until_ms, periods=None, host_lines=()):
     store = RecordsStore(root)
     app = App(hw, store, vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, config=config, **(periods or {}))
     world.shift = app.now()
+    # The keys as the board finds them when it starts, in the world's time: a key still down
+    # from the press just before the cut is held across the reboot, no new press (keys.py).
+    hw["keys"] = Keys(hw["keys"]._pins)
     vt.drive(app, until_ms - world.shift, phase=world.shift)
     return app, hw

@@ -16,9 +16,11 @@ class Players:
     """Two people at a board: stones put down and lifted, clock presses, buttons, time passing.
     Every change is scanned at once and again every `step` ms while they wait."""
 
-    def __init__(self, config, stones=None, step=40):
+    def __init__(self, config, stones=None, step=40, grid=None):
+        # `grid`: the sensors' size when larger than the game's (a small game in the 19x19
+        # board's lower-left corner, tracking/region.py); stones keep the full board's names.
         self.config = config
-        self.size = config["size"]
+        self.size = grid or config["size"]
         self.stones = dict(stones or {})  # point name -> "B"/"W"/"?" as the sensors read it
         self.step = step
         self.t = 0

@@ -1,5 +1,7 @@
 """app.py: bounded queue, board time from ticks, and a restart that resumes from the journal."""
 
+import json
+
 from app_fakes import VirtualTime, clear_records, hardware
 from ingboard.app.app import App, RingQueue
 from ingboard.records.store import RecordsStore
@@ -93,6 +95,11 @@ def test_an_enrolled_set_is_kept_for_later_games():
     app._after(0, [{"type": "enrolled", "t": 0, "B": 270.5, "W": None}], None)
     app.new_game({"size": 9, "rules": "ing1991"})
     assert app.tracker.config["bowls"] == {"B": {"w180_g": 270.5}}
+    # Kept as the full set's weight (180 a side), the 9x9 game's 40 stones being 270.5 g (Ing
+    # 1991 Art. 12 "half the number of points on the board minus one").
+    with open(root + "/set.json") as f:
+        kept = json.loads(f.read())
+    assert abs(kept["B"] - 270.5 * 180 / 40) < 0.1, kept
     assert app.tracker.bowls.bowls[0].verified and not app.tracker.bowls.bowls[1].verified
     # A config's own weight wins.
     app.new_game({"size": 9, "rules": "ing1991", "bowls": {"B": {"w180_g": 268.0}}})
@@ -378,8 +385,8 @@ def test_a_scan_that_finds_the_input_queue_full_goes_in_with_the_next_scan():
     assert t == 1240 and rows[4] == "....B...."
 
 
-def test_a_new_game_of_another_size_than_the_grid_is_refused():
-    # Every scan is the grid's size: a 9x9 game on the 19x19 grid failed at each scan.
+def test_a_new_game_larger_than_the_grid_is_refused():
+    # A smaller game is played in the grid's corner (tracking/region.py); a larger one cannot.
     vt = VirtualTime()
     cfg, hw = hardware(vt, LOG)  # LOG is a 9x9 game: the grid is 9x9
     app = App(hw, RecordsStore("/tmp/ingboard-test-app-size"), vt.ticks_ms, vt.ticks_diff,

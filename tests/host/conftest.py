@@ -13,3 +13,12 @@ import corpus as _corpus  # noqa: E402  (tests/corpus.py)
 def corpus():
     """Sorted SGF paths of the test corpus; generated with GNU Go on first use, then cached."""
     return _corpus.corpus_paths()
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every test that runs the real rp2 firmware on the device twin (tests/host/test_twin_*.py)
+    is a `device` test: `make test-device` runs them, `make test` (the README's fast command:
+    CPython and MicroPython's WebAssembly port) does not. CI runs both."""
+    for item in items:
+        if os.path.basename(str(item.fspath)).startswith("test_twin_"):
+            item.add_marker(pytest.mark.device)

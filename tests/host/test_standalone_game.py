@@ -200,9 +200,13 @@ def test_a_whole_game_with_the_keys_only_on_cpython_and_micropython(scenario, tm
 
 
 def set_weights(log_text):
-    """/set.json of a board whose set is the one a simulated session log was played with."""
-    bowls = read_text(log_text)[0].payload["bowls"]
-    return json.dumps({c: bowls[c]["w180_g"] for c in ("B", "W")})
+    """/set.json of a board whose set is the one a simulated session log was played with: the
+    full set's weight (180 stones a side), the log's game holding its share of it (Ing 1991
+    Art. 12: half the points minus one, 40 a side on 9x9)."""
+    config = read_text(log_text)[0].payload
+    share = (config["size"] ** 2 - 1) // 2
+    bowls = config["bowls"]
+    return json.dumps({c: round(bowls[c]["w180_g"] * 180 / share, 1) for c in ("B", "W")})
 
 
 MP_SCRIPT = """

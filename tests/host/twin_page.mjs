@@ -23,7 +23,7 @@ const r = { steps: [] };
 try {
   const page = await browser.newPage();
   await page.goto(url);
-  await page.waitForSelector("circle.point[data-point='T19']");
+  await page.waitForSelector("circle.point[data-point='A1']");
   r.assist = (await api()).assist;
   let n = 0;
   for (const m of moves) {

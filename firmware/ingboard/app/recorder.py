@@ -18,6 +18,14 @@ from ingboard.records.session import SessionWriter
 from ingboard.tracking.tracker import Tracker
 
 DEFAULT_CONFIG = {"size": 19, "rules": "ing1991", "komi": 8}
+_FULL_SET = const(180)  # stones a side of the full 19x19 set (Ing 1991 Art. 12)
+
+
+def _stones_a_side(size):
+    # Ing 1991 Art. 12 "Number of stones": half the number of points on the board minus one.
+    return (size * size - 1) // 2
+
+
 JOURNAL_LIMIT = const(64 * 1024)
 # Journal bytes compacted per game-task period: a few ms of the RP2040's time, and a few KB of
 # garbage (a merged record of 2 KB decodes into several KB of lists).
@@ -73,10 +81,14 @@ class Recorder:
         # "Counting" (1)) is kept on the board and used for every later game (new_game).
         from ingboard import storage_paths
 
+        # Kept as the full 19x19 set's weight (180 stones a side, Ing 1991 Art. 12): a small
+        # game's bowls hold fewer (40 for 9x9), its enrolment weighs those.
+        share = _stones_a_side(self.tracker.game.size) if self.tracker is not None else _FULL_SET
         weights = {}
         for c in ("B", "W"):
             if event.get(c) is not None:
-                weights[c] = event[c]
+                w = event[c]
+                weights[c] = w if share == _FULL_SET else round(w * _FULL_SET / share, 1)
         if not weights:
             return
         try:
@@ -108,18 +120,23 @@ class Recorder:
         weights = self._set_weights()
         if weights:
             bowls = dict(config.get("bowls") or {})
+            # The set's weight is of 180 stones a side; a small game's bowls hold its own
+            # share (Ing 1991 Art. 12: half the points minus one, 40 for 9x9).
+            size = config.get("size", 19) if isinstance(config, dict) else 19
+            share = _stones_a_side(size) if isinstance(size, int) and 0 < size <= 19 else 0
             for c in weights:
                 entry = dict(bowls.get(c) or {})
-                if "w180_g" not in entry:
-                    entry["w180_g"] = weights[c]
+                if "w180_g" not in entry and share:
+                    w = weights[c]
+                    entry["w180_g"] = w if share == _FULL_SET else round(w * share / _FULL_SET, 1)
                 bowls[c] = entry
             config = dict(config, bowls=bowls)
         check_config(config)
         classifier = self.hw.get("classifier")
-        if classifier is not None and config["size"] != classifier.size:
-            # Every scan is the grid's size: a smaller game would fail at each one.
+        if classifier is not None and config["size"] > classifier.size:
+            # A smaller game is played in the grid's lower-left corner (tracking/region.py).
             raise ValueError(
-                "this board is %dx%d: a %dx%d game cannot be played on it"
+                "this board is %dx%d: a %dx%d game does not fit on it"
                 % (classifier.size, classifier.size, config["size"], config["size"])
             )
         # A new game is several slices, the scan checkpoint between them (issue 20: the

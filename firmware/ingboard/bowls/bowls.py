@@ -54,12 +54,14 @@ Limits (honest physics): a bias the scale cannot see (creep under load, a calibr
 temperature) adds straight to the estimate: up to ~1 g it only costs confidence; above ~3 g
 (half a stone) a weighing cannot tell a missing stone from a biased scale, hence the bias
 allowance and the zero-wander alert. A resting hand or a tilted bowl that stays still looks
-like a settled reading; the persistence rule keeps that from raising alerts. Lids with their
-own cells are not used yet (prisoners are allowed for from the board's counts instead).
+like a settled reading; the persistence rule keeps that from raising alerts. A lid with its own
+cell (lid()) is counted by the stones dropped in or taken out; without one, prisoners are
+allowed for from the board's counts.
 
 API (the tracker): Bowls(config_bowls, size); feed(color, grams, now_ms) per reading
 (quiet(color, grams, now_ms): True when feed would change nothing);
-fault(color, now_ms, why) when a driver reports no reading; on_board(black, white, now_ms,
+fault(color, now_ms, why) when a driver reports no reading; lid(owner, grams, now_ms) per reading
+of a lid's own load cell; on_board(black, white, now_ms,
 to_play) after each accepted move or removal; check(phase, now_ms, black=None, white=None)
 -> the `bowls` event; poll() -> alert events; count(color) -> (n or None); snapshot()/restore().
 Colours are "B"/"W" or the board's BLACK (1) / WHITE (2).
@@ -116,6 +118,9 @@ PASS_STONES = ("none", "prisoner", "beside")
 # Board positions after a capture by which (under rules that return prisoners at once) the
 # captured stones must be back in their bowl: three moves of each player.
 _PRISONER_POSITIONS = const(6)
+# Where a lid is weighed (lid()), the board positions after a capture by which its prisoners
+# must be in the lid or back in their bowl: lifted, then dropped in by the next move.
+_LID_POSITIONS = const(2)
 _COLOUR_KEYS = ("w180_g", "spread_pct", "temp_c")
 
 
@@ -176,6 +181,22 @@ def _quiet(bowl, v, now_ms):
     return -band <= v - bowl.plateau <= band
 
 
+def _off_board(bowls, bowl):
+    # The stones of this set out of its bowl and off the board (prisoners, pass stones) as a
+    # set never enrolled is weighed against (_evaluate): a weighed lid counts those in it
+    # (lid()) - the prisoners' allowance in_lid is cleared once they are there, so it alone
+    # would take them for stones in the bowl - and in_lid the ones still on their way to it.
+    # Pass stones handed over as prisoners (AGA Rule 7) lie in that lid too.
+    lidded = bowl.in_lid
+    beside = bowl.pass_out
+    if bowls.pass_stones == "prisoner":
+        lidded += beside
+        beside = 0
+    if bowl.lid_n > lidded:
+        lidded = bowl.lid_n
+    return lidded + beside
+
+
 def _fresh(bowl):
     # The last weighing was made after this colour's stones on the board last changed: it is
     # no count from before the stone just played left the bowl (placed and pressed before
@@ -232,9 +253,17 @@ class _Bowl:
         self.ref_se = 0
         self.ref_n = -1  # -1: no confident reference yet
         self.ref_t = 0
+        # The reference as of the last change of the confident count ((n, p, se, t), a new
+        # tuple at each change): what the journal keeps (snapshot).
+        self.kept = None
         self.count = -1  # latest confident count, -1 = uncertain
         self.on_board = 0
-        self.in_lid = 0  # prisoners that may still be outside the bowl
+        self.in_lid = 0  # prisoners that may still be outside the bowl (see lid())
+        # Stones of this set in the opponent's lid as its own load cell counts them (lid());
+        # -1: no lid cell, or its count is uncertain - then in_lid allows for them.
+        self.lid_n = -1
+        self.lid_ref_n = 0  # the lid's last confident count and its weight (mg): counted on
+        self.lid_ref_mg = 0  # from there by the stones dropped in or taken out (event counting)
         self.lid_version = 0  # board position at which prisoners were last taken
         self.pass_out = 0  # pass stones allowed for outside this bowl (PASS_STONES)
         self.pass_seen = 0  # of them, seen out of the bowl ("beside": then seen back)
@@ -295,6 +324,9 @@ class Bowls:
         # Between the before-game check (or the first move) and the after-count check: a still
         # bowl's count needs no evaluation every _EVAL_MS (see feed, _STEADY_MS).
         self.between_checks = False
+        # The game has ended (the count; the tracker's between(False) after play): from then on
+        # the journal keeps the counts (snapshot "ref").
+        self.ended = False
         self.version = 0  # board position counter (one per on_board call that changes it)
         self.to_play = -1
 
@@ -323,6 +355,7 @@ class Bowls:
             )
         bowl.w180 = w180_mg
         bowl.ref_n = -1
+        bowl.kept = None
         bowl.count = -1
 
     # ---------------------------------------------------------------- readings
@@ -332,6 +365,7 @@ class Bowls:
         on plateaus evaluated every _EVAL_MS). Set here too by check() and on_board() for a
         Bowls used alone."""
         if self.between_checks and not flag:
+            self.ended = True
             for bowl in self.bowls:
                 _unsteady(bowl)
         self.between_checks = flag
@@ -509,7 +543,7 @@ class Bowls:
                 # This colour is to move: a stone may be in the hand, or on the board before
                 # the press - the plateau is no measure of the set.
                 return
-            out = bowl.on_board + bowl.in_lid + bowl.pass_out
+            out = bowl.on_board + _off_board(self, bowl)
             if bowl.candidate is None or abs(p - bowl.candidate) > bowl.stone_mg() // 2:
                 bowl.candidate_prev = bowl.candidate
                 bowl.candidate_prev_out = bowl.candidate_out
@@ -536,6 +570,8 @@ class Bowls:
         bowl.ref_se = bowl.plateau_se
         bowl.ref_n = n
         bowl.ref_t = now_ms
+        if bowl.kept is None or bowl.kept[0] != n:
+            bowl.kept = (n, p, bowl.ref_se, now_ms)
         if self.playing:
             self._reconcile(bowl, now_ms)
 
@@ -584,6 +620,11 @@ class Bowls:
             if counts[i] != bowl.on_board:
                 bowl.changed_fed = bowl.fed
             if counts[i] < bowl.on_board:
+                if bowl.lid_n >= 0 and self.version - bowl.lid_version >= _LID_POSITIONS:
+                    # A weighed lid: the earlier prisoners are in it or back in the bowl by
+                    # now; only the new ones may be on their way (a later capture never
+                    # renews the allowance of an earlier one: a lost stone shows).
+                    bowl.in_lid = 0
                 bowl.in_lid += bowl.on_board - counts[i]  # prisoners (or a retraction)
                 bowl.lid_version = self.version
             elif counts[i] > bowl.on_board and self.pass_stones == "beside" and self.playing:
@@ -592,12 +633,16 @@ class Bowls:
                 # (PASS_STONES); one still out is missing from here on.
                 bowl.pass_out = 0
                 bowl.pass_seen = 0
-            elif (
-                self.prisoners_returned
-                and bowl.in_lid
-                and self.version - bowl.lid_version >= _PRISONER_POSITIONS
+            elif bowl.in_lid and (
+                (bowl.lid_n >= 0 and self.version - bowl.lid_version >= _LID_POSITIONS)
+                or (
+                    self.prisoners_returned
+                    and self.version - bowl.lid_version >= _PRISONER_POSITIONS
+                )
             ):
-                bowl.in_lid = 0  # long enough to put them back: a shortage is now a loss
+                # Long enough to put them back (or, where the lid is weighed, into the lid):
+                # a shortage is now a loss.
+                bowl.in_lid = 0
             bowl.on_board = counts[i]
         self.version += 1
         self.playing = True
@@ -668,6 +713,41 @@ class Bowls:
         bowl.ref_t = bowl.last_eval or 0
         bowl.count = n - hand
 
+    def lid(self, owner, grams, now_ms):
+        """A reading of the load cell under the lid of `owner`'s bowl, in grams net of the
+        empty lid: the prisoners `owner` took, stones of the other colour (Ing 1991 Art. 13
+        "The bowls should have removable lids that can be turned upside down to hold removed
+        stones"; 1996 Rule 2 "Goe equipment" (2) "captured stones in their designated
+        containers (or return them to the opponent)"; AGA Rule 7 pass stones handed over as
+        prisoners go there too).
+
+        The lid is counted like a bowl, by the stones dropped in or taken out since its last
+        confident count (an empty lid is exact), and from then on that set's stones in the lid
+        are accounted for exactly: never a mismatch, under either ruleset's convention, and
+        no longer a blanket allowance either - a prisoner neither in the lid nor back in its
+        bowl two board positions after its capture is missing (a stone really lost). A lid
+        reading that is not a whole number of stones (a hand in it, a stone on its rim) leaves
+        the lid uncertain: the allowances of PRISONERS apply until a confident reading."""
+        bowl = self.bowls[1 - _index(owner)]
+        if not plausible(grams):
+            bowl.lid_n = -1
+            return
+        mg = _to_mg(grams, "lid reading")
+        stone = bowl.stone_mg()
+        sd_s = stone * bowl.spread_pct // 100
+        cs = bowl.lid_ref_n * 100 + _centi(mg - bowl.lid_ref_mg, stone)
+        j = abs((cs + 50) // 100 - bowl.lid_ref_n)
+        u = _isqrt(sd_s * sd_s * j) + self.bias
+        found, _conflict = self._judge(cs, u, stone, -1, False)
+        if found < 0 or found > self.total:
+            bowl.lid_n = -1
+            return
+        bowl.lid_n = found
+        bowl.lid_ref_n = found
+        bowl.lid_ref_mg = mg
+        if self.playing and bowl.count >= 0 and bowl.settled and not bowl.faulty:
+            self._reconcile(bowl, now_ms)
+
     def pass_stone(self, color, now_ms, n=1):
         """color made a pass play (n=-1: it was retracted): under the pass-stone convention a
         stone of color's set leaves the bowl (PASS_STONES) and is allowed for from now on."""
@@ -680,7 +760,11 @@ class Bowls:
     def _reconcile(self, bowl, now_ms):
         n = bowl.count
         hi = self.total - bowl.on_board
-        out = hi - n  # stones of this set neither on the board nor in the bowl
+        lid = bowl.lid_n
+        # Counted in a weighed lid: neither on the board nor in the bowl, never missing. (The
+        # lid only narrows what may be missing: a surplus is judged as without it.)
+        base = hi - lid if lid >= 0 else hi
+        out = base - n  # stones of this set neither on the board, in the bowl nor a weighed lid
         if self.pass_stones == "beside" and bowl.pass_out:
             # A stone beside the board seen back in the bowl is no longer allowed for (one
             # not yet seen out still is: the press may come before it leaves the bowl).
@@ -691,14 +775,17 @@ class Bowls:
                 back = bowl.pass_seen - (seen if seen > 0 else 0)
                 bowl.pass_out -= back
                 bowl.pass_seen -= back
-        lo = hi - bowl.in_lid - bowl.pass_out
+        passing = bowl.pass_out
+        if lid >= 0 and self.pass_stones == "prisoner":
+            passing = 0  # AGA pass stones go into the opponent's lid: counted there
+        lo = base - bowl.in_lid - passing
         if lo <= n <= hi:
             # Prisoners seen back in the bowl are no longer allowed for. Prisoner pass stones
             # stay allowed for: the press may come before the stone leaves the bowl.
             # Only on a weighing made since this colour's stones on the board last changed:
             # a stale one (the bowl not settled since the stone just played left it) would
             # take a prisoner for one returned.
-            out -= bowl.pass_out
+            out -= passing
             if _fresh(bowl):
                 bowl.in_lid = out if out > 0 else 0
             bowl.mis = 0
@@ -787,6 +874,14 @@ class Bowls:
                 expected = self.total
             elif phase == "play":
                 expected = None
+            elif phase == "after-count" and kept_out and bowl.lid_n >= 0:
+                # The lid says how many prisoners are out (a few may still be on their way).
+                expected = self.total - bowl.on_board
+                low = expected - bowl.lid_n - bowl.in_lid
+                if n is not None and low <= n < expected:
+                    expected = n
+                elif n is None or n < low:
+                    expected = low
             elif phase == "after-count" and kept_out:
                 expected = self.total - bowl.on_board - bowl.in_lid
                 if self.pass_stones == "prisoner":
@@ -854,6 +949,10 @@ class Bowls:
         made): equal keys give equal snapshots. The journal compares it at every sync and
         makes the snapshot only when it changed (issue 20: a bowl reading's cost)."""
         a, b = self.bowls
+        # From the count on the counts are in it too: a new count is a new snapshot (see
+        # snapshot(), "ref"). During play they are not: a record at every stone taken would
+        # cost more than it keeps.
+        counts = (a.kept, b.kept) if self.ended else None
         return (
             a.zero,
             a.spread_pct,
@@ -867,12 +966,18 @@ class Bowls:
             b.verified,
             b.temp_c,
             b.pass_out,
+            counts,
         )
 
     def snapshot(self):
         """Enrolment and zero of both bowls, JSON-ready, for the journal (keep snapshot_key()
-        in step with what it reads)."""
+        in step with what it reads). From the count on each bowl's last confident count goes
+        with them ("ref": [count, plateau g, its standard error g, board time]): a power cut
+        between the count and the after-count check (Ing 1991 Art. 9 "Counting" (3): the check "to
+        confirm that the game was counted correctly") then loses neither the check nor its
+        counts - see restore()."""
         snap = {}
+        keep_ref = self.ended
         for bowl in self.bowls:
             s = {"zero_g": _grams(bowl.zero), "spread_pct": bowl.spread_pct}
             if bowl.w180:
@@ -883,11 +988,24 @@ class Bowls:
                 s["temp_c"] = bowl.temp_c
             if bowl.pass_out:
                 s["pass_out"] = bowl.pass_out
+            kept = bowl.kept
+            if keep_ref and bowl.w180 and kept is not None:
+                s["ref"] = [kept[0], _grams(kept[1]), _grams(kept[2]), kept[3]]
             snap[bowl.name] = s
         return snap
 
     def restore(self, snap):
-        """Undo of snapshot(): enrolment and zero come back; counts re-settle from readings."""
+        """Undo of snapshot(): enrolment and zero come back; counts re-settle from readings.
+
+        A bowl restored with its last confident count ("ref") goes on from that plateau: it is
+        the reference of the relative count again (a bowl half full is counted to the stone
+        only by the stones taken and returned since a confident count), and the readings'
+        window starts out holding it, so a first reading after the restart that agrees with it
+        within the noise settles the bowl at once instead of after a whole window (the players
+        may begin to put the stones away before a whole window is read: the after-count check
+        must come first). A reading a stone or more away from it (stones moved while the power
+        was off) unsettles the bowl until a whole window of new readings agrees. The count
+        stays uncertain until a new reading has been weighed."""
         for bowl in self.bowls:
             s = snap.get(bowl.name, {}) if isinstance(snap, dict) else None
             if not isinstance(s, dict):
@@ -902,6 +1020,34 @@ class Bowls:
             bowl.pass_out = s.get("pass_out", 0)
             bowl.filled = 0
             bowl.settled = False
+            bowl.count = -1
+            bowl.last_eval = None
+            ref = s.get("ref")
+            if ref is not None and bowl.w180:
+                _restore_ref(bowl, ref)
+                self.ended = True
+
+
+def _restore_ref(bowl, ref):
+    # snapshot()'s "ref" of one bowl: the relative count's reference, and the readings' window
+    # holding that plateau (Bowls.restore).
+    if not isinstance(ref, list) or len(ref) != 4:
+        raise TypeError("bowls snapshot ref must be [count, grams, grams, ms], not %r" % (ref,))
+    n, p, se, t = ref
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= bowl.total:
+        raise ValueError("bowls snapshot ref count out of range: %r" % (n,))
+    if isinstance(t, bool) or not isinstance(t, int):
+        raise TypeError("bowls snapshot ref time must be an int, not %r" % (t,))
+    p = _to_mg(p, "ref plateau")
+    bowl.ref_n = n
+    bowl.ref_p = p
+    bowl.ref_se = min(_MAX_SE_MG, max(0, _to_mg(se, "ref error")))
+    bowl.ref_t = t
+    bowl.kept = (n, p, bowl.ref_se, t)
+    for i in range(bowl.window):
+        bowl.vals[i] = p
+    bowl.head = 0
+    bowl.filled = bowl.window
 
 
 def _grams(mg):

@@ -39,6 +39,7 @@ SHORT = {
     "stone-missing": ("STONE MISSING", "PUT IT BACK"),
     "stone-extra": ("EXTRA STONE", "REMOVE IT"),
     "stone-moved": ("STONE MOVED", "PUT IT BACK ON ITS POINT"),
+    "outside-board": ("OUTSIDE BOARD", "NOT IN THE SMALL GAME: TAKE IT OFF"),
     "two-moves": ("TWO MOVES", "TWO IN A ROW: THE RULES DECIDE"),
     "retraction": ("PLAY CHANGED", "RECORDED: PUT THE STONE BACK"),
     "resign-offer": ("RESIGN?", "PRESS AGAIN TO RESIGN"),

@@ -46,12 +46,14 @@ from ingboard.bowls.bowls import Bowls
 from ingboard.clock.clock import Clock
 from ingboard.tracking.board_alerts import BoardAlerts
 from ingboard.tracking.board_view import UNKNOWN, Sensing
+from ingboard.tracking.bowl_readings import BowlReadings
 from ingboard.tracking.displacement import Displacement
 from ingboard.tracking.game_end import GameEnd
 from ingboard.tracking.notes import Notes
 from ingboard.tracking.out_of_turn import RETRACTION_SETTINGS, OutOfTurn
 from ingboard.tracking.plays import Plays
 from ingboard.tracking.presses import Presses
+from ingboard.tracking.region import Region
 from ingboard.tracking.sensor_faults import SensorFaults
 from ingboard.tracking.timekeeper import Timekeeper
 from ingboard.tracking.tracker_state import TrackerState
@@ -81,6 +83,8 @@ class Tracker(
     BoardAlerts,
     Timekeeper,
     GameEnd,
+    BowlReadings,
+    Region,
     TrackerState,
 ):
     """Tracks one game from its session-log config (see session-log.md `config`)."""
@@ -162,6 +166,7 @@ class Tracker(
         cp()
         self.started = False
         self._init_board_alerts()
+        self._init_region()
         self._init_timekeeper()
         # SGF text of each ply's properties (BL/WL...), by game.plies; in fixed chunks.
         self.ply_props = ChunkedText()
@@ -177,13 +182,19 @@ class Tracker(
         self.last_t = 0
 
     def scan(self, t, rows):
-        """A classified snapshot as rows of '.', 'B', 'W', '?' (top line first)."""
+        """A classified snapshot as rows of '.', 'B', 'W', '?' (top line first): the game's
+        size, or the full 19x19 grid's for a smaller game (its region, region.py)."""
+        outside = None
+        if len(rows) != self.game.board.size:
+            rows, outside = self._region_scan(t, rows)
         changed = False
         k = 0
         for row in rows:
             if self._read(t, row, k):
                 changed = True
             k += len(row)
+        if outside:
+            return outside + list(self._scanned(t, changed))
         return self._scanned(t, changed)
 
     def scan_codes(self, t, codes):
@@ -310,29 +321,12 @@ class Tracker(
         self.reading_only = not events
         return events
 
-    def _feed(self, t, color, grams):
-        # The reading to the bowls, told first whether the game is between its checks
-        # (Bowls.between); the before-game check once both bowls have settled.
-        game = self.game
-        self.bowls.between(game.phase != ENDED and (self.checked_before or bool(game.plies)))
-        self.bowls.feed(color, grams, t)
-        if not self.checked_before and not game.plies and self.bowls.settled():
-            return [self._before_check(t)]
-        return []
-
     def _slice(self):
         # A checkpoint between the parts of one long input (a press at the end of a long game
         # took ~80 ms of the RP2040's time in one piece, issue 20): the app's scan runs if it
         # is due. It only queues inputs, so the tracker is never entered again meanwhile.
         if self.checkpoint is not None:
             self.checkpoint()
-
-    def bowl_quiet(self, t, color, grams):
-        """True when bowl(t, color, grams) would change nothing and give no event: the bowls
-        ignore the reading (Bowls.quiet), nothing falls due at t and the stones are not being
-        put away. The app then drops the reading before the tracker, the session log and the
-        journal (issue 20: a reading's cost), so `ingboard track` on the log plays the same."""
-        return self._before_due(t) and not self.press_pending and self.bowls.quiet(color, grams, t)
 
     def _bowl(self, t, color, grams):
         events = self._start(t)
@@ -357,7 +351,9 @@ class Tracker(
             return self.button(t, record.payload)
         if kind == "bowl":
             return self.bowl(t, record.payload[0], record.payload[1])
-        return _NO_EVENTS  # lid readings: prisoners are allowed for from the board's counts
+        if kind == "lid":
+            return self.lid(t, record.payload[0], record.payload[1])
+        return _NO_EVENTS
 
     def next_deadline(self):
         """Board time at which tick() may produce something, or None."""
@@ -433,35 +429,11 @@ class Tracker(
             events += self._no_show(t)  # timekeeper.py
         return events
 
-    def _enrol(self, t):
-        # The players confirm they counted the set with the frame (Ing 1991 Art. 9 "Counting"
-        # (1)): the bowls' weights now are the full set, kept for later games (the app stores
-        # the `enrolled` event); the before-game check is made again with it.
-        if self.game.plies:
-            return [self._alert_event(t, "not-your-turn", [], "the set is enrolled before play")]
-        event = self.bowls.confirm_set(t)
-        return [event, self._bowls_event(t, "before")] + self._bowl_alerts(t)
-
-    def _bowl_alerts(self, t):
-        events = []
-        counting = self.game.phase == ENDED and not self.filled
-        for alert in self.bowls.poll():
-            if counting and alert.get("code") == "bowl-mismatch":
-                continue  # stones are on their way to the board; the after-count check rules
-            alert["t"] = t
-            events.append(alert)
-        return events
-
     def _before_check(self, t):
         # Ing 1991 Art. 9 custom 1: verify 180 each before the first move - once, when both
         # bowls have settled or when the first stone is on the board (plays.py).
         self.checked_before = True
         return self._bowls_event(t, "before")
-
-    def _bowls_event(self, t, phase):
-        event = self.bowls.check(phase, t)
-        event["t"] = t
-        return event
 
     def _note(self, text):
         """A comment in the SGF at the current ply (retractions, two moves, accepted shifts)."""

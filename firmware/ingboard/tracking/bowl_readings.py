@@ -1,0 +1,57 @@
+"""The bowls' readings as the tracker takes them: a bowl's or a lid's load cell read, the
+readings the app may drop before the tracker (`bowl_quiet`), the enrolment of a set, the 180
+checks' events and the bowls' alerts as the game's phase allows them. A Tracker part (mixin):
+the weighing itself, the counts and the checks are the bowls room's (ingboard/bowls); this
+part owns no state of its own.
+"""
+
+from ingrules.game import ENDED
+
+
+class BowlReadings:
+    def lid(self, t, color, grams):
+        """A reading of the load cell under the lid of color's bowl (the prisoners color took;
+        Bowls.lid): the bowls account for them; alerts only."""
+        self.bowls.lid(color, grams, t)
+        return self._bowl_alerts(t)
+
+    def _feed(self, t, color, grams):
+        # The reading to the bowls, told first whether the game is between its checks
+        # (Bowls.between); the before-game check once both bowls have settled.
+        game = self.game
+        self.bowls.between(game.phase != ENDED and (self.checked_before or bool(game.plies)))
+        self.bowls.feed(color, grams, t)
+        if not self.checked_before and not game.plies and self.bowls.settled():
+            return [self._before_check(t)]
+        return []
+
+    def bowl_quiet(self, t, color, grams):
+        """True when bowl(t, color, grams) would change nothing and give no event: the bowls
+        ignore the reading (Bowls.quiet), nothing falls due at t and the stones are not being
+        put away. The app then drops the reading before the tracker, the session log and the
+        journal (issue 20: a reading's cost), so `ingboard track` on the log plays the same."""
+        return self._before_due(t) and not self.press_pending and self.bowls.quiet(color, grams, t)
+
+    def _enrol(self, t):
+        # The players confirm they counted the set with the frame (Ing 1991 Art. 9 "Counting"
+        # (1)): the bowls' weights now are the full set, kept for later games (the app stores
+        # the `enrolled` event); the before-game check is made again with it.
+        if self.game.plies:
+            return [self._alert_event(t, "not-your-turn", [], "the set is enrolled before play")]
+        event = self.bowls.confirm_set(t)
+        return [event, self._bowls_event(t, "before")] + self._bowl_alerts(t)
+
+    def _bowl_alerts(self, t):
+        events = []
+        counting = self.game.phase == ENDED and not self.filled
+        for alert in self.bowls.poll():
+            if counting and alert.get("code") == "bowl-mismatch":
+                continue  # stones are on their way to the board; the after-count check rules
+            alert["t"] = t
+            events.append(alert)
+        return events
+
+    def _bowls_event(self, t, phase):
+        event = self.bowls.check(phase, t)
+        event["t"] = t
+        return event
