@@ -28,6 +28,8 @@ SUPPLIES = {
     "VBUS": "USB",
     "BAT+": "the cell",
     "BAT_SW": "the cell through the power switch",
+    "3V3_HALL_RAW": "the TPS63001's output",
+    "3V3_HALL": "the TPS63001 through the ferrite bead (the sensor rail)",
     "VSUP": "the bowl board: the cable's 3V3 through the ferrite bead",
     "AVDD": "the bowl board: the HX711's analog regulator (its PNP)",
 }
@@ -66,7 +68,10 @@ def check(board, workdir):
             name=board.parts[ref],
             ref_prefix=ref.rstrip("0123456789"),
             pins=[
-                Pin(num=n, name=name, func=types[t]) for n, (name, t) in sorted(p["pins"].items())
+                Pin(num=n, name=name, func=types[t])
+                for n, (name, t) in sorted(
+                    p["pins"].items(), key=lambda kv: netlist._node_key(("", kv[0]))
+                )
             ],
         )
         part.ref = ref
@@ -112,7 +117,7 @@ def main():
             )
             f.write(
                 "no-connect pins: %s\n"
-                % (", ".join("%s.%d" % rp for rp in board.unconnected()) or "none")
+                % (", ".join("%s.%s" % rp for rp in board.unconnected()) or "none")
             )
             f.write(
                 "supplies: %s\n" % ", ".join(n for n in sorted(board.nets) if _is_supply(board, n))

@@ -108,7 +108,7 @@ def build_board(name, cfg):
     facts = {k: v for k, v in summary.items() if k != "seconds"}
     facts.update(
         {
-            "per_set": PER_SET[name],
+            "per_set": netlist.per_set(name, cfg),
             "thickness_mm": 1.6,
             "area_cm2": round(pcbnew.ToMM(box.GetWidth()) * pcbnew.ToMM(box.GetHeight()) / 100, 1),
             "smt_parts": sum(
@@ -123,14 +123,6 @@ def build_board(name, cfg):
         json.dump(facts, f, indent=1, sort_keys=True)
         f.write("\n")
     return summary
-
-
-PER_SET = {
-    "sensor_strip": 19,
-    "controller": 1,
-    "clock": 1,
-    "bowl": 2,
-}  # boards of each design in one set
 
 
 def main(argv=None):

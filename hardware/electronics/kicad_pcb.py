@@ -105,9 +105,10 @@ class Pcb:
             fp.SetValue(p["value"])
             self.board.Add(fp)
             for pad in fp.Pads():
-                if not pad.GetNumber().isdigit():
-                    continue  # mechanical pads, a jack's shield (grounded at one end only)
-                net = model.net_of(ref, int(pad.GetNumber()))
+                if not pad.GetNumber():
+                    continue
+                number = pad.GetNumber()
+                net = model.net_of(ref, int(number) if number.isdigit() else number)
                 if net is not None:
                     pad.SetNet(self.nets[net])
             self.fp[ref] = fp
@@ -144,6 +145,7 @@ class Pcb:
     # -- copper -------------------------------------------------------------------------------
 
     def track(self, points, net, layer=pcbnew.F_Cu, width=TRACK):
+        made = []
         for (x0, y0), (x1, y1) in zip(points, points[1:]):
             if (x0, y0) == (x1, y1):
                 continue
@@ -154,6 +156,8 @@ class Pcb:
             t.SetLayer(layer)
             t.SetNet(self.nets[net])
             self.board.Add(t)
+            made.append(t)
+        return made
 
     def via(self, x, y, net):
         v = pcbnew.PCB_VIA(self.board)
@@ -408,6 +412,12 @@ def drc(board, report_path):
     stable = re.sub(
         r"^\*\* Report on .*$",
         "** Report on %s" % os.path.basename(report_path),
+        stable,
+        flags=re.M,
+    )
+    stable = re.sub(  # the board by its path in the repository, not on this machine
+        r"^\*\* Drc report for .*?([^/]+/[^/]+\.kicad_pcb) \*\*$",
+        r"** Drc report for hardware/kicad/\1 **",
         stable,
         flags=re.M,
     )

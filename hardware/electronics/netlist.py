@@ -37,9 +37,19 @@ from ingboard import board_config as bc  # noqa: E402
 from ingboard.sensing.classifier import point_name  # noqa: E402
 
 from hardware.electronics import parts as pt  # noqa: E402
+from host_tools import electrical  # noqa: E402
 
 KICAD_DIR = os.path.join(ROOT, "hardware", "kicad")
 BOARDS = ("sensor_strip", "controller", "clock", "bowl")  # the last two: units.py
+# Boards of each design in one set: a number, or a function of the configuration.
+PER_SET = {"sensor_strip": lambda cfg: cfg["grid"]["size"], "controller": 1, "clock": 1, "bowl": 2}
+
+
+def per_set(name, cfg):
+    n = PER_SET[name]
+    return n(cfg) if callable(n) else n
+
+
 COLUMNS = "ABCDEFGHJKLMNOPQRST"  # no I (seed 000 Art. 11 "Points")
 STRIP_PINS = 40  # the 2x20 strip connector
 
@@ -65,7 +75,7 @@ class Board:
     def connect(self, net, ref, pin):
         """Put pin `pin` (number, or the pin's name in the parts table) of `ref` on `net`."""
         pins = pt.part(self.parts[ref])["pins"]
-        if not isinstance(pin, int):
+        if pin not in pins:  # a pin's name rather than its number or pad name
             found = [n for n, (name, _t) in pins.items() if name == pin]
             if len(found) != 1:
                 raise ValueError("%s %s has no single pin named %s" % (self.name, ref, pin))
@@ -75,7 +85,7 @@ class Board:
         for other, members in self.nets.items():
             if (ref, pin) in members and other != net:
                 raise ValueError(
-                    "%s %s pin %d on both %s and %s" % (self.name, ref, pin, other, net)
+                    "%s %s pin %s on both %s and %s" % (self.name, ref, pin, other, net)
                 )
         members = self.nets.setdefault(net, [])
         if (ref, pin) not in members:
@@ -94,12 +104,18 @@ class Board:
             for pin in pt.part(key)["pins"]:
                 if self.net_of(ref, pin) is None:
                     out.append((ref, pin))
-        return sorted(out, key=lambda rp: (_ref_key(rp[0]), rp[1]))
+        return sorted(out, key=_node_key)
 
 
 def _ref_key(ref):
     head = ref.rstrip("0123456789")
     return (head, int(ref[len(head) :] or 0))
+
+
+def _node_key(node):
+    """(ref, pin) in order: numbered pins first, then named pads (SH, A1, ...)."""
+    ref, pin = node
+    return (_ref_key(ref), (0, pin, "") if isinstance(pin, int) else (1, 0, pin))
 
 
 # -- the sensor strip ------------------------------------------------------------------------
@@ -189,23 +205,26 @@ def controller_variants():
     return out
 
 
-CLOCK_PINS = (  # the 14-way clock unit connector J20, pin 1 first
-    "+3V3",
-    "GND",
-    "I2C0_SDA",
-    "I2C0_SCL",
-    "I2C1_SDA",
-    "I2C1_SCL",
-    "KEY_B",
-    "KEY_W",
-    "KEY_PAUSE",
-    "KEY_MENU",
-    "BUZZER_OUT",
-    "GND",
-    "+3V3",
-    "GND",
-)
-BOWL_PINS = ("+3V3", "GND", "DOUT", "SCK")  # JST XH 4, pin 1 first
+def jack_nets(cfg, nets):
+    """[(jack name, {pin: net or None})] of the four cable jacks, from the pin-out of
+    host_tools/electrical.py (the same table pinmap.md's "Cables and jacks" shows)."""
+    by_gpio = dict(nets)
+    out = []
+    for name, pins in electrical.jacks(cfg):
+        wired = {}
+        for n, _colour, signal, gpio in pins:
+            if signal == "GND":
+                wired[n] = "GND"
+            elif signal == "3V3":
+                wired[n] = "+3V3"
+            elif gpio == cfg["buzzer"]:
+                wired[n] = "BUZZER_OUT"  # after the series resistor
+            elif gpio is not None:
+                wired[n] = by_gpio[gpio]
+            else:
+                wired[n] = None
+        out.append((name, wired))
+    return out
 
 
 def controller(cfg):
@@ -286,7 +305,7 @@ def controller(cfg):
         q = b.add("Q%d" % (g + 1), "pmos", "group %d supply switch" % g)
         c = b.add("C%d" % (g + 1), "cap_1u", "group %d supply" % g)
         b.connect("G%02d_GATE" % g, q, "G")
-        b.connect("+3V3", q, "S")
+        b.connect("3V3_HALL", q, "S")
         b.connect("G%02d_VCC" % g, q, "D")
         b.connect("G%02d_VCC" % g, c, 1)
         b.connect("GND", c, 2)
@@ -309,26 +328,25 @@ def controller(cfg):
         )
         b.connect(nets[gpio], res, 1)
         b.connect("+3V3" if rail == "3V3" else "GND", res, 2)
-    # Clock unit: both displays' buses, the four keys, the buzzer through 100 Ohm.
-    jc = b.add("J%d" % (size + 1), "hdr_2x7", "clock unit (displays, keys, buzzer)")
+    # Cable jacks (RJ45, Cat 5e): CLOCK B, CLOCK W, BOWL B, BOWL W, each line that leaves the
+    # board through a TPD4E1U06 channel next to its jack; the shield to ground here only.
     r += 1
     rb = b.add("R%d" % r, "res_100", "buzzer series resistor")
     b.connect(nets[cfg["buzzer"]], rb, 1)
     b.connect("BUZZER_OUT", rb, 2)
-    for pin, what in enumerate(CLOCK_PINS, start=1):
-        if what.startswith(("I2C", "KEY")):
-            what = [v for v in nets.values() if v.endswith("_" + what)][0]
-        b.connect(what, jc, pin)
-    # Bowls: one HX711 module per bowl, on a 4-way cable.
-    for k, colour in enumerate(("B", "W")):
-        jb = b.add("J%d" % (size + 2 + k), "jst_xh4", "bowl %s (HX711 module)" % colour)
-        for pin, what in enumerate(BOWL_PINS, start=1):
-            if what in ("DOUT", "SCK"):
-                what = nets[cfg["bowls"][colour][what.lower()]]
-            b.connect(what, jb, pin)
+    esd = []
+    for k, (name, wired) in enumerate(jack_nets(cfg, nets)):
+        j = b.add("J%d" % (size + 1 + k), "rj45", "jack %s (Cat 5e cable)" % name)
+        for pin, net in sorted(wired.items()):
+            if net is not None:
+                b.connect(net, j, pin)
+        b.connect("GND", j, "SH")
+        lines = [net for _pin, net in sorted(wired.items()) if net not in (None, "GND")]
+        for first in range(0, len(lines), 4):
+            esd.append((name, lines[first : first + 4]))
     # Battery path: cell -> external switch -> Schottky -> VSYS; MCP73831 charges from USB.
-    jbat = b.add("J%d" % (size + 4), "jst_ph2", "battery (one Li-ion cell, protected)")
-    jsw = b.add("J%d" % (size + 5), "jst_xh2", "power switch (panel switch in the battery line)")
+    jbat = b.add("J%d" % (size + 5), "jst_ph2", "battery (one Li-ion cell, protected)")
+    jsw = b.add("J%d" % (size + 6), "jst_xh2", "power switch (panel switch in the battery line)")
     b.connect("BAT+", jbat, 1)
     b.connect("GND", jbat, 2)
     b.connect("BAT+", jsw, 1)
@@ -357,6 +375,72 @@ def controller(cfg):
         c = b.add("C%d" % (groups + cap + 1 + k), "cap_10u", "charger %s" % net)
         b.connect(net, c, 1)
         b.connect("GND", c, 2)
+    u = groups + 2 * banks + 1  # the charger's number; the parts below follow it
+    cap = cap + 2
+    # Sensor rail: TPS63001 from VSYS, enabled by the Pico's 3V3 (no sensor supply while the
+    # decoders are unpowered), ferrite + 22 uF, and the ADC reference from the same rail.
+    u += 1
+    reg = b.add("U%d" % u, "buck_boost", "sensor rail 3V3_HALL (800 mA)")
+    for pin in ("VIN", "VINA", "PS/SYNC"):
+        b.connect("VSYS", reg, pin)
+    b.connect("+3V3", reg, "EN")
+    for pin in ("VOUT", "FB"):
+        b.connect("3V3_HALL_RAW", reg, pin)
+    for pin in ("PGND", "GND", "PAD"):
+        b.connect("GND", reg, pin)
+    ind = b.add("L1", "ind_1u5", "TPS63001 inductor")
+    b.connect("REG_L1", reg, "L1")
+    b.connect("REG_L1", ind, 1)
+    b.connect("REG_L2", reg, "L2")
+    b.connect("REG_L2", ind, 2)
+    for net, what in (
+        ("VSYS", "TPS63001 input"),
+        ("3V3_HALL_RAW", "TPS63001 output"),
+        ("3V3_HALL_RAW", "TPS63001 output"),
+    ):
+        cap += 1
+        c = b.add("C%d" % (groups + cap), "cap_10u", what)
+        b.connect(net, c, 1)
+        b.connect("GND", c, 2)
+    fb = b.add("FB1", "ferrite", "sensor rail filter")
+    b.connect("3V3_HALL_RAW", fb, 1)
+    b.connect("3V3_HALL", fb, 2)
+    cap += 1
+    c = b.add("C%d" % (groups + cap), "cap_22u", "sensor rail after the ferrite")
+    b.connect("3V3_HALL", c, 1)
+    b.connect("GND", c, 2)
+    r += 1
+    link = b.add("R%d" % r, "res_0", "ADC reference from the sensor rail (remove: Pico's own)")
+    b.connect("3V3_HALL", link, 1)
+    b.connect("ADC_VREF", link, 2)
+    b.connect("ADC_VREF", a1, "ADC_VREF")
+    # USB-C for power and charging (a sink: 5.1 kOhm on each CC), a USBLC6-2SC6 on CC1, CC2
+    # and VBUS at the receptacle; VBUS feeds the Pico's VBUS and the charger. USB data stays on
+    # the Pico's own connector: a socketed module's USB test pads face the socket board.
+    usb = b.add("J%d" % (size + 7), "usb_c", "USB-C (power and charging)")
+    for pin, (name, _t) in pt.part("usb_c")["pins"].items():
+        net = {"GND": "GND", "SHIELD": "GND", "VBUS": "VBUS", "CC1": "USB_CC1", "CC2": "USB_CC2"}
+        b.connect(net[name], usb, pin)
+    for k in (1, 2):
+        r += 1
+        rc = b.add("R%d" % r, "res_5k1", "USB-C CC%d pull-down (sink)" % k)
+        b.connect("USB_CC%d" % k, rc, 1)
+        b.connect("GND", rc, 2)
+    u += 1
+    tvs = b.add("U%d" % u, "esd_usb", "USB-C ESD")
+    b.connect("USB_CC1", tvs, 1)
+    b.connect("USB_CC1", tvs, 6)
+    b.connect("USB_CC2", tvs, 3)
+    b.connect("USB_CC2", tvs, 4)
+    b.connect("VBUS", tvs, "VBUS")
+    b.connect("GND", tvs, "GND")
+    # Cable ESD: one TPD4E1U06 per four lines of a jack.
+    for name, lines in esd:
+        u += 1
+        e = b.add("U%d" % u, "esd_4ch", "ESD at jack %s" % name)
+        b.connect("GND", e, "GND")
+        for k, net in enumerate(lines):
+            b.connect(net, e, "IO%d" % (k + 1))
     for h in range(4):
         b.add("H%d" % (h + 1), "hole_m3", "fixing screw")
     return b
@@ -401,7 +485,7 @@ def ordered_nets(board):
     """[(code, name, members)] with GND first, then by name: the codes KiCad files use."""
     names = sorted(board.nets, key=lambda s: (s != "GND", s))
     return [
-        (code, name, sorted(board.nets[name], key=lambda rp: (_ref_key(rp[0]), rp[1])))
+        (code, name, sorted(board.nets[name], key=_node_key))
         for code, name in enumerate(names, start=1)
     ]
 

@@ -59,7 +59,7 @@ def _symbol(board, ref, caption, font, small):
     """An image of one part: a box, pins left and right, net labels outside."""
     key = board.parts[ref]
     p = pt.part(key)
-    pins = sorted(p["pins"].items())
+    pins = sorted(p["pins"].items(), key=lambda kv: netlist._node_key(("", kv[0])))
     half = (len(pins) + 1) // 2
     left, right = pins[:half], pins[half:][::-1]
     if len(pins) == 40 and key == "pico2":  # the module's own layout: 1-20 down, 40-21 up
@@ -85,13 +85,13 @@ def _symbol(board, ref, caption, font, small):
             net = board.net_of(ref, num) or "(not connected)"
             if side == 0:
                 d.line([bx - 14, y, bx, y], fill="black")
-                d.text((bx + 4, y), "%d %s" % (num, name), fill="black", font=small, anchor="lm")
+                d.text((bx + 4, y), "%s %s" % (num, name), fill="black", font=small, anchor="lm")
                 d.text((bx - 16, y), net, fill=(0, 70, 160), font=small, anchor="rm")
             else:
                 d.line([bx + box_w, y, bx + box_w + 14, y], fill="black")
                 d.text(
                     (bx + box_w - 4, y),
-                    "%s %d" % (name, num),
+                    "%s %s" % (name, num),
                     fill="black",
                     font=small,
                     anchor="rm",

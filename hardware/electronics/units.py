@@ -85,7 +85,7 @@ def clock_pullup_ohms(cfg):
         if len(colours) > 1:
             raise ValueError("the clock board is drawn for one display per bus")
     low, _high = el.pullup_range(el.bus_capacitance_pf(el.CLOCK_CABLE_MAX_M))
-    for ohms in sorted(pt.RESISTORS):
+    for ohms in sorted(r for r in pt.RESISTORS if r > 0):  # not the 0 Ohm link
         worst = _parallel(spine, ohms, min(modules))
         if worst >= low:
             return ohms
@@ -153,7 +153,7 @@ def clock(cfg):
             b.connect(net, jack, pin)
         for group in esd_groups(nets):
             u += 1
-            esd = b.add("U%d" % u, "esd4", "ESD of jack %s" % jack)
+            esd = b.add("U%d" % u, "esd_4ch", "ESD of jack %s" % jack)
             b.connect("GND", esd, "GND")
             for (_pin, net), channel in zip(group, ESD_CHANNELS):
                 b.connect(net, esd, channel)
@@ -222,7 +222,7 @@ def bowl(cfg):
         pins[pin] = names.get(net, net)
         b.connect(pins[pin], jack, pin)
     for k, group in enumerate(esd_groups(pins)):
-        esd = b.add("U%d" % (k + 1), "esd4", "ESD of the jack")
+        esd = b.add("U%d" % (k + 1), "esd_4ch", "ESD of the jack")
         b.connect("GND", esd, "GND")
         for (_pin, net), channel in zip(group, ESD_CHANNELS):
             b.connect(net, esd, channel)

@@ -20,6 +20,7 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 from hardware.electronics import netlist, parts  # noqa: E402
+from host_tools import electrical  # noqa: E402
 
 
 def _read(name):
@@ -48,7 +49,6 @@ def expected_members(cfg, gpio, function):
     first = ["U%d" % (g + 1) for g in range(groups)]
     second = ["U%d" % (groups + 1 + b) for b in range(bc.grid_banks(size))]
     decoders = ["U%d" % (groups + 3 + b) for b in range(bc.grid_banks(size))]
-    clock = "J%d" % (size + 1)
     out = {("A1", "GP%d" % gpio)}
     m = re.match(r"grid channel select S(\d)", function)
     if m:
@@ -64,17 +64,14 @@ def expected_members(cfg, gpio, function):
     m = re.match(r"grid bank (\d) analog in", function)
     if m:
         return out | {(second[int(m.group(1))], "COM")}
-    m = re.match(r"HX711 ([BW]) bowl (DOUT|PD_SCK)", function)
-    if m:
-        jack = "J%d" % (size + 2 + "BW".index(m.group(1)))
-        return out | {(jack, "pin%d" % (3 if m.group(2) == "DOUT" else 4))}
-    m = re.match(r"I2C(\d) (SDA|SCL)", function)
-    if m:
-        pin = 3 + 2 * int(m.group(1)) + (m.group(2) == "SCL")
-        return out | {(clock, "pin%d" % pin)}
-    m = re.match(r"key (\w+)", function)
-    if m:
-        return out | {(clock, "pin%d" % (7 + bc.KEYS.index(m.group(1))))}
+    if function.startswith(("HX711", "I2C", "key")):
+        # Each line that leaves the board: on the RJ45 jack pin the cable table gives
+        # (host_tools/electrical.py, pinmap.md "Cables and jacks"); jacks J20-J23 in its order.
+        for k, (_name, pins) in enumerate(electrical.jacks(cfg)):
+            for pin, _colour, _signal, g in pins:
+                if g == gpio:
+                    out.add(("J%d" % (size + 1 + k), "pin%d" % pin))
+        return out
     if function.startswith("buzzer"):
         return out  # through the series resistor to the clock connector (pin 11)
     raise AssertionError("no expectation for %s" % function)
@@ -155,13 +152,72 @@ def test_the_strip_is_the_same_for_every_line():
 
 
 def test_no_pin_left_floating_but_the_declared_ones():
-    # Unused Pico pins (RUN, GP28 spare, ADC_VREF, 3V3_EN) and bank 1's unused decoder
-    # outputs; every other pin of every part is on a net.
+    # Unused Pico pins (RUN, GP28 spare, 3V3_EN), bank 1's unused decoder outputs, the jack
+    # pins the cable table leaves NC and the ESD channels they leave free; every other pin of
+    # every part is on a net.
     ctrl = netlist.build("controller")
+    cfg = bc.variant()
+    size = cfg["grid"]["size"]
     left = {(ref, parts.part(ctrl.parts[ref])["pins"][pin][0]) for ref, pin in ctrl.unconnected()}
-    assert {r for r, _ in left} == {"A1", "U27"}
-    assert {n for r, n in left if r == "A1"} == {"RUN", "GP28", "ADC_VREF", "3V3_EN"}
+    assert {n for r, n in left if r == "A1"} == {"RUN", "GP28", "3V3_EN"}
+    jack_nc = {
+        ("J%d" % (size + 1 + k), str(pin))
+        for k, (_n, pins) in enumerate(electrical.jacks(cfg))
+        for pin, _c, signal, _g in pins
+        if signal == "NC"
+    }
+    assert {(r, n) for r, n in left if r.startswith("J")} == jack_nc
+    esd = {r for r, key in ctrl.parts.items() if key == "esd_4ch"}
+    for ref, name in left:
+        assert ref in {"A1", "U27"} | esd or ref.startswith("J"), (ref, name)
+        if ref in esd:
+            assert name == "NC" or name.startswith("IO"), (ref, name)
     assert netlist.build("sensor_strip").unconnected() == []
+
+
+def test_every_line_leaving_the_board_has_an_esd_channel_at_its_jack():
+    ctrl = netlist.build("controller")
+    esd = {r for r, key in ctrl.parts.items() if key in ("esd_4ch", "esd_usb")}
+    for ref, key in ctrl.parts.items():
+        if key not in ("rj45", "usb_c"):
+            continue
+        for pin in parts.part(key)["pins"]:
+            net = ctrl.net_of(ref, pin)
+            if net in (None, "GND"):
+                continue
+            assert any(r in esd for r, _p in ctrl.nets[net]), (ref, pin, net)
+
+
+def test_the_sensor_groups_run_from_their_own_regulator():
+    # electrical.md "Power": the group switches' sources on 3V3_HALL (TPS63001, enabled by
+    # the Pico's 3V3), the ADC reference from the same rail.
+    ctrl = netlist.build("controller")
+    reg = [r for r, k in ctrl.parts.items() if k == "buck_boost"]
+    assert len(reg) == 1
+    assert ctrl.net_of(reg[0], 6) == "+3V3"  # EN
+    assert ctrl.net_of(reg[0], 5) == "VSYS"  # VIN
+    for ref, key in ctrl.parts.items():
+        if key == "pmos":
+            assert ctrl.net_of(ref, 2) == "3V3_HALL", ref
+    assert ctrl.net_of("A1", parts.pico_pin_named("ADC_VREF")) == "ADC_VREF"
+    assert {r for r, _p in ctrl.nets["ADC_VREF"]} == {"A1", "R26"}
+    assert ctrl.net_of("R26", 1) == "3V3_HALL"
+
+
+def test_every_part_has_a_price_and_the_cost_tool_reads_the_same_table():
+    from host_tools import set_parts
+
+    for key, p in parts.PARTS.items():
+        assert p["source"] in parts.SOURCES, key
+        assert p["price"][0] >= p["price"][1] >= 0, key
+        if p["footprint"]:
+            assert p["lcsc"] or p["western"] or p["assembly"] == "none", key
+    texts = {row[2] for row in set_parts.parts()}
+    ctrl = netlist.build("controller")
+    for key in set(ctrl.parts.values()):
+        p = parts.part(key)
+        if p["assembly"] != "none":
+            assert set_parts._part_text(p) in texts, key
 
 
 # -- the unit boards: the clock board and the bowl board -------------------------------------
@@ -247,12 +303,14 @@ def test_a_jack_pin_swapped_in_the_committed_bowl_netlist_is_found():
 def test_the_unit_boards_leave_open_only_unused_jack_pins_and_channels():
     clock = netlist.build("clock")
     left = {(r, parts.part(clock.parts[r])["pins"][p][0]) for r, p in clock.unconnected()}
-    assert {r for r, _ in left} == {"J2", "U1", "U2", "U3", "U4"}  # W has no buzzer (pin 5)
-    assert all(n in ("5", "NC") or n.startswith("IO") for _r, n in left)
+    # W has no buzzer (pin 5); the jacks' shields are grounded at the controller's end only.
+    assert {r for r, _ in left} == {"J1", "J2", "U1", "U2", "U3", "U4"}
+    assert all(n in ("5", "NC", "SHIELD") or n.startswith("IO") for _r, n in left)
+    assert {r for r, n in left if n == "SHIELD"} == {"J1", "J2"}
     bowl = netlist.build("bowl")
     left = {(r, parts.part(bowl.parts[r])["pins"][p][0]) for r, p in bowl.unconnected()}
     assert left == {
-        ("J1", "5"), ("J1", "7"), ("J1", "8"), ("U1", "NC"), ("U1", "IO4"),
+        ("J1", "5"), ("J1", "7"), ("J1", "8"), ("J1", "SHIELD"), ("U1", "NC"), ("U1", "IO4"),
         ("U2", "INNB"), ("U2", "INPB"), ("U2", "XO"),
     }  # fmt: skip
 
@@ -264,7 +322,7 @@ def test_the_clock_pull_up_is_the_lowest_the_strongest_module_allows():
     ohms = units.clock_pullup_ohms(cfg)
     figures = units.i2c_figures(cfg)
     assert all(low <= total and rise <= limit for _l, _m, total, rise, limit, low in figures)
-    lower = [r for r in parts.RESISTORS if r < ohms]
+    lower = [r for r in parts.RESISTORS if 0 < r < ohms]
     spine = bc.PULLS["i2c"][1]
     for r in lower:  # any lower value lets the strongest module pull-up sink over 3 mA
         total = 1 / (1 / spine + 1 / r + 1 / 4700)
