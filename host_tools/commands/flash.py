@@ -21,7 +21,8 @@ Steps, each one checked before the next:
    - with `--frozen`: nothing of the packages (firmware built with them frozen in, `make
      firmware`); the board's firmware must hold this tree's VERSION, else exit 2;
    main.py goes onto the file system in every case;
-4. soft-reset (a fresh interpreter), import every flashed module on the board and read back
+4. import every flashed module on the board, each room (ingboard.tracking, ingrules, ...) in a
+   fresh interpreter (soft reset; all at once do not fit a stock RP2040's heap), and read back
    `ingboard.VERSION`, which must be the flashed tree's VERSION and come from a .mpy file
    (under /rom with --romfs; frozen into the firmware with --frozen);
 5. soft-reset again with main.py, so the board runs the new firmware.
@@ -403,7 +404,8 @@ def native_mpy(path):
 
 
 def verify(dev, files, native=()):
-    """Import every flashed module in a fresh interpreter; (VERSION, ingboard.__file__).
+    """Import every flashed module, each room in a fresh interpreter; (VERSION,
+    ingboard.__file__) of the last.
     `native`: board paths of .mpy holding native code (native_mpy); such a module may refuse
     to import on a port without its emitter or architecture, and the firmware then uses its
     pure code (classifier.py's _native_loop)."""
@@ -423,9 +425,21 @@ def verify(dev, files, native=()):
             "try:\n import %s\nexcept (ValueError, ImportError):\n pass\n" % m for m in optional
         )
         dev.eval(code, "1")
-    dev.soft_reset()
-    code = "import ingboard\n" + "".join("import %s\n" % m for m in modules)
-    return dev.eval(code, "(ingboard.VERSION, ingboard.__file__)")
+    # One fresh interpreter per room (ingboard.tracking, ingboard.app, ingrules, ...): all the
+    # modules at once do not fit the stock RP2040 image's heap, and the app never loads them all
+    # (the host commands, the journal's replay and the bring-up probe are loaded when needed).
+    rooms = {}
+    for m in modules:
+        rooms.setdefault(".".join(m.split(".")[:2]), []).append(m)
+    found = None
+    for room in sorted(rooms):
+        dev.soft_reset()
+        code = "import ingboard\n" + "".join("import %s\n" % m for m in rooms[room])
+        found = dev.eval(code, "(ingboard.VERSION, ingboard.__file__)")
+    if found is None:
+        dev.soft_reset()
+        found = dev.eval("import ingboard\n", "(ingboard.VERSION, ingboard.__file__)")
+    return found
 
 
 def run(args):
