@@ -85,8 +85,28 @@ SEAT_GAP_UM = 0  # sensor top to groove floor with the tallest package (SENSOR_T
 SPINE_W_UM = 150000  # what the controller's routing needs beside its 19 connectors
 SPINE_L_UM = 438000
 SPINE_POCKET_Z_UM = 18000  # the pocket's floor: 27 mm of room for the spine, 18650 and plugs
-CABLE_EXIT_W_UM = 30000  # from the spine pocket out through the board's right edge
-CABLE_EXIT_Z_UM = 30000  # its floor
+# The spine lies components up (toward the playing surface), its y = 0 end at line 19. The
+# cables' connectors sit on its right edge (x = SPINE_W_UM, the board's right seen from above),
+# their openings to that edge: (reference, centre of the body along the edge from y = 0, body
+# width along the edge), as hardware/electronics/controller.py places them (RJ45 J20-J23:
+# CLOCK B, CLOCK W, BOWL B, BOWL W; J26 the USB-C receptacle). tests/host/test_mech_drawings.py
+# checks them against the committed controller board.
+SPINE_CABLE_JACKS_UM = (
+    ("J20", 262448, 16510),
+    ("J21", 282448, 16510),
+    ("J22", 302448, 16510),
+    ("J23", 322448, 16510),
+    ("J26", 340000, 8940),
+)
+RJ45_PLUG_W_UM = 16000  # a Cat 5e plug with its boot, across
+RJ45_PLUG_L_UM = 35000  # the plug and its boot beyond the jack's face
+USB_C_PLUG_W_UM = 12350  # the USB-C plug's overmould, across (Type-C spec, maximum)
+# The cables' exit, from the spine pocket out through the board's right edge: as long as the
+# row of jacks with their plugs plus this either side, then widened to the middle of the next
+# channel so no rib is cut part-way; its floor is the spine pocket's, so the clips on the ribs
+# it crosses are the spine's clips.
+CABLE_EXIT_CLEARANCE_UM = 1000
+CABLE_EXIT_Z_UM = SPINE_POCKET_Z_UM
 
 # -- the strip clips (printed, hardware/mech/scad/strip-clip*.scad): a bar on the rib beside
 #    the strip's holes, two screws along the rib (along the grain), an arm to a post under the

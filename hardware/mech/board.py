@@ -45,8 +45,9 @@ class Geometry:
         self.spine_half_w = mm(P.SPINE_W_UM) / 2 + 1.0
         self.spine_half_l = mm(P.SPINE_L_UM) / 2 + 1.0
         self.spine_z = mm(P.SPINE_POCKET_Z_UM)
-        self.exit_w = mm(P.CABLE_EXIT_W_UM)
         self.exit_z = mm(P.CABLE_EXIT_Z_UM)
+        self.exit_lo, self.exit_hi = self.exit_span()
+        self.exit_w = self.exit_hi - self.exit_lo
         self.hole_off = -mm(P.STRIP_HOLE_OFFSET_UM)  # the holes, from the sensor line
         # the pocket also takes the clips of the holes above the spine, whole
         for k in P.STRIP_HOLES_HALF_PITCH:
@@ -65,6 +66,42 @@ class Geometry:
         self.foam = mm(P.CLIP_FOAM_UM)
         self.pin_l = self.foam - mm(P.CLIP_PRELOAD_UM) + self.strip_t - 0.2
         self.check()
+
+    def spine_y(self, y_spine):
+        """A point of the spine at `y_spine` from its line-19 end, as Y from the blank's bottom
+        edge: the spine lies centred in its pocket, components up, y = 0 toward line 19."""
+        return self.h / 2 + mm(P.SPINE_L_UM) / 2 - y_spine
+
+    def plug_spans(self):
+        """[(reference, Y low, Y high)]: each cable connector on the spine's right edge with
+        the plug it takes (the wider of the two), across, as Y of the blank."""
+        out = []
+        for ref, centre, body in P.SPINE_CABLE_JACKS_UM:
+            plug = P.USB_C_PLUG_W_UM if ref == "J26" else P.RJ45_PLUG_W_UM
+            half = mm(max(body, plug)) / 2
+            y = self.spine_y(mm(centre))
+            out.append((ref, y - half, y + half))
+        return out
+
+    def exit_span(self):
+        """(Y low, Y high) of the cables' exit: the row of connectors and their plugs plus
+        the clearance, each end moved out to the middle of the next channel (a line), so the
+        exit's sides run in open channels and no rib is cut part-way."""
+        spans = self.plug_spans()
+        c = mm(P.CABLE_EXIT_CLEARANCE_UM)
+        lo = min(s[1] for s in spans) - c
+        hi = max(s[2] for s in spans) + c
+        lines = [self.row_y(r) for r in range(1, P.SIZE + 1)]
+        below = [y for y in lines if y <= lo]
+        above = [y for y in lines if y >= hi]
+        if not below or not above:
+            raise ValueError("the spine's jacks lie beyond lines 1-19")
+        return below[-1], above[0]
+
+    def in_exit(self, x_top, y):
+        """A clip's bar at (x seen from above, y) stands in the cables' exit: right of the
+        spine's pocket (the spine's jack edge is the board's right seen from above)."""
+        return x_top > self.w / 2 + self.spine_half_w - 1.0 and self.exit_lo < y < self.exit_hi
 
     def post_l(self, seat_face_z):
         """The post from a bar whose seat's floor is at Z `seat_face_z` (the bar's top face
@@ -101,6 +138,19 @@ class Geometry:
             raise ValueError("the clip's pin does not reach the strip's hole")
         if self.spine_z < self.seat_z + self.strip_t + 8:
             raise ValueError("the spine pocket cuts into the strips' connectors")
+        if self.exit_z != self.spine_z:
+            raise ValueError(
+                "the cable exit's floor must be the spine pocket's: the clips on the ribs it"
+                " crosses are the spine's clips"
+            )
+        if self.w / 2 - self.spine_half_w < mm(P.RJ45_PLUG_L_UM):
+            raise ValueError("the cable exit is shorter than a plug with its boot")
+        seat_half = self.rib / 2 + 1
+        for row in range(2, P.SIZE + 1):
+            y = self.row_y(row) + self.rib_below
+            for edge in (self.exit_lo, self.exit_hi):
+                if abs(y - edge) < seat_half + self.tool_r:
+                    raise ValueError("the cable exit's side cuts the rib below line %d" % row)
 
     def row_y(self, row):
         """Centre of board line `row` (1 at the bottom), from the blank's bottom edge."""
@@ -127,9 +177,9 @@ class Geometry:
         out = []
         for k in P.STRIP_HOLES_HALF_PITCH:
             x = self.hole_x_top(k)
-            z = self.spine_z if self.in_spine(x) else self.t
             for row in range(2, P.SIZE + 1):
                 y = self.row_y(row) + self.rib_below
+                z = self.spine_z if self.in_spine(x) or self.in_exit(x, y) else self.t
                 posts = (self.arm, self.arm_double) if row == 2 else (self.arm,)
                 out.append((x, y, posts, z))
         return out
@@ -192,13 +242,13 @@ def underside():
         g.h / 2 + g.spine_half_l,
         g.tool_r,
     )
-    ym = g.h / 2
+    # seen from below the board's right side (the spine's jack edge) is on the left
     d.rounded_rect(
         "EXIT_Z%.2f" % g.exit_z,
         -g.tool_r,
-        ym - g.exit_w / 2,
+        g.exit_lo,
         cx - g.spine_half_w + g.tool_r,
-        ym + g.exit_w / 2,
+        g.exit_hi,
         g.tool_r,
     )
     for x_top, y, _posts, z in g.clips():
@@ -262,7 +312,28 @@ def underside_sheet_views(sheet):
         "spine pocket Z%.1f" % g.spine_z,
         height=h,
     )
-    leader(v, 4, g.h / 2 + 10, 20, g.h + 8, "cable exit Z%.1f" % g.exit_z, height=h)
+    ex = cx - g.spine_half_w
+    dim_linear(
+        v,
+        ex,
+        g.exit_lo,
+        ex,
+        g.exit_hi,
+        -10,
+        "%.1f exit" % g.exit_w,
+        vertical=True,
+        height=h,
+    )
+    dim_linear(v, ex, 0, ex, g.exit_lo, -10, "%.1f" % g.exit_lo, vertical=True, height=h)
+    leader(
+        v,
+        4,
+        g.exit_hi - 6,
+        20,
+        g.h + 8,
+        "cable exit Z%.1f (board's RIGHT side from above)" % g.exit_z,
+        height=h,
+    )
     x, y, _posts, _z = g.clips()[-1]
     leader(v, g.under_x(x), y, g.under_x(x) - 40, g.h + 20, "clip seat + 2 pilots", height=h)
     sheet.place(v, s, (30, 45), label="UNDERSIDE, seen from below (A19 top right) - scale 1:2")
@@ -501,9 +572,15 @@ def underside_notes():
         "Clips: one on the rib below each strip's 4 holes; lines 1 and 2 share a two-post",
         "clip on the rib between them. Pilots %.1f: 2.5 x 16 mm screws, 2.5 x 10 over the"
         % g.pilot_d,
-        "spine (its pilots stop %.0f mm under the face). Close the back with a"
+        "spine and in the exit (pilots stop %.0f mm under the face). Close the back with a"
         % mm(P.CLIP_PILOT_MIN_Z_UM),
         "4 mm panel in slotted holes (wood moves), hatch over the spine.",
+        "Spine: components up, J1 at line 19; its jacks' edge faces the board's RIGHT side",
+        "(seen from above; left on this view from below). The exit spans its jacks and USB-C",
+        "with their plugs (%.1f to %.1f from line 1's edge of the blank) widened to the"
+        % (min(s[1] for s in g.plug_spans()), max(s[2] for s in g.plug_spans())),
+        "middle of lines %d and %d; floor = the pocket's, so its ribs take -spine clips."
+        % (round((g.exit_lo - g.margin_y) / g.py) + 1, round((g.exit_hi - g.margin_y) / g.py) + 1),
     ]
 
 

@@ -2,7 +2,9 @@
 firmware/ingboard/physical.py: the committed files must be what the generator makes now, the
 generator must be deterministic, and a changed dimension must show up in the outputs."""
 
+import math
 import os
+import re
 import subprocess
 import sys
 
@@ -172,3 +174,119 @@ def test_stl_normalise_sorts_triangles_and_refuses_a_short_file():
     assert stl_normalise.normalise(one) == stl_normalise.normalise(other)
     with pytest.raises(ValueError):
         stl_normalise.normalise(one[:-10])
+
+
+CONTROLLER_PCB = os.path.join(ROOT, "hardware", "kicad", "controller", "controller.kicad_pcb")
+_NUM = r"(-?[0-9.]+)"
+
+
+def _footprint(text, ref):
+    """(x, y, angle, [(x, y) of its F.Fab drawing, on the board]) of footprint `ref` in the
+    committed controller board (KiCad: y down, angle counter-clockwise as seen)."""
+    i = text.index('(fp_text reference "%s"' % ref)
+    start = text.rindex("(footprint", 0, i)
+    end = text.index("\n  )", i)
+    block = text[start:end]
+    m = re.search(r"\(at %s %s(?: %s)?\)" % (_NUM, _NUM, _NUM), block)
+    x0, y0, angle = float(m.group(1)), float(m.group(2)), float(m.group(3) or 0)
+    a = math.radians(angle)
+    points = []
+    for line in block.splitlines():
+        if '(layer "F.Fab")' not in line or "(start" not in line:
+            continue
+        for lx, ly in re.findall(r"\((?:start|end) %s %s\)" % (_NUM, _NUM), line):
+            lx, ly = float(lx), float(ly)
+            points.append(
+                (
+                    x0 + lx * math.cos(a) + ly * math.sin(a),
+                    y0 - lx * math.sin(a) + ly * math.cos(a),
+                )
+            )
+    return x0, y0, angle, points
+
+
+@pytest.fixture(scope="module")
+def controller_pcb():
+    with open(CONTROLLER_PCB) as f:
+        return f.read()
+
+
+def test_the_spine_cable_jacks_of_physical_py_are_the_committed_controllers(controller_pcb):
+    width = P.SPINE_W_UM / 1000
+    for ref, centre, body in P.SPINE_CABLE_JACKS_UM:
+        _x, _y, _a, pts = _footprint(controller_pcb, ref)
+        ys = [p[1] for p in pts]
+        xs = [p[0] for p in pts]
+        assert (min(ys) + max(ys)) / 2 == pytest.approx(centre / 1000, abs=0.002), ref
+        assert max(ys) - min(ys) == pytest.approx(body / 1000, abs=0.002), ref
+        # on the right edge, the opening (the body's far face) at most 1 mm inside it
+        assert width - 1.0 <= max(xs) <= width, ref
+
+
+def test_the_spines_line_19_end_is_its_y_0_as_the_drawings_assume(controller_pcb):
+    g = board.Geometry()
+    for line, ref in ((P.SIZE, "J1"), (1, "J%d" % P.SIZE)):
+        _x, y, _a, _pts = _footprint(controller_pcb, ref)
+        assert abs(g.spine_y(y) - g.row_y(line)) < g.py / 2, ref
+
+
+def test_the_cable_exit_spans_every_jack_and_plug_and_cuts_no_rib_part_way():
+    g = board.Geometry()
+    spans = g.plug_spans()
+    assert {s[0] for s in spans} == {"J20", "J21", "J22", "J23", "J26"}
+    for ref, lo, hi in spans:
+        assert g.exit_lo < lo and hi < g.exit_hi, ref
+        assert hi - lo >= P.RJ45_PLUG_W_UM / 1000 or ref == "J26"
+    # its sides run along lines (the middle of open channels), and the plugs fit its length
+    lines = [g.row_y(r) for r in range(1, P.SIZE + 1)]
+    assert g.exit_lo in lines and g.exit_hi in lines
+    assert g.w / 2 - g.spine_half_w >= P.RJ45_PLUG_L_UM / 1000
+    # drawn from below: the board's right side (the spine's jack edge) is the view's left
+    exits = [it for it in board.underside().items if it[1].startswith("EXIT_Z")]
+    assert len(exits) == 1
+    lines_drawn = [sg for sg in exits[0][2] if sg[0] == "L"]
+    xs = [v for sg in lines_drawn for v in (sg[1], sg[3])]
+    ys = [v for sg in lines_drawn for v in (sg[2], sg[4])]
+    assert min(xs) < 0 and max(xs) <= g.w / 2 - g.spine_half_w + g.tool_r + 1e-9
+    assert min(ys) == pytest.approx(g.exit_lo) and max(ys) == pytest.approx(g.exit_hi)
+
+
+def test_clips_under_the_cable_exit_are_the_spines_clips():
+    g = board.Geometry()
+    under = [c for c in g.clips() if g.in_exit(c[0], c[1])]
+    assert under  # the exit crosses the outer clips' ribs on the right
+    assert all(c[0] > g.w / 2 and c[3] == g.spine_z for c in under)
+    assert all(c[3] == g.t for c in g.clips() if not (g.in_exit(*c[:2]) or g.in_spine(c[0])))
+
+
+def test_moved_jacks_move_the_exit_and_a_shallower_exit_is_refused(monkeypatch):
+    before = board.Geometry()
+    moved = tuple((r, c + 40000, w) for r, c, w in P.SPINE_CABLE_JACKS_UM)
+    monkeypatch.setattr(P, "SPINE_CABLE_JACKS_UM", moved)
+    after = board.Geometry()
+    assert after.exit_hi < before.exit_hi  # farther from line 19
+    monkeypatch.setattr(P, "CABLE_EXIT_Z_UM", 30000)
+    with pytest.raises(ValueError, match="spine's clips"):
+        board.Geometry()
+
+
+def test_the_clip_counts_and_the_exit_in_the_docs_are_the_drawings():
+    g = board.Geometry()
+    single = [c for c in g.clips() if len(c[2]) == 1]
+    plain = sum(1 for c in single if c[3] == g.t)
+    spine = sum(1 for c in single if c[3] == g.spine_z)
+    assert plain + spine == len(single)
+    with open(os.path.join(ROOT, "hardware_docs", "build-guide.md")) as f:
+        guide = f.read()
+    assert "%d `strip-clip`, %d `strip-clip-spine`," % (plain, spine) in guide
+    with open(os.path.join(MECH, "README.md")) as f:
+        readme = f.read()
+    assert "| `strip-clip`, `strip-clip-spine` | %d + %d " % (plain, spine) in readme
+    first = round((g.exit_lo - g.margin_y) / g.py) + 1
+    last = round((g.exit_hi - g.margin_y) / g.py) + 1
+    assert "(lines %d to %d, %.0f mm)" % (first, last, g.exit_w) in readme
+    assert "runs the whole %.0f mm to the edge" % (g.w / 2 - g.spine_half_w) in readme
+    assert "`EXIT_Z%.2f`" % g.exit_z in readme
+    with open(os.path.join(ROOT, "hardware_docs", "boards.md")) as f:
+        boards = f.read()
+    assert "from line %d to line %d (%.0f mm)" % (first, last, g.exit_w) in boards
