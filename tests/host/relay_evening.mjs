@@ -152,6 +152,9 @@ try {
   r.player390 = await shot(vpage, "player-390.png");
   await vpage.goto(base + "/");
   await vpage.waitForFunction((n) => document.querySelectorAll(".card").length === n, TABLES);
+  // The links line comes with the page's second fetch: the picture waits for it, as at 1280 px
+  // (without it the page was 20 px shorter whenever the machine was slow).
+  await vpage.waitForFunction(() => !document.getElementById("links").hidden);
   r.hall390 = await shot(vpage, "hall-390.png", ["#conn"], true, [".clk"]);
 
   step('// The results, exported');
