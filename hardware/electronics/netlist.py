@@ -205,9 +205,11 @@ def controller_variants():
     return out
 
 
-def jack_nets(cfg, nets):
+def jack_nets(cfg, nets, buzzer_net="BUZZER_OUT"):
     """[(jack name, {pin: net or None})] of the four cable jacks, from the pin-out of
-    host_tools/electrical.py (the same table pinmap.md's "Cables and jacks" shows)."""
+    host_tools/electrical.py (the same table pinmap.md's "Cables and jacks" shows). On the
+    controller the buzzer's pin carries `buzzer_net` (after the series resistor); None names it
+    by its GPIO, as the clock board does."""
     by_gpio = dict(nets)
     out = []
     for name, pins in electrical.jacks(cfg):
@@ -217,8 +219,8 @@ def jack_nets(cfg, nets):
                 wired[n] = "GND"
             elif signal == "3V3":
                 wired[n] = "+3V3"
-            elif gpio == cfg["buzzer"]:
-                wired[n] = "BUZZER_OUT"  # after the series resistor
+            elif buzzer_net is not None and gpio == cfg["buzzer"]:
+                wired[n] = buzzer_net
             elif gpio is not None:
                 wired[n] = by_gpio[gpio]
             else:

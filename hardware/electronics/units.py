@@ -120,18 +120,9 @@ def i2c_figures(cfg):
 def jack_nets(cfg, jack):
     """{jack pin: net} of one controller jack ("CLOCK B", "BOWL W" ...), named as the
     controller names the GPIO behind it; GND and +3V3 as they are; NC pins left out."""
-    gpio = netlist.gpio_nets(cfg)
-    for name, pins in el.jacks(cfg):
+    for name, wired in netlist.jack_nets(cfg, netlist.gpio_nets(cfg), buzzer_net=None):
         if name == jack:
-            out = {}
-            for n, _colour, signal, g in pins:
-                if signal == "GND":
-                    out[n] = "GND"
-                elif signal == "3V3":
-                    out[n] = "+3V3"
-                elif g is not None:
-                    out[n] = gpio[g]
-            return out
+            return {n: net for n, net in wired.items() if net is not None}
     raise ValueError("no jack %r" % jack)
 
 
