@@ -20,6 +20,9 @@ use nothing else:
   link is gone.
 - `close()`.
 
+`wait_app_started(dev, timeout_s)` pings the app just started until it answers, and names what
+the board printed instead (a traceback, e.g. a MemoryError at start) when it never does.
+
 `MpremoteDevice` builds on mpremote's `SerialTransport` (pinned in requirements.txt): file
 transfer and exec go through its raw REPL, never a home-made one. `FakeDevice` is a board in
 this process: a temporary directory is its file system, `exec` runs the code under the
@@ -52,6 +55,67 @@ class DeviceError(Exception):
 
 class DeviceClosed(DeviceError):
     """The serial link is gone (board unplugged or the fake's app has stopped)."""
+
+
+class AppDidNotStart(DeviceError):
+    """main.py did not bring the app up: `said` is what the board printed meanwhile (its last
+    lines), `memory` True when that was a MemoryError."""
+
+    def __init__(self, text, said=(), memory=False):
+        super().__init__(text)
+        self.said = list(said)
+        self.memory = memory
+
+
+# Pinging the app after a start: how often, and the lines of board output kept for the error.
+PING_EVERY_S = 1.0
+SAID_KEPT = 6
+
+
+def wait_app_started(dev, timeout_s=60.0):
+    """Ping the app (`{"cmd": "ping"}` each PING_EVERY_S) until it answers `pong`; return the
+    pong. A line sent while main.py is still loading reaches the REPL or nobody, so pings are
+    repeated. A traceback ends the wait at once (AppDidNotStart with its lines), as does
+    silence for timeout_s."""
+    said = []
+    in_traceback = False
+    deadline = time.monotonic() + timeout_s
+    next_ping = 0.0
+    while True:
+        now = time.monotonic()
+        if now >= deadline:
+            raise AppDidNotStart(
+                "the app did not answer a ping in %g s (the board said: %s)"
+                % (timeout_s, " | ".join(said) or "nothing"),
+                said,
+            )
+        if now >= next_ping:
+            dev.write(b'{"cmd": "ping"}\n')
+            next_ping = now + PING_EVERY_S
+        line = dev.readline(timeout_s=min(PING_EVERY_S, max(0.05, deadline - now)))
+        if line is None:
+            continue
+        text = line.decode("utf-8", "replace").strip()
+        if not text:
+            continue
+        if text.startswith("{"):
+            try:
+                msg = json.loads(text)
+            except ValueError:
+                msg = None
+            if isinstance(msg, dict) and msg.get("type") == "pong":
+                return msg
+            continue  # the app's other lines (events, state) while it starts
+        said = (said + [text])[-SAID_KEPT:]
+        if text.startswith("Traceback"):
+            in_traceback = True
+        elif in_traceback and not text.startswith("File "):
+            # The exception's own line ends the traceback: main.py has stopped.
+            raise AppDidNotStart(
+                "main.py stopped at start: %s" % text,
+                said,
+                memory=text.startswith("MemoryError"),
+            )
 
 
 def resolve_port(port):
@@ -415,7 +479,8 @@ class FakeApp:
     `{"cmd": "raw-scan", "n": N}` -> `{"type": "raw-scan", "n": N, "size": 19, "values": [...]}`
     (per point, the mean of N scans in scan order); `{"cmd": "raw-bowl", "n": N}` ->
     `{"type": "raw-bowl", "n": N, "B": code, "W": code}` (per bowl, the median of N raw HX711
-    codes, read by drivers/hx711.py). Anything else ->
+    codes, read by drivers/hx711.py); `{"cmd": "ping"}` -> `{"type": "pong", "version": V}` (the
+    link protocol's version, as the app answers). Anything else ->
     `{"type": "error", "text": ...}`.
     `emit(event)` queues an event line (what the app prints during a game).
     """
@@ -432,6 +497,9 @@ class FakeApp:
             sel, grp, en, adcs, size=device.grid.size, power_on_us=0, delay_us=lambda us: None
         )
         self.hx711 = {c: HX711(*scale.pins()) for c, scale in device.scales.items()}
+        from ingboard.link import protocol
+
+        self.version = protocol.VERSION
 
     def emit(self, event):
         self.out.append(json.dumps(event).encode())
@@ -453,6 +521,8 @@ class FakeApp:
                     sums[i] += v
             values = [(s + n // 2) // n for s in sums]
             self.emit({"type": "raw-scan", "n": n, "size": size, "values": values})
+        elif name == "ping":
+            self.emit({"type": "pong", "version": self.version})
         elif name == "raw-bowl":
             n = int(cmd.get("n", 1))
             reply = {"type": "raw-bowl", "n": n}

@@ -25,7 +25,10 @@ Steps, each one checked before the next:
    fresh interpreter (soft reset; all at once do not fit a stock RP2040's heap), and read back
    `ingboard.VERSION`, which must be the flashed tree's VERSION and come from a .mpy file
    (under /rom with --romfs; frozen into the firmware with --frozen);
-5. soft-reset again with main.py, so the board runs the new firmware.
+5. soft-reset again with main.py, so the board runs the new firmware, and ping the app until
+   it answers (`--start-timeout`); when main.py stops instead (e.g. a MemoryError: the app as
+   .mpy files does not fit a stock RP2040's heap) say so, with the way to a build that fits,
+   and exit 1.
 
 `python -m host_tools.commands.flash --write-package-json` rewrites firmware/package.json
 and firmware/rules/package.json (the `mpremote mip install` lists of files) from the tree; a
@@ -41,7 +44,7 @@ import sys
 import tempfile
 
 from host_tools import FIRMWARE, RULES, firmware_build
-from host_tools.device import DeviceError, connect
+from host_tools.device import AppDidNotStart, DeviceError, connect, wait_app_started
 from host_tools.errors import InputError
 
 HELP = "compile firmware/ with mpy-cross, install it with mpremote and verify its version"
@@ -110,6 +113,13 @@ def add_arguments(parser):
         "--frozen",
         action="store_true",
         help="the board's firmware has the package frozen in (make firmware): main.py only",
+    )
+    parser.add_argument(
+        "--start-timeout",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="seconds to wait for the restarted app to answer a ping (default 60)",
     )
 
 
@@ -442,6 +452,16 @@ def verify(dev, files, native=()):
     return found
 
 
+# What to do when the app as .mpy files does not fit the board's heap at start (a stock RP2040
+# image copies the code of every .mpy it imports into its 240 KB of RAM).
+NO_ROOM_FOR_MPY = (
+    "ingboard flash: the board's MicroPython keeps the code of .mpy files in its heap and "
+    "the app does not fit there (an RP2040 with the stock image). Run the code in place from "
+    "flash instead: `make firmware MICROPYTHON=<checkout>` then `ingboard flash --frozen`, or "
+    "`ingboard flash --romfs` on a MicroPython with a ROMFS partition (docs/flashing.md)."
+)
+
+
 def run(args):
     if args.romfs and args.frozen:
         raise InputError("--romfs and --frozen exclude each other")
@@ -496,13 +516,23 @@ def run(args):
             )
             return 1
         dev.start_app()
+        wait_app_started(dev, args.start_timeout)
+    except AppDidNotStart as exc:
+        print(
+            "ingboard flash: ingboard %s is on the board and verified, but the app did not "
+            "start: %s" % (want, exc),
+            file=sys.stderr,
+        )
+        if exc.memory and not (args.romfs or args.frozen):
+            print(NO_ROOM_FOR_MPY, file=sys.stderr)
+        return 1
     except DeviceError as exc:
         print("ingboard flash: %s" % exc, file=sys.stderr)
         return 1
     finally:
         dev.close()
     print(
-        "%s: ingboard %s (%s) on MicroPython %s (%s); app restarted"
+        "%s: ingboard %s (%s) on MicroPython %s (%s); app started"
         % (
             dev.port,
             version,

@@ -101,6 +101,70 @@ def test_flash_verify_fails_when_the_board_cannot_import_what_was_written(
     assert "verify failed" in one_line(err)
 
 
+class StopsAtStart(device.FakeDevice):
+    """A board whose main.py stops before the app answers: it prints `said` (a traceback, or
+    nothing at all) after the soft reset, then sits in its REPL."""
+
+    said = ()
+
+    def start_app(self):
+        self.soft_resets += 1
+        self.app_starts += 1
+        self.app = None
+        self.printed = [line.encode() for line in self.said]
+
+    def readline(self, timeout_s=1.0):
+        if getattr(self, "printed", None):
+            return self.printed.pop(0)
+        return None
+
+
+STOCK_RP2040_TRACEBACK = (
+    "MPY: soft reboot",
+    "Traceback (most recent call last):",
+    '  File "main.py", line 71, in <module>',
+    '  File "main.py", line 64, in load_code',
+    "MemoryError: memory allocation failed, allocating 1148 bytes",
+    "MicroPython v1.28.0 on 2026-04-06; Raspberry Pi Pico with RP2040",
+)
+
+
+def test_flash_says_when_the_app_stops_at_start_out_of_memory(tmp_path, monkeypatch, capsys):
+    # A stock RP2040 image: the files install and verify, then main.py runs out of heap.
+    board = StopsAtStart(tmp_path / "board")
+    board.said = STOCK_RP2040_TRACEBACK
+    monkeypatch.setattr(device, "opener", lambda port: board)
+    status, out, err = ingboard(capsys, "flash", "--port", "fake")
+    assert status == 1
+    assert "copied" in out and "app started" not in out
+    first, hint = err.strip().splitlines()
+    assert "the app did not start: main.py stopped at start: MemoryError" in first
+    assert "--frozen" in hint and "--romfs" in hint and "docs/flashing.md" in hint
+    assert any(p.endswith("/ingboard/__init__.mpy") for p in board.files())  # nothing undone
+
+
+def test_flash_says_when_the_app_never_answers(tmp_path, monkeypatch, capsys):
+    board = StopsAtStart(tmp_path / "board")
+    board.said = ("MPY: soft reboot", "ValueError: no such pin 29", ">>> ")
+    monkeypatch.setattr(device, "opener", lambda port: board)
+    status, _out, err = ingboard(capsys, "flash", "--port", "fake", "--start-timeout", "0.3")
+    assert status == 1
+    line = one_line(err)
+    assert "the app did not answer a ping in 0.3 s" in line
+    assert "ValueError: no such pin 29" in line  # the board's own words
+    assert "--frozen" not in line  # no MemoryError: no advice about the build
+
+
+def test_wait_app_started_ends_at_the_traceback_not_the_timeout(tmp_path):
+    board = StopsAtStart(tmp_path / "board")
+    board.said = STOCK_RP2040_TRACEBACK
+    board.start_app()
+    with pytest.raises(device.AppDidNotStart) as caught:
+        device.wait_app_started(board, timeout_s=3600)
+    assert caught.value.memory
+    assert caught.value.said[-1].startswith("MemoryError")
+
+
 def test_flash_refuses_a_board_that_loads_another_mpy(fake, monkeypatch, capsys):
     # An mpy-cross emitting .mpy v6.1 (MicroPython 1.22) against a board that loads v6.3.
     monkeypatch.setattr(flash, "mpy_cross_version", lambda: ((1, 22, 2), (6, 1)))

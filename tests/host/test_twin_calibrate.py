@@ -56,7 +56,7 @@ def test_calibrate_grid_and_bowls_on_a_fresh_twin_then_monitor_is_clean(monkeypa
         hardware.attach(twin, variant="pico")
         hardware.fill_bowls(twin)
         with deploy.Serving(twin) as port:
-            flashed = ingboard("flash", "--port", port, "--romfs")
+            flashed = ingboard("flash", "--port", port, "--romfs", "--start-timeout", "600")
             assert flashed.returncode == 0, flashed.stderr  # the app now runs
             hand = TwinHand(twin)
             monkeypatch.setattr(builtins, "input", hand)
@@ -110,7 +110,7 @@ def test_ingboard_twin_writes_the_displays_pictures(tmp_path):
     try:
         line = proc.stdout.readline()
         assert "Ctrl-C stops" in line, proc.stderr.read()
-        flashed = ingboard("flash", "--port", link, "--romfs")
+        flashed = ingboard("flash", "--port", link, "--romfs", "--start-timeout", "600")
         assert flashed.returncode == 0, flashed.stderr
         pictures = [shown / "display-B.png", shown / "display-W.png"]
         for _ in range(900):  # the app draws its first faces a few seconds after it starts

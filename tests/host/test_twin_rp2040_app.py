@@ -103,7 +103,9 @@ def test_the_app_plays_on_the_rp2040(way):
             grams = next(v[1] for _t, k, v in items if k == "bowl" and v[0] == colour)
             twin.model("bowl", colour=colour, grams=grams)
         with Serving(twin) as port:
-            flashed = ingboard("flash", "--port", port, *options)  # ends by starting the app
+            flashed = ingboard(
+                "flash", "--port", port, "--start-timeout", "600", *options
+            )  # ends by starting the app
         assert flashed.returncode == 0, flashed.stderr
         how = "frozen" if way == "frozen" else "compiled .mpy"
         assert "(%s) on MicroPython 1.28.0 (rp2)" % how in flashed.stdout
