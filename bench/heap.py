@@ -287,6 +287,8 @@ def measure(corpus=None, log=print):
         result = run(simulation, use_tracker, mpy)
     if not result["file"].endswith(".mpy"):
         raise BenchError("the firmware was not loaded from .mpy: %s" % result["file"])
+    from host_tools.commands import flash
+
     source = code_only(FIRMWARE, use_tracker)
     if not source["file"].endswith(".py"):
         raise BenchError("the firmware was not loaded from source: %s" % source["file"])
@@ -316,9 +318,13 @@ def measure(corpus=None, log=print):
     )
     log(
         "# heap: code = modules imported: %s; heap_code from the .mpy files mpy-cross makes "
-        "(what `ingboard flash` installs; the goals apply to it), heap_code_source from the "
+        "with %s (what `ingboard flash` installs on the stock image; the goals apply to it), "
+        "heap_code_source from the "
         ".py sources (this port keeps docstrings then; no goal)"
-        % ("session, tracker (and all it imports)" if use_tracker else "game, clock")
+        % (
+            "session, tracker (and all it imports)" if use_tracker else "game, clock",
+            flash.LITTLEFS_OPT,
+        )
     )
     return [
         Figure("heap_data_live_end", result["live_end"] / KB, "KB"),

@@ -15,7 +15,12 @@ from test_app import LOG
 
 # (records/session_read.py too, where a session log rebuilt the game; the tests' fakes read logs
 # with it, so it is not checked here.)
-ONCE = ("ingboard.app.resume", "ingboard.records.journal_replay", "ingboard.link.host_commands")
+ONCE = (
+    "ingboard.app.resume",
+    "ingboard.records.journal_replay",
+    "ingboard.tracking.tracker_restore",
+    "ingboard.link.host_commands",
+)
 
 
 def _heap_is_code():
