@@ -15,12 +15,14 @@ in this port a collection frees nothing inside the Python call that made the gar
   step's high-water. The replay's own reader, file and current record are inside the figure;
 - live data at the end (after a collection), reported without a goal.
 
-What is imported is what `ingboard flash` installs: the firmware compiled by mpy-cross
-(host_tools.firmware_build), loaded from .mpy files (the run checks that the tracker came from
-one). The goals apply to that, the device-faithful figure. `heap_code_source` is the same
-imports from the .py sources (compiled by MicroPython itself, as the tests run them), reported
-without a goal: this port keeps module and class docstrings (`__doc__`) when it compiles
-source, which mpy-cross drops, so it is larger than what the device holds.
+What is imported is what `ingboard flash` installs on the stock image: the firmware compiled by
+mpy-cross (host_tools.firmware_build) with flash.LITTLEFS_OPT (-O3, as flash compiles for the
+board's file system, where the loaded code is heap), loaded from .mpy files (the run checks
+that the tracker came from one). The goals apply to that, the device-faithful figure.
+`heap_code_source` is the same imports from the .py sources (compiled by MicroPython itself, as
+the tests run them), reported without a goal: this port keeps module and class docstrings
+(`__doc__`) when it compiles source, which mpy-cross drops, so it is larger than what the
+device holds.
 
 When the game is paused after its closing passes, the replay ends with both players agreeing
 (the "agree" button, one more step after the last record): the tracker counts the game. That
@@ -223,11 +225,13 @@ def session_for(moves, seed=SEED):
 
 
 def compile_mpy(out_dir):
-    """The firmware as `ingboard flash` installs it: every module through mpy-cross."""
+    """The firmware as `ingboard flash` installs it on the stock image: every module through
+    mpy-cross with the file system's options (flash.LITTLEFS_OPT)."""
     from host_tools import firmware_build
+    from host_tools.commands import flash
 
     try:
-        firmware_build.compile_firmware(out_dir=out_dir)
+        firmware_build.compile_firmware(out_dir=out_dir, extra_args=[flash.LITTLEFS_OPT])
     except firmware_build.CompileError as exc:
         raise BenchError(str(exc)) from None
 
@@ -283,6 +287,8 @@ def measure(corpus=None, log=print):
         result = run(simulation, use_tracker, mpy)
     if not result["file"].endswith(".mpy"):
         raise BenchError("the firmware was not loaded from .mpy: %s" % result["file"])
+    from host_tools.commands import flash
+
     source = code_only(FIRMWARE, use_tracker)
     if not source["file"].endswith(".py"):
         raise BenchError("the firmware was not loaded from source: %s" % source["file"])
@@ -312,9 +318,13 @@ def measure(corpus=None, log=print):
     )
     log(
         "# heap: code = modules imported: %s; heap_code from the .mpy files mpy-cross makes "
-        "(what `ingboard flash` installs; the goals apply to it), heap_code_source from the "
+        "with %s (what `ingboard flash` installs on the stock image; the goals apply to it), "
+        "heap_code_source from the "
         ".py sources (this port keeps docstrings then; no goal)"
-        % ("session, tracker (and all it imports)" if use_tracker else "game, clock")
+        % (
+            "session, tracker (and all it imports)" if use_tracker else "game, clock",
+            flash.LITTLEFS_OPT,
+        )
     )
     return [
         Figure("heap_data_live_end", result["live_end"] / KB, "KB"),

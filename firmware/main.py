@@ -99,6 +99,10 @@ def main():
     hw["relay"], transport = relay_feed.from_settings(
         storage_paths.NETWORK, storage_paths.RELAY_JOURNAL, time.ticks_ms, time.ticks_diff
     )
+    if hw["relay"] is None:
+        # A board playing offline keeps none of the feed's code (gc_policy.drop).
+        relay_feed = None
+        gc_policy.drop("ingboard.link.relay_feed")
     # asyncio.sleep_ms itself, not a coroutine around it: a wrapper allocates a generator at
     # every sleep of every task (~300 a second, ~18 KB/s of garbage; issue 20).
     app = App(

@@ -103,7 +103,7 @@ def frozen_sources(firmware_dir=FIRMWARE):
     the two packages, both manifests and the board definition."""
     from host_tools.commands import flash
 
-    rels = ["firmware/" + rel for rel in flash.package_sources(firmware_dir)]
+    rels = ["firmware/" + rel for rel in flash.package_sources(firmware_dir, board_only=False)]
     rels += ["manifest.py", "firmware/rules/manifest.py"]
     rels += ["boards/%s/%s" % (BOARD, name) for name in sorted(os.listdir(BOARD_DIR))]
     out = []

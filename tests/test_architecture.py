@@ -271,8 +271,9 @@ def test_firmware_never_imports_the_host_side():
 
 TRACKING = os.path.join(FIRMWARE, "ingboard", "tracking")
 # tracker_state.py is the journal's contract: restore_state() puts back every concept's state
-# after a power cut (state() reads it), so it may assign any of them.
-RESTORER = "tracker_state.py"
+# after a power cut (state() reads it), so it may assign any of them; its code is
+# tracker_restore.py, loaded only for a recovery.
+RESTORERS = ("tracker_state.py", "tracker_restore.py")
 # The handshake of a committed play and its clock press: plays.py commits a move and waits
 # for its press (or takes a pending press as made), presses.py judges the press against the
 # play; both change these, owned (created) by presses.py.
@@ -326,7 +327,7 @@ def ownership_faults(stores):
                 "%s: created in %s (one concept's _init_ must)" % (attr, creators or "none")
             )
             continue
-        allowed = {creators[0], RESTORER} | set(SHARED.get(attr, ()))
+        allowed = {creators[0], *RESTORERS} | set(SHARED.get(attr, ()))
         for f in sorted(files):
             if f not in allowed:
                 faults.append(

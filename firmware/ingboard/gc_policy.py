@@ -44,7 +44,9 @@ by up to 85 ms at the end of a game on the twin. Where the code runs in place (R
 imports them one at a time once two passes have paused the game - the end is near - each
 right after a scan (the app's background()). On littlefs their bytecode would be heap held
 through a disputed pause and the rest of the game: there they are still loaded at the end, as
-they are in a game that ends without the pause (a resignation, a time-out).
+they are in a game that ends without the pause (a resignation, a time-out). A new game drops
+them again (`drop_end()`, with the SGF record's module): the next game's heap does not keep the
+last one's end, and where the code runs in place its pause loads them afresh.
 
 On CPython (tests, tools) there is nothing to do: its collector is another kind.
 """
@@ -140,6 +142,16 @@ END_MODULES = (
     "ingrules.sgf",
     "ingboard.faces.board_face",
 )
+
+
+# The end's code and the SGF record's: loaded at (or near) the end of a game, dropped at the next.
+END_CODE = END_MODULES + ("ingboard.records.sgf_record",)
+
+
+def drop_end():
+    """Forget the end's modules (END_CODE; see the module docstring): a new game calls this."""
+    for name in END_CODE:
+        drop(name)
 
 
 def code_in_place(path=None):

@@ -190,14 +190,23 @@ def local_version(firmware_dir, package=PACKAGE):
     raise InputError("%s sets no VERSION" % path)
 
 
-def package_sources(firmware_dir):
-    """Paths relative to firmware_dir (with '/') of the packages' .py files."""
+# Modules of the package that only the host uses, never imported on a board (a test checks):
+# the set's physical tables (the device twin's models, the drawings, bring-up) and the session
+# log's replay (`ingboard track`, the tests, the bench). `ingboard flash` and package.json
+# leave them out; the frozen build's manifest freezes the whole package folder.
+HOST_ONLY = ("ingboard/physical.py", "ingboard/records/session_replay.py")
+
+
+def package_sources(firmware_dir, board_only=True):
+    """Paths relative to firmware_dir (with '/') of the packages' .py files: those a board
+    gets (without HOST_ONLY), or with `board_only=False` all of them."""
     roots = tuple((folder + "/" if folder else "") + package + "/" for package, folder in PACKAGES)
-    return [
-        rel.replace(os.sep, "/")
-        for rel in firmware_build.firmware_sources(firmware_dir)
-        if rel.replace(os.sep, "/").startswith(roots)
-    ]
+    out = []
+    for rel in firmware_build.firmware_sources(firmware_dir):
+        rel = rel.replace(os.sep, "/")
+        if rel.startswith(roots) and not (board_only and rel in HOST_ONLY):
+            out.append(rel)
+    return out
 
 
 # mpy-cross -O3 for the .mpy files on littlefs: no line numbers in the bytecode (and no

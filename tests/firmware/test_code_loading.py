@@ -15,7 +15,12 @@ from test_app import LOG
 
 # (records/session_read.py too, where a session log rebuilt the game; the tests' fakes read logs
 # with it, so it is not checked here.)
-ONCE = ("ingboard.app.resume", "ingboard.records.journal_replay", "ingboard.link.host_commands")
+ONCE = (
+    "ingboard.app.resume",
+    "ingboard.records.journal_replay",
+    "ingboard.tracking.tracker_restore",
+    "ingboard.link.host_commands",
+)
 
 
 def _heap_is_code():
@@ -105,3 +110,32 @@ def test_code_in_place_is_told_by_where_the_module_is():
     assert gc_policy.code_in_place("/rom/ingboard/gc_policy.mpy")
     assert gc_policy.code_in_place("ingboard/gc_policy.py-frozen-nowhere")
     assert not gc_policy.code_in_place(gc_policy.__file__)
+
+
+def test_a_new_game_drops_the_last_games_end_and_preloads_it_again():
+    # The count, the fill-in plan, the SGF writer and the result face are the end's code: a new
+    # game does not keep the last game's (gc_policy.drop_end) and, where the code runs in
+    # place, its own pause loads them again (a fresh EndPreload).
+    from test_app import _board
+
+    vt, cfg, _hw, app = _board("/tmp/ingboard-test-end-dropped", LOG)
+    vt.drive(app, 5000, stop=False)
+    app.step((app.BUTTON, app.now(), "resign-W", None))  # Ing 1991 Art. 9 "Resigning"
+    assert app.tracker.game.phase == "ended" and app.saved
+    if _heap_is_code():
+        assert "ingboard.records.sgf_record" in sys.modules  # the SGF was written with it
+    app.end_preload.left = []  # as after a pause that preloaded them all
+    number = app.number
+    app.new_game(cfg)
+    assert app.number == number + 1 and app.tracker.game.phase == "play"
+    if _heap_is_code():
+        assert [name for name in gc_policy.END_CODE if name in sys.modules] == []
+    in_place = gc_policy.code_in_place()
+    assert app.end_preload.left == (list(gc_policy.END_MODULES) if in_place else [])
+    # The next game's end loads what it needs again and is written as the first was.
+    app.step((app.BUTTON, app.now(), "resign-B", None))
+    assert app.tracker.game.phase == "ended" and app.saved
+    assert app.tracker.game.result == "W+R"
+    sgfs = [f["number"] for f in app.store.finished() if f["name"].endswith(".sgf")]
+    assert sgfs == [number, number + 1]
+    app.stop()

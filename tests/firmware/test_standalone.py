@@ -126,4 +126,12 @@ def test_settings_the_game_refuses_start_nothing_and_are_not_remembered():
     # The menu closed with START: it is dropped (its code is loaded only while it is open),
     # the settings it chose stay.
     assert s.menu is None and s.settings["handicap"] == 4
+    import gc
+    import sys
+
+    if hasattr(gc, "mem_alloc"):  # MicroPython: the menu's modules went too (gc_policy.drop)
+        assert "ingboard.menus.menu" not in sys.modules
+        assert "ingboard.faces.menu_face" not in sys.modules
+    s.key(0, ("B", "W", "pause", "menu").index("menu"))  # and it opens again
+    assert s.menu_open()
     assert Standalone(StubApp(root)).settings["handicap"] == 4

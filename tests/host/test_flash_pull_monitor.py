@@ -281,6 +281,28 @@ def test_package_json_lists_every_committed_module():
     assert "ingrules/__init__.py" in rules and "ingrules/ko.py" in rules
 
 
+def test_no_module_a_board_gets_imports_one_it_does_not_get():
+    # flash.HOST_ONLY are left off the board: nothing the board gets may import them, at its
+    # top or inside a function (a module imported only when needed is imported all the same).
+    import ast
+
+    host_only = {flash.board_path(rel)[:-3].replace("/", ".") for rel in flash.HOST_ONLY}
+    board = flash.package_sources(FIRMWARE) + [flash.ENTRY]
+    assert host_only and not [rel for rel in flash.HOST_ONLY if rel in board]
+    found = []
+    for rel in board:
+        with open(os.path.join(FIRMWARE, rel), encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module] + [node.module + "." + a.name for a in node.names]
+            found += [(rel, name) for name in names if name in host_only]
+    assert found == []
+
+
 def test_mip_install_from_package_json_imports_on_micropython(fake, capsys, monkeypatch):
     """mpremote's own mip installer, pointed at firmware/package.json as docs/flashing.md says
     (`mpremote mip install --target= firmware/package.json`), onto the fake board: the package

@@ -70,6 +70,18 @@ def test_every_firmware_file_compiles_with_mpy_cross(tmp_path):
     assert all(size > 0 for _, size in sizes)
     report, total = fb.size_report(sizes)
     assert total == sum(s for _, s in sizes) and "total" in report
+    # Every module the board gets with over 6 KB of .mpy (without -O3, the larger build: ROMFS)
+    # is justified by a row of docs/benchmarks.md's "Code size" table.
+    from host_tools.commands import flash
+
+    board = {flash.board_path(rel) for rel in flash.package_sources(FIRMWARE)}
+    large = sorted(flash.board_path(rel) for rel, size in sizes if size > 6 * 1024)
+    large = [path for path in large if path in board]
+    with open(os.path.join(ROOT, "docs", "benchmarks.md"), encoding="utf-8") as f:
+        page = f.read()
+    table = page.split("## Code size", 1)[1].split("\n## ", 1)[0]
+    rows = set(re.findall(r"^\| `([^`]+)` \|", table, re.M))
+    assert large and [path for path in large if path not in rows] == []
 
 
 def test_compile_gate_names_the_file_that_does_not_compile(tmp_path):

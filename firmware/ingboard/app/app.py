@@ -31,8 +31,6 @@ finished game (records/store.py RecordsStore), the journal of the game in progre
 (records/journal.py), recovered at start.
 """
 
-import json
-
 from ingrules.board import BLACK, WHITE
 from ingrules.game import PAUSED
 from micropython import const
@@ -435,8 +433,3 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
         self.stopping = True
         if self.log_file is not None:
             self.log_file.flush()
-
-
-def parse_line(line):
-    """A host line as JSON (for tests and tools)."""
-    return json.loads(line)

@@ -149,6 +149,11 @@ class Recorder:
         if self.tracker is not None:
             self._finish()
         self.tracker = tracker
+        # The last game's end (count, fill-in plan, SGF writer, result face) is not this one's:
+        # its code goes (gc_policy.drop_end), and where the code runs in place the pause of
+        # this game preloads it again.
+        gc_policy.drop_end()
+        self.end_preload = gc_policy.end_preload()
         self.number = self.store.next_number()
         self.scan_if_due()
         self._restart_time(0)
@@ -195,6 +200,7 @@ class Recorder:
         finally:
             gc_policy.drop("ingboard.app.resume")
             gc_policy.drop("ingboard.records.journal_replay")
+            gc_policy.drop("ingboard.tracking.tracker_restore")
             gc_policy.drop("ingboard.records.session_read")  # when the log rebuilt the game
 
     def _write_sgf(self, write):

@@ -24,15 +24,15 @@ What each face shows, first that applies:
 from ingrules.board import BLACK, WHITE
 from micropython import const
 
-from ingboard import cues, storage_paths
+from ingboard import cues, gc_policy, storage_paths
 from ingboard.faces import clock_face
 from ingboard.menus import settings as st
 from ingboard.tracking.tracker import Tracker
 
 # The menus (menus/menu.py, menu_face.py) and the board faces (board_face.py) are imported when
-# first shown, and the Menu is dropped when it closes: most of a game shows only the clock,
-# and on a Pico with .mpy on littlefs their code would take heap from the game (README
-# "Device twin", memory). `settings` keeps the remembered settings while no menu is open.
+# first shown, and the Menu and its modules are dropped when it closes: most of a game shows
+# only the clock, and on a Pico with .mpy on littlefs their code would take heap from the game
+# (README "Device twin", memory). `settings` keeps the remembered settings while no menu is open.
 
 KEY_NAMES = ("B", "W", "pause", "menu")
 HEALTH_MS = const(30000)
@@ -102,10 +102,13 @@ class Standalone:
         return self.menu is not None and self.menu.is_open()
 
     def _close_menu(self):
-        # The menu's remembered settings stay; its code and state go with it.
+        # The menu's remembered settings stay; its code and state go with it (the modules
+        # too: gc_policy.drop, loaded again when the menu next opens).
         if self.menu is not None and not self.menu.is_open():
             self.settings = self.menu.settings
             self.menu = None
+            gc_policy.drop("ingboard.menus.menu")
+            gc_policy.drop("ingboard.faces.menu_face")
 
     # -- keys ----------------------------------------------------------------------------------
 

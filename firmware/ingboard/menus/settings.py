@@ -20,7 +20,7 @@ naming the problem (the app then starts from DEFAULTS and says so).
 
 import json
 
-from ingboard.game_config import HANDICAP_STYLES, RULES, TIME_SYSTEMS, check_config
+from ingboard.game_config import HANDICAP_STYLES, RULES, TIME_SYSTEMS, check_config, is_int
 
 FORMAT = 1
 TIME_KEYS = ("basic_s", "periods", "period_s", "stones", "increment_s")
@@ -75,10 +75,6 @@ def config(settings, size):
     return cfg
 
 
-def _is_int(v):
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def check(settings):
     """Raise ValueError naming the first bad entry of a settings dict."""
     if not isinstance(settings, dict):
@@ -94,7 +90,7 @@ def check(settings):
     ):
         raise ValueError("settings: komi must be a number of half points, not %r" % (komi,))
     h = settings["handicap"]
-    if not _is_int(h) or h < 0 or h > 9:
+    if not is_int(h) or h < 0 or h > 9:
         raise ValueError("settings: handicap must be 0..9, not %r" % (h,))
     style = settings["handicap_style"]
     if style is not None and style not in HANDICAP_STYLES:
@@ -104,10 +100,10 @@ def check(settings):
         raise ValueError("settings: unknown time system")
     for key in TIME_KEYS:
         v = t.get(key)
-        if not _is_int(v) or v < 0 or v > 100000:
+        if not is_int(v) or v < 0 or v > 100000:
             raise ValueError("settings: time %s must be a whole number, not %r" % (key, v))
     r = settings["round_start_min"]
-    if r is not None and (not _is_int(r) or r < 0 or r > 240):
+    if r is not None and (not is_int(r) or r < 0 or r > 240):
         raise ValueError("settings: round_start_min must be 0..240, not %r" % (r,))
     config(settings, 19)  # what the game itself refuses (e.g. Ing PP without basic time)
 

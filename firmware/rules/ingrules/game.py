@@ -550,10 +550,5 @@ class Game:
         if self.phase == PAUSED and len(self.plies) in disputes:
             self.dispute()
 
-    # -- counting helpers
-
-    def stones_on_board(self):
-        return self.board.count[BLACK], self.board.count[WHITE]
-
 
 __all__ = ("Game", "Ply", "IllegalMove", "PASS", "OK")
