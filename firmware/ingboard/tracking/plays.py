@@ -5,8 +5,6 @@ committed as that player's move; free handicap stones are placed the same way; a
 both players accept (`undo`) takes the last play back.
 """
 
-from array import array
-
 from ingrules.board import BLACK, EMPTY, WHITE, color_name
 from ingrules.game import ENDED, MANDATORY_PASS, PAUSED, PLAY, IllegalMove
 from micropython import const
@@ -17,12 +15,13 @@ SLIP_MS = const(600)  # a stone appearing this close to a prisoner's lift is a s
 
 
 def _differ():
-    # differ_viper.differing where this port has a native emitter, else None (the pure walk).
+    # differ_viper.next_differing where this port has a native emitter, else None (the pure
+    # walk).
     try:
         from ingboard.tracking import differ_viper
     except (ImportError, SyntaxError, ValueError):
         return None  # no native emitter (WebAssembly) or an .mpy for another architecture
-    return differ_viper.differing if differ_viper.NATIVE else None
+    return differ_viper.next_differing if differ_viper.NATIVE else None
 
 
 _DIFFER = [_differ()]  # a list: tests set [None] to compare with the pure walk
@@ -36,7 +35,6 @@ class Plays:
         # Stones on the board before the first move (not in the game): point -> True
         self.extra = {}
         self.lift_t = [-1, -1, -1]  # when each colour's prisoners were last lifted
-        self._differ_buf = None  # _differences: the points differ_viper found (array 'H')
         # Captured (or retracted) stones still allowed on the board until lifted: point -> colour
         self.leaving = {}
         self.covered_version = -1  # seen_version when stones under a hand were last looked at
@@ -170,21 +168,20 @@ class Plays:
         missing = []
         lifted = []
         differ = _DIFFER[0]
-        points = self.order
-        count = len(points)
+        order = self.order
+        n = len(order)
         if differ is not None:
             # Only the points that read otherwise than the game (differ_viper.py: the walk over
             # every point in native code), then each prisoner being lifted.
-            buf = self._differ_buf
-            if buf is None or len(buf) < len(self.order):
-                buf = self._differ_buf = array("H", bytes(2 * len(self.order)))
-            count = differ(points, seen, cells, faulty, buf)
-            points = buf
             for p in leaving:
                 if seen[p] == EMPTY and not faulty[p] and cells[p] == EMPTY:
                     lifted.append(p)  # read as the game: not among the points
-        for j in range(count):
-            p = points[j]
+            k = differ(order, seen, cells, faulty, 0)
+        else:
+            k = 0
+        while k < n:
+            p = order[k]
+            k = k + 1 if differ is None else differ(order, seen, cells, faulty, k + 1)
             v = seen[p]
             if v == UNKNOWN or faulty[p]:
                 continue
