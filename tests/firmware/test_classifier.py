@@ -268,3 +268,57 @@ def test_19x19_calibration_file_is_2176_bytes():
 def test_bad_parameters_are_rejected():
     raises(ValueError, Classifier, 5, 10, 20)
     raises(ValueError, Classifier, 5, 25, 12, 90)
+
+
+def _grid_order(size=19):
+    # drivers/grid.py's order: by group address, the groups a, a + 16 of every bank.
+    n = size * size
+    groups = (n + 15) // 16
+    order = []
+    ends = []
+    for a in range(min(groups, 16)):
+        for g in range(a, groups, 16):
+            order += [p for p in range(g * 16 + 15, g * 16 - 1, -1) if p < n]
+        ends.append(len(order))
+    return array("H", order), ends
+
+
+def test_a_scan_classified_in_parts_is_the_scan_classified_whole():
+    # Classifier.begin/part/end (each part in a power-on wait of the grid's scan): the same
+    # classes, baselines, counters and new faults - in point order - as classify(), scan
+    # after scan, through stones, over-range, rails until faults and frozen sensors.
+    whole = Classifier(19, fault_scans=4, frozen_scans=6, settle_scans=2, track_shift=3)
+    parts = Classifier(19, fault_scans=4, frozen_scans=6, settle_scans=2, track_shift=3)
+    order, ends = _grid_order()
+    faults_seen = 0
+    kinds = set()
+    for k in range(30):
+        r = _readings(361)
+        for i in range(361):
+            kind = i % 7
+            if kind == 1:
+                r[i] = E + S if (k // 3) % 2 else E + (k % 3)
+            elif kind == 2:
+                r[i] = E - S if k % 5 in (2, 3) else E - (k % 2)
+            elif kind == 5:
+                r[i] = E + S * 3 if k % 4 == 1 else E + (k % 2)  # over-range
+            elif kind == 3 and i > 200:
+                r[i] = 10 if i % 2 else 65530  # at a rail: faults, several in one scan
+            elif kind == 4 and i < 100:
+                r[i] = E + 77  # frozen
+            else:
+                r[i] = E + ((k * i) % 400) - 200
+        nw = whole.classify(r)
+        parts.begin(r, order, ends)
+        for a in range(len(ends)):
+            parts.part(a)
+        np_ = parts.end()
+        assert np_ == nw == parts.new_fault_count
+        assert list(parts.new_faults[:np_]) == list(whole.new_faults[:nw])
+        assert parts.classes == whole.classes and parts.fault == whole.fault
+        assert list(parts.baseline) == list(whole.baseline)
+        faults_seen = max(faults_seen, nw)
+        kinds |= set(whole.classes)
+    assert parts.scans == whole.scans == 30
+    assert faults_seen > 1  # faults found several at once, put back in point order
+    assert kinds == {ord(c) for c in ".BW?"}

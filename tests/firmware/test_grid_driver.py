@@ -171,3 +171,31 @@ def test_gray_sequence_flips_one_line_per_step():
     assert codes[0] == 0
     for k in range(1, 16):
         assert codes[k] ^ codes[k - 1] == 1 << flips[k]
+
+
+def test_work_gets_each_group_address_once_its_sensors_are_read():
+    # scan(work=...): work(a) once address a's sensors are read (order[ends[a - 1]:ends[a]]),
+    # in address order, the last after the sensors are powered down - for the classifier to
+    # take each part in the next address's power-on wait (the RP2040's whole native scan).
+    for size, addresses in ((19, 16), (13, 11), (9, 6)):
+        rig = Rig()
+        banks = 2 if size == 19 else 1
+        sc = GridScanner(
+            rig.sel, rig.grp, rig.en[:banks], rig.adcs[:banks], size=size, delay_us=rig.delay_us
+        )
+        n = size * size
+        assert sorted(sc.order) == list(range(n)) and len(sc.ends) == addresses
+        calls = []
+
+        def work(a, sc=sc, calls=calls, rig=rig):
+            first = sc.ends[a - 1] if a else 0
+            read = [sc.readings[p] == 10000 + p for p in sc.order[first : sc.ends[a]]]
+            calls.append((a, all(read), len(rig.delays), rig.en[0].value))
+
+        sc.scan(None, work)
+        assert [c[0] for c in calls] == list(range(addresses))
+        assert all(c[1] for c in calls) and rig.errors == []
+        # Each in the wait after its address (the next address's), the last after the scan.
+        assert [c[2] for c in calls[:-1]] == list(range(1, addresses))
+        assert calls[-1][3] == 1
+        assert list(sc.readings) == [10000 + i for i in range(n)]

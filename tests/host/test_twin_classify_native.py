@@ -2,7 +2,8 @@
 rp2 port in the device twin gives bit-for-bit what the pure loop gives - classes, tracked
 baselines, fault counters and new faults, scan after scan - over readings that exercise every
 branch (stones entering and leaving through the hysteresis band, over-range, rails until a
-fault, a frozen sensor, slow drift of the empty level), and allocates nothing."""
+fault, a frozen sensor, slow drift of the empty level), and allocates nothing; so does a scan
+classified in parts as the grid reads it (Classifier.begin/part/end, native and pure)."""
 
 import json
 
@@ -45,8 +46,33 @@ def readings(k, out):
 
 a = Classifier(19, fault_scans=6, frozen_scans=9, settle_scans=3, track_shift=4)
 b = Classifier(19, fault_scans=6, frozen_scans=9, settle_scans=3, track_shift=4)
+cp = Classifier(19, fault_scans=6, frozen_scans=9, settle_scans=3, track_shift=4)
+dp = Classifier(19, fault_scans=6, frozen_scans=9, settle_scans=3, track_shift=4)
 native = a.native is not None
 b.native = None
+dp.native = None
+# The grid's order (drivers/grid.py: by group address, groups a and a + 16 of 23).
+order = array('H', [0] * 361)
+ends = []
+j = 0
+for ad in range(16):
+    for g in (ad, ad + 16):
+        for ch in range(16):
+            p = g * 16 + (15 - ch)
+            if g < 23 and p < 361:
+                order[j] = p
+                j += 1
+    ends.append(j)
+
+def in_parts(x, buf):
+    x.begin(buf, order, ends)
+    for part in range(len(ends)):
+        x.part(part)
+    return x.end()
+
+def same_as(x, y, nx, ny):
+    return nx == ny and x.classes == y.classes and x.fault == y.fault \
+        and x.baseline == y.baseline and x.new_faults[:nx] == y.new_faults[:ny]
 buf = array('H', [0] * 361)
 same = True
 scans = 0
@@ -77,6 +103,10 @@ gc.disable()
 before = gc.mem_alloc()
 for k in range(10):
     a.classify(buf)
+    cp.begin(buf, order, ends)
+    for part in range(16):
+        cp.part(part)
+    cp.end()
 allocated = gc.mem_alloc() - before
 gc.enable()
 print(json.dumps({"native": native, "same": same, "scans": scans, "kinds": kinds,

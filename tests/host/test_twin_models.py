@@ -28,6 +28,7 @@ DRIVERS = [
     "ingboard/drivers/buzzer.py",
     "ingboard/sensing/__init__.py",
     "ingboard/sensing/classifier.py",
+    "ingboard/sensing/classify_viper.py",
 ]
 
 
@@ -112,6 +113,34 @@ def test_the_grid_drivers_native_loops_read_what_the_pure_loop_reads(twin):
     assert after["reads"] - before["reads"] >= 5 * 361
     for name in ("early_reads", "floating_reads"):
         assert after[name] == before[name], name
+
+
+def test_the_whole_scan_hands_each_addresss_points_to_work_as_they_are_read(twin):
+    # GridScanner.scan(work=...): on the RP2040's whole native scan work(a) runs in the next
+    # address's power-on wait, once address a's sensors are read - the points
+    # order[ends[a - 1]:ends[a]] - in address order, the last after the scan; the app hands
+    # it Classifier.part, which gives the classes classify() gives on the same readings.
+    twin.model("grid", position=_position(), noise_lsb=0)
+    try:
+        out = twin.exec(
+            "from ingboard.sensing.classifier import Classifier\n"
+            "g = hw['grid']\nref = list(g.scan())\nbuf = g.readings\ncalls = []\n"
+            "def work(a):\n"
+            "    first = g.ends[a - 1] if a else 0\n"
+            "    calls.append((a, all(buf[p] == ref[p] for p in g.order[first:g.ends[a]])))\n"
+            "g.scan(None, work)\n"
+            "whole = Classifier(19)\nparts = Classifier(19)\n"
+            "whole.classify(g.scan())\n"
+            "parts.begin(g.readings, g.order, g.ends)\ng.scan(None, parts.part)\n"
+            "n = parts.end()\n"
+            "print(g.whole is not None, parts.native is not None, sorted(g.order) == "
+            "list(range(361)), [a for a, _ in calls] == list(range(16)), "
+            "all(ok for _, ok in calls), whole.classes == parts.classes, "
+            "whole.baseline == parts.baseline, n, whole.scans == parts.scans)"
+        ).split()
+    finally:
+        twin.model("grid", noise_lsb=2)
+    assert out == ["True"] * 7 + ["0", "True"], out
 
 
 def test_a_reading_before_the_sensors_power_on_time_is_wrong():

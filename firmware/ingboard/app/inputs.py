@@ -71,6 +71,15 @@ class Inputs:
         self._seen = None  # the classes of the last scan line (bytearray)
         self.grams = {"B": None, "W": None}
         self.last_scan = None
+        # Where the grid's scan is one native call (the RP2040), the classifier takes each
+        # group address's points in the next address's power-on wait (GridScanner.scan's
+        # `work`, Classifier.part): the same classes, without their time after the scan.
+        grid = self.hw.get("grid")
+        classifier = self.hw.get("classifier")
+        self._part = None
+        if getattr(grid, "whole", None) is not None and hasattr(classifier, "part"):
+            if getattr(classifier, "native", None) is not None:
+                self._part = classifier.part
 
     def _forget_inputs(self):
         # A new game: what the tasks queued before now is stamped in the old game's board
@@ -96,7 +105,13 @@ class Inputs:
         span = self.periods[0] * 1000 // self.cpu_unit_us
         self._scan_at = start + span - (late if 0 < late < span else 0)
         try:
-            classifier.classify(self.hw["grid"].scan())
+            grid = self.hw["grid"]
+            if self._part is not None:
+                classifier.begin(grid.readings, grid.order, grid.ends)
+                grid.scan(None, self._part)
+                classifier.end()
+            else:
+                classifier.classify(grid.scan())
             classes = classifier.classes
             seen = self._seen
             if seen is None or len(seen) != len(classes):

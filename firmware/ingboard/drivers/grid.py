@@ -147,8 +147,25 @@ class GridScanner:
                 self.direct = (loops[0], masks, tuple(registers[1]))
                 if len(registers) > 3:
                     lines = list(registers[0]) + list(registers[2]) + list(registers[3])
-                    plan = [groups, power_on_us] + list(registers[1])
-                    self.whole = (loops[1], array("I", [1 << g for g in lines]), array("I", plan))
+                    plan = array("I", [groups, power_on_us] + list(registers[1]))
+                    masks = array("I", [1 << g for g in lines])
+                    self.whole = (loops[1], masks, self._flips, self._codes, self._map, plan)
+        # The points in the order a scan reads them (`order`, array 'H'), and where each group
+        # address's end in it (`ends`): a scan's `work(a)` may use the points of addresses up
+        # to a (scan()).
+        order = array("H", [0] * n)
+        ends = []
+        j = 0
+        for a in range(groups if groups < _GROUPS_PER_BANK else _GROUPS_PER_BANK):
+            for g in range(a, groups, _GROUPS_PER_BANK):
+                for c in range(_CHANNELS):
+                    p = self._map[g * _CHANNELS + self._codes[c]]
+                    if p != _UNUSED:
+                        order[j] = p
+                        j += 1
+            ends.append(j)
+        self.order = order
+        self.ends = ends
         self.off()
 
     def off(self):
@@ -160,19 +177,23 @@ class GridScanner:
         for b in range(4):
             pins[b]((code >> b) & 1)
 
-    def scan(self, out=None):
-        """Read every sensor once into `out` (default: self.readings); return that buffer."""
+    def scan(self, out=None, work=None):
+        """Read every sensor once into `out` (default: self.readings); return that buffer.
+        `work(a)`, when given, is called once the sensors of group address a are read (the
+        points order[ends[a - 1]:ends[a]]), in address order, the last after the scan: where
+        the scan is one native call (the RP2040), each call is made in the next address's
+        power-on wait, and takes none of the scan's time while it is shorter."""
         # The RP2040's one native call in a frame of at most 11 words, which MicroPython keeps
         # on the C stack (a larger one is allocated on the heap at every call: drivers/keys.py).
         if out is None:
             out = self.readings
         whole = self.whole
         if whole is not None:
-            whole[0](whole[1], self._flips, self._codes, self._map, whole[2], out)
+            whole[0](whole, out, work)
             return out
-        return self._scan_groups(out)
+        return self._scan_groups(out, work)
 
-    def _scan_groups(self, buf):
+    def _scan_groups(self, buf, work):
         # The scan group by group (every port but the RP2040's whole native scan).
         sel = self._sel
         state = self._state
@@ -228,6 +249,10 @@ class GridScanner:
                     if p != _UNUSED:
                         buf[p] = adc.read_u16()
                     k += 1
+            if work is not None and a + 1 < addresses:
+                work(a)
             a += 1
         self.off()
+        if work is not None:
+            work(addresses - 1)
         return buf

@@ -77,24 +77,30 @@ def read_group_rp2040(masks, flips, codes, pmap, base: int, ainsel: int, buf):
 # the wait timed on the TIMER's raw microsecond counter (RP2040 datasheet 4.6.5, TIMERAWL) as
 # time.sleep_us times it. The same pin levels in the same order as the pure loop, an address
 # written with one set and one clear (GPIO_OUT_SET/CLR); the interpreter's ~250 us a group of
-# calls go. `masks`: the GPIO masks of S0-S3, A0-A3, then each bank's enable; `plan`: groups,
-# power_on_us, then each bank's ADC input.
+# calls go. `whole` (GridScanner.whole): (this function, masks, flips, codes, pmap, plan) -
+# `masks`: the GPIO masks of S0-S3, A0-A3, then each bank's enable; `plan`: groups,
+# power_on_us, then each bank's ADC input. `work` (or None): called as work(a) once address
+# a's groups are read - in the next address's power-on wait, which it shortens by what it
+# took (the wait is timed from its start), the last after the scan (GridScanner.scan).
 _SIO_SET = const(5)  # GPIO_OUT_SET
 _SIO_CLR = const(6)  # GPIO_OUT_CLR
 _TIMERAWL = const(10)  # TIMERAWL, word 10 of TIMER at 0x40054000
 
 
 @micropython.viper
-def scan_rp2040(masks, flips, codes, pmap, plan, buf):
+def scan_rp2040(whole, buf, work):
     sio = ptr32(0xD0000000)  # noqa: F821
     timer = ptr32(0x40054000)  # noqa: F821
     adc = ptr32(0x4004C000)  # noqa: F821
-    mk = ptr32(masks)  # noqa: F821
-    fl = ptr8(flips)  # noqa: F821
-    cd = ptr8(codes)  # noqa: F821
-    pm = ptr16(pmap)  # noqa: F821
-    pl = ptr32(plan)  # noqa: F821
+    mk = ptr32(whole[1])  # noqa: F821
+    fl = ptr8(whole[2])  # noqa: F821
+    cd = ptr8(whole[3])  # noqa: F821
+    pm = ptr16(whole[4])  # noqa: F821
+    pl = ptr32(whole[5])  # noqa: F821
     out = ptr16(buf)  # noqa: F821
+    call = 0
+    if work:  # (viper compares no object with None)
+        call = 1
     groups = pl[0]
     wait = pl[1]
     banks = (groups + 15) >> 4
@@ -129,6 +135,8 @@ def scan_rp2040(masks, flips, codes, pmap, plan, buf):
             sio[_SIO_CLR] = channels  # channel code 0, then one line flips per step
             if g == a:
                 t0 = timer[_TIMERAWL]
+                if a and call:
+                    work(a - 1)  # the previous address's points, while these power up
                 while timer[_TIMERAWL] - t0 < wait:
                     pass
             cs = (adc[0] & ~0x7000) | (pl[2 + bank] << 12)
@@ -152,3 +160,5 @@ def scan_rp2040(masks, flips, codes, pmap, plan, buf):
     while bank < banks:
         sio[_SIO_SET] = mk[8 + bank]  # every group powered down
         bank += 1
+    if call:
+        work(addresses - 1)

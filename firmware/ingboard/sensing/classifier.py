@@ -65,6 +65,7 @@ DEFAULT_EMPTY = const(32768)
 DEFAULT_SPAN = const(8818)
 
 _COUNT_CAP = const(60000)
+_PARTS = const(16)  # a scan classified in parts (begin): at most one a group address
 _ARRAY = type(array("H"))
 
 
@@ -257,7 +258,12 @@ class Classifier:
             self.cal_empty,
             self._drift,
         ]
-        self._params = array("i", [0] * 7)
+        # classify_viper's params: 7 settings, the new faults so far, the part (-1: the whole
+        # scan), the ends of up to _PARTS parts (begin).
+        self._params = array("i", [0] * (9 + _PARTS))
+        self._order = None  # a scan classified in parts (begin): its points by part
+        self._readings = None
+        self._parts = None  # part()'s loop: the native one, or _pure_part (begin)
         self.set_default_calibration()
 
     # -- calibration ----------------------------------------------------------------------
@@ -319,22 +325,84 @@ class Classifier:
     def classify(self, readings):
         """Classify one scan (readings in scan order); return the number of new faults."""
         if self.native is not None and type(readings) is _ARRAY:
-            p = self._params
-            p[0] = self.points
-            p[1] = self.rail_low
-            p[2] = self.rail_high
-            p[3] = self.fault_scans
-            p[4] = self.frozen_scans
-            p[5] = self.settle_scans
-            p[6] = self.track_shift
-            nf = self.native(self._state, readings, p)
+            p = self._set_params(-1)
+            nf = self.native(self._state, readings, p, readings)
             self.new_fault_count = nf
             self.scans += 1
             return nf
-        return self._classify(readings)
+        nf = self._classify(readings, range(self.points), 0)
+        self.new_fault_count = nf
+        self.scans += 1
+        return nf
 
-    def _classify(self, readings):
-        # The pure loop (CPython, the WebAssembly port; classify_viper.py does the same).
+    def _set_params(self, part):
+        p = self._params
+        p[0] = self.points
+        p[1] = self.rail_low
+        p[2] = self.rail_high
+        p[3] = self.fault_scans
+        p[4] = self.frozen_scans
+        p[5] = self.settle_scans
+        p[6] = self.track_shift
+        p[7] = 0
+        p[8] = part
+        return p
+
+    # A scan classified while it is read (the grid's whole native scan calls part() in each
+    # sensor power-on wait, for the points read before it, and the waits take as long): the
+    # same per-point steps as classify(), the points in another order - each point's state is
+    # its own, and the new faults are put back in point order at the end (end()) - so the
+    # classes, baselines and faults are the same.
+
+    def begin(self, readings, order, ends):
+        """Start classifying the scan that fills `readings` in parts: `order` (array 'H') the
+        points in the order the scan reads them, `ends[k]` the end in `order` of part k's
+        points (at most _PARTS parts; GridScanner.order, .ends)."""
+        if len(ends) > _PARTS:
+            raise ValueError("at most %d parts" % _PARTS)
+        p = self._set_params(0)
+        for k in range(len(ends)):
+            p[9 + k] = ends[k]
+        self._readings = readings
+        self._order = order
+        self._parts = self.native if self.native is not None else self._pure_part
+
+    def part(self, k):
+        """Classify part k's points (begin()), read by now. (Small: a frame MicroPython keeps
+        on the C stack, drivers/keys.py says why; called once a part of every scan.)"""
+        p = self._params
+        p[8] = k
+        p[7] = self._parts(self._state, self._readings, p, self._order)
+
+    def _pure_part(self, _state, readings, p, order):
+        # part() where there is no native loop (CPython, the WebAssembly port).
+        k = p[8]
+        return self._classify(readings, order[p[8 + k] if k else 0 : p[9 + k]], p[7])
+
+    def end(self):
+        """The scan classified in parts is whole: the number of new faults (classify())."""
+        nf = self._params[7]
+        if nf > 1:
+            # In point order, as classify() finds them (each marked, then taken in order:
+            # nothing allocated).
+            fault = self.fault
+            found = self.new_faults
+            for j in range(nf):
+                fault[found[j]] |= 0x80
+            j = 0
+            for i in range(self.points):
+                if fault[i] & 0x80:
+                    fault[i] &= 0x7F
+                    found[j] = i
+                    j += 1
+        self.new_fault_count = nf
+        self.scans += 1
+        self._readings = None
+        return nf
+
+    def _classify(self, readings, points, nf):
+        # The pure loop (CPython, the WebAssembly port; classify_viper.py does the same) over
+        # `points`, `nf` new faults found before them in this scan.
         classes = self.classes
         fault = self.fault
         base = self.baseline
@@ -358,8 +426,7 @@ class Classifier:
         new_faults = self.new_faults
         cal = self.cal_empty
         drift = self._drift
-        nf = 0
-        for i in range(self.points):
+        for i in points:
             if fault[i]:
                 continue
             r = readings[i]
@@ -433,8 +500,6 @@ class Classifier:
                     base[i] = b
             else:
                 run[i] = 0
-        self.new_fault_count = nf
-        self.scans += 1
         return nf
 
     # -- diagnostics (allocate; not for the scan path) -----------------------------------

@@ -13,7 +13,10 @@ loop 26 ms (73 us a point), this one 1.5 ms (4 us a point).
 `state` is the list Classifier builds once: classes, fault, baseline, sign_b, enter_b, leave_b,
 over_b, enter_w, leave_w, over_w, last, same, rail, empty_run, new_faults, cal_empty, drift;
 `params` an array('i'): points, rail_low, rail_high, fault_scans, frozen_scans, settle_scans,
-track_shift. Returns the number of new faults.
+track_shift, then the new faults found so far in this scan, the part to classify (-1: every
+point, in point order; k: the points order[ends[k - 1]:ends[k]], a part of a scan read in parts,
+Classifier.part), then the parts' ends. Returns the number of new faults (params[7] and those
+found now).
 """
 
 import sys
@@ -32,7 +35,7 @@ _FAULT_FROZEN = const(2)
 
 
 @micropython.viper
-def classify_points(state, readings, params) -> int:
+def classify_points(state, readings, params, order) -> int:
     classes = ptr8(state[0])  # noqa: F821 (viper's pointer types)
     fault = ptr8(state[1])  # noqa: F821
     base = ptr32(state[2])  # noqa: F821
@@ -52,15 +55,30 @@ def classify_points(state, readings, params) -> int:
     drift = ptr32(state[16])  # noqa: F821
     rd = ptr16(readings)  # noqa: F821
     p = ptr32(params)  # noqa: F821
-    n = p[0]
+    ix = ptr16(order)  # noqa: F821
     rail_low = p[1]
     rail_high = p[2]
     fault_scans = p[3]
     frozen_scans = p[4]
     settle = p[5]
     shift = p[6]
-    nf = 0
-    for i in range(n):
+    nf = p[7]
+    k = p[8]
+    use = k >= 0
+    if use:
+        j = 0
+        if k:
+            j = p[8 + k]
+        end = p[9 + k]
+    else:
+        j = 0
+        end = p[0]
+    while j < end:
+        if use:
+            i = ix[j]
+        else:
+            i = j
+        j += 1
         if fault[i]:
             continue
         r = rd[i]

@@ -14,6 +14,19 @@ from ingboard.tracking.board_view import UNKNOWN
 SLIP_MS = const(600)  # a stone appearing this close to a prisoner's lift is a slipped prisoner
 
 
+def _differ():
+    # differ_viper.next_differing where this port has a native emitter, else None (the pure
+    # walk).
+    try:
+        from ingboard.tracking import differ_viper
+    except (ImportError, SyntaxError, ValueError):
+        return None  # no native emitter (WebAssembly) or an .mpy for another architecture
+    return differ_viper.next_differing if differ_viper.NATIVE else None
+
+
+_DIFFER = [_differ()]  # a list: tests set [None] to compare with the pure walk
+
+
 class Plays:
     """Committing moves and handicap stones from the board (a Tracker mixin)."""
 
@@ -154,7 +167,21 @@ class Plays:
         new = []
         missing = []
         lifted = []
-        for p in self.order:
+        differ = _DIFFER[0]
+        order = self.order
+        n = len(order)
+        if differ is not None:
+            # Only the points that read otherwise than the game (differ_viper.py: the walk over
+            # every point in native code), then each prisoner being lifted.
+            for p in leaving:
+                if seen[p] == EMPTY and not faulty[p] and cells[p] == EMPTY:
+                    lifted.append(p)  # read as the game: not among the points
+            k = differ(order, seen, cells, faulty, 0)
+        else:
+            k = 0
+        while k < n:
+            p = order[k]
+            k = k + 1 if differ is None else differ(order, seen, cells, faulty, k + 1)
             v = seen[p]
             if v == UNKNOWN or faulty[p]:
                 continue
