@@ -100,6 +100,9 @@ class Bowls(Weighing, SetChecks, Reconciliation):
         # snapshot(), "ref"). During play they are not: a record at every stone taken would
         # cost more than it keeps.
         counts = (a.kept, b.kept) if self.ended else None
+        # A weighed lid's count is in it all game: it changes only as stones are dropped in or
+        # taken out (a capture, the fill-in), never at every reading; and whether the lid's
+        # last reading was a certain count (a hand in the lid makes it uncertain).
         return (
             a.zero,
             a.spread_pct,
@@ -113,6 +116,10 @@ class Bowls(Weighing, SetChecks, Reconciliation):
             b.verified,
             b.temp_c,
             b.pass_out,
+            a.lid_kept,
+            a.lid_n < 0,
+            b.lid_kept,
+            b.lid_n < 0,
             counts,
         )
 
@@ -122,7 +129,12 @@ class Bowls(Weighing, SetChecks, Reconciliation):
         with them ("ref": [count, plateau g, its standard error g, board time]): a power cut
         between the count and the after-count check (Ing 1991 Art. 9 "Counting" (3): the check "to
         confirm that the game was counted correctly") then loses neither the check nor its
-        counts - see restore()."""
+        counts - see restore(). A lid on its own load cell has its last confident count with
+        its weight and whether its last reading was certain ("lid": [count, g, certain]) all
+        game long: after a power cut a lid holding many
+        stones counts on by the stones dropped in or taken out, as it did (a dozen stones
+        weighed from nothing are no certain count), so its prisoners are never taken for lost
+        stones, and the after-count check is the uncut game's."""
         snap = {}
         keep_ref = self.ended
         for bowl in self.bowls:
@@ -135,6 +147,9 @@ class Bowls(Weighing, SetChecks, Reconciliation):
                 s["temp_c"] = bowl.temp_c
             if bowl.pass_out:
                 s["pass_out"] = bowl.pass_out
+            lid = bowl.lid_kept
+            if lid is not None:
+                s["lid"] = [lid[0], to_grams(lid[1]), bowl.lid_n >= 0]
             kept = bowl.kept
             if keep_ref and bowl.w180 and kept is not None:
                 s["ref"] = [kept[0], to_grams(kept[1]), to_grams(kept[2]), kept[3]]
@@ -169,6 +184,7 @@ class Bowls(Weighing, SetChecks, Reconciliation):
             bowl.settled = False
             bowl.count = -1
             bowl.last_eval = None
+            _restore_lid(bowl, s.get("lid"))
             ref = s.get("ref")
             if ref is not None and bowl.w180:
                 _restore_ref(bowl, ref)
@@ -195,3 +211,26 @@ def _restore_ref(bowl, ref):
         bowl.vals[i] = p
     bowl.head = 0
     bowl.filled = bowl.window
+
+
+def _restore_lid(bowl, lid):
+    # snapshot()'s "lid" of one set (the stones in the opponent's lid): the reference the next
+    # reading is counted from (Reconciliation.lid), and the lid's count until then - as last
+    # journaled, or uncertain if the last reading was. None: no lid cell has given a certain
+    # count.
+    if lid is None:
+        bowl.lid_n = -1
+        bowl.lid_ref_n = 0
+        bowl.lid_ref_mg = 0
+        bowl.lid_kept = None
+        return
+    if not isinstance(lid, list) or len(lid) != 3:
+        raise TypeError("bowls snapshot lid must be [count, grams, certain], not %r" % (lid,))
+    n = lid[0]
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= bowl.total:
+        raise ValueError("bowls snapshot lid count out of range: %r" % (n,))
+    mg = to_mg(lid[1], "lid weight")
+    bowl.lid_n = n if lid[2] else -1
+    bowl.lid_ref_n = n
+    bowl.lid_ref_mg = mg
+    bowl.lid_kept = (n, mg)

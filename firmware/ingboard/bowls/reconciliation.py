@@ -92,6 +92,10 @@ class Reconciliation:
             bowl.lid_n = -1
             bowl.lid_ref_n = 0  # the lid's last confident count and its weight (mg): counted on
             bowl.lid_ref_mg = 0  # from there by the stones dropped in or taken out
+            # The lid's count and weight as of the last change of its confident count ((n, mg),
+            # a new tuple at each change): what the journal keeps (snapshot "lid"), so a lid
+            # holding many stones counts on from there after a power cut.
+            bowl.lid_kept = None
             bowl.lid_version = 0  # board position at which prisoners were last taken
             bowl.pass_out = 0  # pass stones allowed for outside this bowl (PASS_STONES)
             bowl.pass_seen = 0  # of them, seen out of the bowl ("beside": then seen back)
@@ -193,6 +197,8 @@ class Reconciliation:
         bowl.lid_n = found
         bowl.lid_ref_n = found
         bowl.lid_ref_mg = mg
+        if bowl.lid_kept is None or bowl.lid_kept[0] != found:
+            bowl.lid_kept = (found, mg)
         if self.playing and bowl.count >= 0 and bowl.settled and not bowl.faulty:
             self._reconcile(bowl, now_ms)
 
