@@ -318,7 +318,7 @@ def test_a_set_enrolled_with_the_button_is_journaled_and_replayed_alike():
     recs.append(Record(t + 900, "press", BLACK))
     tracker, data, events = play(recs)
     enrolled = [e for e in events if e["type"] == "enrolled"]
-    # The settled plateau as last evaluated (the readings after it are quiet: bowls.py).
+    # The settled plateau as last evaluated (the readings after it are quiet: bowls/weighing.py).
     assert enrolled and enrolled[0]["B"] == 260.01 and enrolled[0]["W"] == 262.0
     assert [b.verified for b in tracker.bowls.bowls] == [True, True]
     resumed, _info = journal_replay.recover(data)

@@ -1,4 +1,4 @@
-"""Acceptance Monte-Carlo for the bowls (issue 6): seeded simulated sets through bowls/bowls.py.
+"""Acceptance Monte-Carlo for the bowls (issue 6): seeded simulated sets through bowls/weighing.py.
 
 The 180 checks (Ing 1991 Art. 9 customs 1 and 3; 1996 Rule 2): with the set enrolled (W180),
 per-stone spread 1-3 % and scale noise 0.1-1 g (bias within +-0.5 g, so at most ~1 g total

@@ -1,2 +1,3 @@
-"""The Ing measuring bowls: load-cell readings into stone counts, the 180-stone set checks and the
-reconciliation of bowls with the board."""
+"""The Ing measuring bowls: load-cell readings into stone counts (weighing), the 180-stone set
+checks (set_checks) and the reconciliation of the bowls with the board - stones taken and
+returned, prisoners, the lid, pass stones (reconciliation) - as one Bowls object (bowls)."""

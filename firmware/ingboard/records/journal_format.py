@@ -27,8 +27,9 @@ Ops (each a JSON array; colours and points are the board's ints, points padded i
     ["push", snapshot]         the clock before a switch (the tracker's undo stack)
     ["props", i, props]        SGF properties of ply i (BL/WL...)
     ["flags", ...]             the tracker's bookkeeping: Tracker.state(), items spread
-    ["bowls", snapshot]        enrolment and zero of the bowls, and from the count on their
-                               last confident counts (bowls.snapshot())
+    ["bowls", snapshot]        enrolment and zero of the bowls, the weighed lids' last
+                               confident counts, and from the count on the bowls' last
+                               confident counts (bowls.snapshot())
     ["note", plies, text]      an SGF comment made at that many plies (alerts, retractions,
                                accepted shifts: tracking/notes.py), so the SGF of a resumed
                                game has them all
