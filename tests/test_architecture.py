@@ -71,7 +71,7 @@ MAY_IMPORT = {
     "main": ("ingrules", "vocabulary") + ROOMS + ("board_config",),
 }
 # What ingrules may import from outside itself (MicroPython and CPython both have these).
-RULES_EXTERNAL = ("micropython", "collections", "array")
+RULES_EXTERNAL = ("micropython", "collections", "array", "sys")
 HOST = ("host_tools", "bench", "tests")
 
 

@@ -22,6 +22,7 @@ except ImportError:  # CPython: const() is only a marker there
         return x
 
 
+from . import chunked, ply_store
 from . import rulesets as rs
 from .board import (
     BLACK,
@@ -36,7 +37,7 @@ from .board import (
 )
 from .chunked import KeyLog
 from .ko import PASS, KoRule, situation_key
-from .ply_store import PlyStore
+from .ply_store import _TUPLE_NEW, PlyStore
 
 Ply = namedtuple("Ply", ("color", "point", "captured", "self_removed", "kind"))
 
@@ -48,6 +49,26 @@ ILLEGAL_PASS = const(3)  # an illegal move treated as a pass (AGA Rule 8)
 # A bound on komi, far beyond any the seeds give (Ing 8, AGA 7.5): a board of 361 points
 # cannot be worth more, and it keeps komi * 2 a small number.
 MAX_KOMI = const(1000)
+
+# board.BLACK and board.WHITE_TO_PLAY_KEY as constants of this module, for play(): an
+# imported name is a global looked up at every use (bench: mcu_move_us).
+_BLACK = const(1)
+_WHITE_KEY = const(218923576)
+if _BLACK != BLACK or _WHITE_KEY != WHITE_TO_PLAY_KEY:
+    raise ImportError("game.py and board.py disagree on BLACK or WHITE_TO_PLAY_KEY")
+# The layout of a PlyStore and its KeyLog (ply_store.py, chunked.py), for play()'s quiet move.
+_CHUNK = const(64)
+_KEY_MASK = const(2047)
+_START_SHIFT = const(13)
+_COLOUR_SHIFT = const(9)
+if (_CHUNK, _CHUNK, _KEY_MASK, _START_SHIFT, _COLOUR_SHIFT) != (
+    ply_store.PER_CHUNK,
+    chunked.CHUNK,
+    chunked.FILTER_BYTES * 8 - 1,
+    ply_store.START_SHIFT,
+    ply_store.COLOUR_SHIFT,
+):
+    raise ImportError("game.py and ply_store.py disagree on the ply store's layout")
 
 # Phases.
 PLAY = "play"
@@ -299,14 +320,49 @@ class Game:
             self.prisoners[3 - color] += len(removed)
         # The ply and the situation key after it (White is to play after a Black play).
         h = board.hash
-        ply = self.plies.add(
-            color, p, captured, removed, MOVE, h ^ WHITE_TO_PLAY_KEY if color == BLACK else h
-        )
+        key = h ^ _WHITE_KEY if color == _BLACK else h
+        if captured or removed:
+            ply = self.plies.add(color, p, captured, removed, MOVE, key)
+            seen = self.keys.seen_before
+        else:
+            # PlyStore.add for a quiet move (most of them), inline: on the RP2040 a call of a
+            # function with that many locals takes its frame from the heap, and in a game's
+            # heap finding the block cost ~15 % of a move (bench: mcu_move_us). The key into
+            # the key log's filter and slots, the record (no stones) into the records.
+            keys = self.keys
+            bits = keys.bits
+            i = (key & _KEY_MASK) >> 3
+            mask = 1 << (key & 7)
+            old = bits[i]
+            seen = keys.seen_before = old & mask
+            bits[i] = old | mask
+            n = keys.n
+            at = n % _CHUNK
+            chunks = keys.chunks
+            if not at and n // _CHUNK == len(chunks):
+                chunks.append([None] * _CHUNK)
+            chunks[n // _CHUNK][at] = key
+            keys.n = n + 1
+            plies = self.plies
+            n = plies.n
+            at = n % _CHUNK
+            records = plies.records
+            if not at and n // _CHUNK == len(records):
+                records.append([0] * _CHUNK)
+            records[n // _CHUNK][at] = (
+                (plies.stone_n << _START_SHIFT) | ((color - 1) << _COLOUR_SHIFT) | (p + 1)
+            )  # kind MOVE (0)
+            plies.n = n + 1
+            if _TUPLE_NEW is None:
+                ply = Ply(color, p, captured, removed, MOVE)
+            else:
+                ply = _TUPLE_NEW(Ply, (color, p, captured, removed, MOVE))
+            plies._last = ply
         self.to_play = 3 - color
         self.consecutive_passes = 0
-        if self._ing and (captured or ko.run or self.keys.seen_before):
+        if self._ing and (captured or seen or ko.run):
             ko.played(color, p, captured, removed)  # else nothing for it to change
-        if self.mandatory_passes_left and color == BLACK:
+        if self.mandatory_passes_left and color == _BLACK:
             # Ing handicap plays: White's mandatory pass follows at once.
             self.mandatory_passes_left -= 1
             self._record(Ply(WHITE, PASS, _NONE, _NONE, MANDATORY_PASS))
