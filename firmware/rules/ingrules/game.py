@@ -305,7 +305,8 @@ class Game:
         if board.place(p, color, self._suicide):  # not OK (0): nothing changed
             return self._play(color, p)  # refused there, with its reason
         ko = self.ko
-        if ko.armed:
+        armed = ko.armed
+        if armed:
             reason = ko.check(color, p)
             if reason is not None:
                 board.undo()
@@ -360,7 +361,8 @@ class Game:
             plies._last = ply
         self.to_play = 3 - color
         self.consecutive_passes = 0
-        if self._ing and (captured or seen or ko.run):
+        # (Ing: a ko run makes the rule armed; a quiet move with neither reads no more.)
+        if (captured or seen or armed) and self._ing:
             ko.played(color, p, captured, removed)  # else nothing for it to change
         if self.mandatory_passes_left and color == _BLACK:
             # Ing handicap plays: White's mandatory pass follows at once.
