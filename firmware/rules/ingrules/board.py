@@ -129,8 +129,8 @@ class Board:
         self.points = _points(size, stride)
         self.hash = 0
         self.count = [0, 0, 0]  # stones on the board per colour (index BLACK, WHITE)
-        self._mark = bytearray(stride * stride)
-        self._stack = []
+        # Whole words (liberty_viper.py clears it a word at a time).
+        self._mark = bytearray((stride * stride + 3) & ~3)
         # Undo record of the last place(): point, colour, captured, self-removed, old hash.
         # The last place(), for undo(): point * 4 + colour; 0 when there is nothing to undo.
         self._undo = 0
@@ -274,8 +274,6 @@ class Board:
     def _take(self, n, color, captured):
         # The chain at n (of `color`, just touched by a play) is removed when it has no
         # liberty left; returns the captured list (made at the first capture).
-        if _HAS_LIBERTY is not None and _HAS_LIBERTY(self.cells, self._mark, n, self.stride):
-            return captured  # the usual answer, in native code where the port has it
         stones, free = self._flood(n, True)
         if free:
             return captured
@@ -349,6 +347,7 @@ class Board:
         self.count[color] += 1
         other = 3 - color
         s = self.stride
+        native = _HAS_LIBERTY  # liberty_viper.has_liberty, on ports with native code (else None)
         # Speed (bench: rules): the four neighbours read once and unrolled (no tuple to loop
         # over), no list made on a quiet play, and a chain with an empty point next to the
         # stone looked at has a liberty without a flood (a flood that finds no liberty has
@@ -362,23 +361,49 @@ class Board:
         captured = ()  # a literal: no global looked up (MicroPython makes no object for it)
         if down == other:
             n = p - s
-            if not (cells[n - s] == EMPTY or cells[n - 1] == EMPTY or cells[n + 1] == EMPTY):
+            if not (
+                cells[n - s] == EMPTY
+                or cells[n - 1] == EMPTY
+                or cells[n + 1] == EMPTY
+                or (native and native(cells, self._mark, n, s))
+            ):
                 captured = self._take(n, other, captured)
         if left == other:
             n = p - 1
-            if not (cells[n - s] == EMPTY or cells[n - 1] == EMPTY or cells[n + s] == EMPTY):
+            if not (
+                cells[n - s] == EMPTY
+                or cells[n - 1] == EMPTY
+                or cells[n + s] == EMPTY
+                or (native and native(cells, self._mark, n, s))
+            ):
                 captured = self._take(n, other, captured)
         if right == other:
             n = p + 1
-            if not (cells[n - s] == EMPTY or cells[n + 1] == EMPTY or cells[n + s] == EMPTY):
+            if not (
+                cells[n - s] == EMPTY
+                or cells[n + 1] == EMPTY
+                or cells[n + s] == EMPTY
+                or (native and native(cells, self._mark, n, s))
+            ):
                 captured = self._take(n, other, captured)
         if up == other:
             n = p + s
-            if not (cells[n - 1] == EMPTY or cells[n + 1] == EMPTY or cells[n + s] == EMPTY):
+            if not (
+                cells[n - 1] == EMPTY
+                or cells[n + 1] == EMPTY
+                or cells[n + s] == EMPTY
+                or (native and native(cells, self._mark, n, s))
+            ):
                 captured = self._take(n, other, captured)
         removed = ()
         # With nothing captured no point changed: the neighbours read above are the board's.
-        if not captured and not (down == EMPTY or left == EMPTY or right == EMPTY or up == EMPTY):
+        if not captured and not (
+            down == EMPTY
+            or left == EMPTY
+            or right == EMPTY
+            or up == EMPTY
+            or (native and native(cells, self._mark, p, s))
+        ):
             stones, free = self._flood(p, True)
             if not free:
                 if suicide == SUICIDE_FORBIDDEN or (

@@ -299,7 +299,7 @@ class Game:
         # Speed (bench: rules): the usual play - in turn, during play, accepted - on one path
         # with the checks of _try and the bookkeeping of _record inline; anything else (and
         # every refusal but the ko rule's) goes the general way, _play.
-        if self.phase != PLAY or color != self.to_play or self.free_stones_left:
+        if self.phase != "play" or color != self.to_play or self.free_stones_left:  # PLAY
             return self._play(color, p)
         board = self.board
         if board.place(p, color, self._suicide):  # not OK (0): nothing changed
