@@ -367,12 +367,6 @@ OVERSIZED = {
         "its split by concept (weighing, the three 180 checks, board-bowl reconciliation) is "
         "being made on a branch of its own; remove this line when that lands"
     ),
-    "firmware/rules/ingrules/game.py:Game": (
-        "the rules' state machine, whose sections (handicap, positions, legality, the pause "
-        "and the end, retraction) are all the game's own state; its pause and end as a part in "
-        "a module of their own cost 0.5 KB of the RP2040's heap on every deploy (measured on "
-        "the twin), which the layout's heap budget cannot spare"
-    ),
 }
 
 
