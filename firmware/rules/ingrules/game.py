@@ -12,6 +12,7 @@ key mixed in when White moves next; index 0 is the starting position), which the
 repetition is confirmed by comparison.
 """
 
+import sys
 from collections import namedtuple
 
 try:
@@ -22,6 +23,7 @@ except ImportError:  # CPython: const() is only a marker there
         return x
 
 
+from . import chunked, ply_store
 from . import rulesets as rs
 from .board import (
     BLACK,
@@ -36,7 +38,7 @@ from .board import (
 )
 from .chunked import KeyLog
 from .ko import PASS, KoRule, situation_key
-from .ply_store import PlyStore
+from .ply_store import _TUPLE_NEW, PlyStore
 
 Ply = namedtuple("Ply", ("color", "point", "captured", "self_removed", "kind"))
 
@@ -48,6 +50,26 @@ ILLEGAL_PASS = const(3)  # an illegal move treated as a pass (AGA Rule 8)
 # A bound on komi, far beyond any the seeds give (Ing 8, AGA 7.5): a board of 361 points
 # cannot be worth more, and it keeps komi * 2 a small number.
 MAX_KOMI = const(1000)
+
+# board.BLACK and board.WHITE_TO_PLAY_KEY as constants of this module, for play(): an
+# imported name is a global looked up at every use (bench: mcu_move_us).
+_BLACK = const(1)
+_WHITE_KEY = const(218923576)
+if _BLACK != BLACK or _WHITE_KEY != WHITE_TO_PLAY_KEY:
+    raise ImportError("game.py and board.py disagree on BLACK or WHITE_TO_PLAY_KEY")
+# The layout of a PlyStore and its KeyLog (ply_store.py, chunked.py), for play()'s quiet move.
+_CHUNK = const(64)
+_KEY_MASK = const(2047)
+_START_SHIFT = const(13)
+_COLOUR_SHIFT = const(9)
+if (_CHUNK, _CHUNK, _KEY_MASK, _START_SHIFT, _COLOUR_SHIFT) != (
+    ply_store.PER_CHUNK,
+    chunked.CHUNK,
+    chunked.FILTER_BYTES * 8 - 1,
+    ply_store.START_SHIFT,
+    ply_store.COLOUR_SHIFT,
+):
+    raise ImportError("game.py and ply_store.py disagree on the ply store's layout")
 
 # Phases.
 PLAY = "play"
@@ -66,7 +88,162 @@ class IllegalMove(ValueError):
         self.reason = reason
 
 
-class Game:
+class _PauseAndEnd:
+    """The pause and the end of a game, a part of Game (below): dead stones taken away during
+    the pause and put back, a dispute resuming play, agreement, what passes and a completed
+    illegal move lead to, and the results by resignation, time, forfeit and void. Its state
+    is the game's (`phase`, `board`, `dead`, `disputes`, `prisoners`, `result`, `end_reason`,
+    made by Game._reset): a class of this module, not a module of its own, which would cost
+    the RP2040's heap 0.5 KB."""
+
+    # -- pause, dead stones, agreement
+
+    def remove_dead(self, p):
+        """During the pause: take the chain at p away as dead (returns its points)."""
+        if self.phase != PAUSED:
+            raise IllegalMove("not-paused", "dead stones are removed only during the pause")
+        color = self.board.get(p)
+        if color not in (BLACK, WHITE):
+            raise IllegalMove("occupied", "there is no stone at %s" % self.board.name(p))
+        chain = self.board.chain(p)
+        for q in chain:
+            self.board.set(q, EMPTY)
+            self.dead.append((q, color))
+        # AGA Rule 9: dead stones are "removed from the board as prisoners of the player who
+        # could capture" (territory counting counts them).
+        self.prisoners[3 - color] += len(chain)
+        return chain
+
+    def restore_dead(self):
+        for q, color in self.dead:
+            self.board.set(q, color)
+            self.prisoners[3 - color] -= 1
+        self.dead = []
+
+    def restore_dead_chain(self, p):
+        """Put back the removed stones connected to p (a stone taken off by mistake during the
+        pause, put back on its point). Returns their points, [] if p was not removed."""
+        removed = {}
+        for q, color in self.dead:
+            removed[q] = color
+        if p not in removed:
+            return []
+        color = removed[p]
+        chain = [p]
+        i = 0
+        while i < len(chain):
+            for n in self.board.neighbours(chain[i]):
+                if removed.get(n) == color and n not in chain:
+                    chain.append(n)
+            i += 1
+        for q in chain:
+            self.board.set(q, color)
+            self.prisoners[3 - color] -= 1
+        self.dead = [d for d in self.dead if d[0] not in chain]
+        return chain
+
+    def dispute(self):
+        """Disagreement about life and death: restore the removed stones and resume play with
+        the player to move (the opponent of the last passer)."""
+        if self.phase != PAUSED:
+            raise IllegalMove("not-paused", "play is not paused")
+        self.restore_dead()
+        self.phase = PLAY
+        self.disputed = True
+        self.consecutive_passes = 0
+        if len(self.plies) not in self.disputes:
+            self.disputes.append(len(self.plies))  # replayed by undo (it is not a ply)
+
+    def agree(self):
+        """Both players accept the dead stones as removed: the game ends and is counted."""
+        if self.phase != PAUSED:
+            raise IllegalMove("not-paused", "agreement is possible only while play is paused")
+        self._end_by_count()
+
+    def resign(self, color):
+        if self.phase == ENDED:
+            raise IllegalMove("game-over", "the game is over")
+        self._end("%s+R" % color_name(3 - color), "resign")
+
+    def lose_on_time(self, color):
+        if self.phase != ENDED:
+            self._end("%s+T" % color_name(3 - color), "time")
+
+    def forfeit(self, color):
+        """Any other forfeit the rules define (Ing 1996 Rule 10: late by more than 1/6)."""
+        if self.phase != ENDED:
+            self._end("%s+F" % color_name(3 - color), "forfeit")
+
+    def void(self):
+        """Both players forfeit (neither appeared within the time limit, Ing 1991 Art. 8
+        "Forfeiture" (1)): no result, SGF RE[Void]."""
+        if self.phase != ENDED:
+            self._end("Void", "forfeit")
+
+    def _end_by_count(self):
+        self.phase = ENDED
+        self.end_reason = "count"
+        self.result = None  # set by the scorer (score.py / tracker) from the final position
+
+    def _end(self, result, reason):
+        self.phase = ENDED
+        self.result = result
+        self.end_reason = reason
+
+    def commit_illegal(self, color, reason):
+        """The player completed an illegal move (pressed the clock): apply the ruleset's
+        consequence. Returns what happened: "retracted", "pass" or "forfeit"."""
+        policy = self.rules.illegal
+        if policy == rs.ILLEGAL_AS_PASS and color == self.to_play and self.phase != ENDED:
+            # AGA Rule 8: take it back, it is treated as a pass, a pass stone is exchanged.
+            self.pass_move(color, ILLEGAL_PASS)
+            return "pass"
+        if policy == rs.ILLEGAL_FORFEIT_KO and reason in ("ko", "not-your-turn"):
+            # Ing 1996 "Penalized mistakes": two consecutive moves or a ko recapture without an
+            # intervening play forfeits the game.
+            self._end("%s+F" % color_name(3 - color), "forfeit")
+            return "forfeit"
+        return "retracted"
+
+    # -- a play or a pass during the pause
+
+    def _leave_pause(self, color):
+        # A board play during the pause disputes the removals and resumes play (Ing 1991
+        # Art. 1 "If there is disagreement about life and death, play can resume"; Simplified
+        # Ing: continue "as if there had been no removals"). Returns what _back_to_pause needs.
+        if self.phase != PAUSED or color != self.to_play:
+            return None
+        paused = (list(self.dead), self.disputed, self.consecutive_passes, list(self.disputes))
+        self.dispute()
+        return paused
+
+    def _back_to_pause(self, paused):
+        # The pause goes on exactly as it was (removals included).
+        dead, self.disputed, self.consecutive_passes, self.disputes = paused
+        for q, color in dead:
+            self.board.set(q, EMPTY)
+            self.prisoners[3 - color] += 1
+        self.dead = dead
+        self.phase = PAUSED
+
+    def _after_pass(self, color):
+        rules = self.rules
+        if rules.white_passes_last and color != WHITE:
+            return  # AGA Rule 11: White must make the last move
+        n = self.consecutive_passes
+        if self.phase == PLAY:
+            if n >= rules.passes_to_pause:
+                if rules.ends_at_pause or (self.disputed and not rules.pause_again_after_dispute):
+                    self._end_by_count()
+                else:
+                    self.phase = PAUSED
+        elif self.phase == PAUSED and n >= rules.passes_to_end:
+            # Ing 1991 Art. 1: "After the dead stones have been taken away, both players pass
+            # again and play ends" (four consecutive pass plays, 1991 term 19).
+            self._end_by_count()
+
+
+class Game(_PauseAndEnd):
     """One game under one ruleset, from the empty board (or handicap setup) to its result."""
 
     def __init__(
@@ -214,14 +391,29 @@ class Game:
                 board.place(ply.point, ply.color, suicide)
         return bytes(board.cells)
 
-    @property
-    def move_number(self):
+    def _move_number(self):
         return len(self.plies)
 
-    @property
-    def moves_made(self):
+    def _moves_made(self):
         """Plies other than White's mandatory handicap passes (the numbers events give)."""
         return len(self.plies) - self.mandatory_passes
+
+    if sys.implementation.name == "micropython":
+        # move_number and moves_made computed by __getattr__ (called only for names the game
+        # does not hold), not as properties: on MicroPython a class with a property looks for
+        # one at every store of an attribute, and each play stores the game's (bench:
+        # mcu_move_us, 642 -> 595 us). CPython keeps the properties: there __getattr__ would
+        # slow every attribute read of the game.
+        def __getattr__(self, name):
+            if name == "move_number":
+                return self._move_number()
+            if name == "moves_made":
+                return self._moves_made()
+            raise AttributeError(name)
+
+    else:
+        move_number = property(_move_number)
+        moves_made = property(_moves_made)
 
     # -- legality
 
@@ -235,25 +427,6 @@ class Game:
         if paused is not None:
             self._back_to_pause(paused)
         return reason
-
-    def _leave_pause(self, color):
-        # A board play during the pause disputes the removals and resumes play (Ing 1991
-        # Art. 1 "If there is disagreement about life and death, play can resume"; Simplified
-        # Ing: continue "as if there had been no removals"). Returns what _back_to_pause needs.
-        if self.phase != PAUSED or color != self.to_play:
-            return None
-        paused = (list(self.dead), self.disputed, self.consecutive_passes, list(self.disputes))
-        self.dispute()
-        return paused
-
-    def _back_to_pause(self, paused):
-        # The pause goes on exactly as it was (removals included).
-        dead, self.disputed, self.consecutive_passes, self.disputes = paused
-        for q, color in dead:
-            self.board.set(q, EMPTY)
-            self.prisoners[3 - color] += 1
-        self.dead = dead
-        self.phase = PAUSED
 
     def _try(self, color, p):
         # Make the play on the board and ask the ko rule; on a reason, the board is restored.
@@ -278,13 +451,14 @@ class Game:
         # Speed (bench: rules): the usual play - in turn, during play, accepted - on one path
         # with the checks of _try and the bookkeeping of _record inline; anything else (and
         # every refusal but the ko rule's) goes the general way, _play.
-        if self.phase != PLAY or color != self.to_play or self.free_stones_left:
+        if self.phase != "play" or color != self.to_play or self.free_stones_left:  # PLAY
             return self._play(color, p)
         board = self.board
         if board.place(p, color, self._suicide):  # not OK (0): nothing changed
             return self._play(color, p)  # refused there, with its reason
         ko = self.ko
-        if ko.armed:
+        armed = ko.armed
+        if armed:
             reason = ko.check(color, p)
             if reason is not None:
                 board.undo()
@@ -299,14 +473,51 @@ class Game:
             self.prisoners[3 - color] += len(removed)
         # The ply and the situation key after it (White is to play after a Black play).
         h = board.hash
-        ply = self.plies.add(
-            color, p, captured, removed, MOVE, h ^ WHITE_TO_PLAY_KEY if color == BLACK else h
-        )
+        key = h ^ _WHITE_KEY if color == _BLACK else h
+        if captured or removed:
+            ply = self.plies.add(color, p, captured, removed, MOVE, key)
+            seen = self.keys.seen_before
+        else:
+            # PlyStore.add for a quiet move (most of them), inline: on the RP2040 a call of a
+            # function with that many locals takes its frame from the heap, and in a game's
+            # heap finding the block cost ~15 % of a move (bench: mcu_move_us). The key into
+            # the key log's filter and slots, the record (no stones) into the records.
+            keys = self.keys
+            bits = keys.bits
+            i = (key & _KEY_MASK) >> 3
+            mask = 1 << (key & 7)
+            old = bits[i]
+            seen = keys.seen_before = old & mask
+            bits[i] = old | mask
+            n = keys.n
+            at = n % _CHUNK
+            chunks = keys.chunks
+            if not at and n // _CHUNK == len(chunks):
+                chunks.append([None] * _CHUNK)
+            chunks[n // _CHUNK][at] = key
+            keys.n = n + 1
+            plies = self.plies
+            n = plies.n
+            at = n % _CHUNK
+            records = plies.records
+            if not at and n // _CHUNK == len(records):
+                records.append([0] * _CHUNK)
+            records[n // _CHUNK][at] = (
+                (plies.stone_n << _START_SHIFT) | ((color - 1) << _COLOUR_SHIFT) | (p + 1)
+            )  # kind MOVE (0)
+            plies.n = n + 1
+            if _TUPLE_NEW is None:
+                ply = Ply(color, p, captured, removed, MOVE)
+            else:
+                ply = _TUPLE_NEW(Ply, (color, p, captured, removed, MOVE))
+            plies._last = ply
         self.to_play = 3 - color
-        self.consecutive_passes = 0
-        if self._ing and (captured or ko.run or self.keys.seen_before):
+        if self.consecutive_passes:
+            self.consecutive_passes = 0
+        # (Ing: a ko run makes the rule armed; a quiet move with neither reads no more.)
+        if (captured or seen or armed) and self._ing:
             ko.played(color, p, captured, removed)  # else nothing for it to change
-        if self.mandatory_passes_left and color == BLACK:
+        if self.mandatory_passes_left and color == _BLACK:
             # Ing handicap plays: White's mandatory pass follows at once.
             self.mandatory_passes_left -= 1
             self._record(Ply(WHITE, PASS, _NONE, _NONE, MANDATORY_PASS))
@@ -384,131 +595,6 @@ class Game:
         self._record(ply)
         self._after_pass(color)
         return ply
-
-    def _after_pass(self, color):
-        rules = self.rules
-        if rules.white_passes_last and color != WHITE:
-            return  # AGA Rule 11: White must make the last move
-        n = self.consecutive_passes
-        if self.phase == PLAY:
-            if n >= rules.passes_to_pause:
-                if rules.ends_at_pause or (self.disputed and not rules.pause_again_after_dispute):
-                    self._end_by_count()
-                else:
-                    self.phase = PAUSED
-        elif self.phase == PAUSED and n >= rules.passes_to_end:
-            # Ing 1991 Art. 1: "After the dead stones have been taken away, both players pass
-            # again and play ends" (four consecutive pass plays, 1991 term 19).
-            self._end_by_count()
-
-    def commit_illegal(self, color, reason):
-        """The player completed an illegal move (pressed the clock): apply the ruleset's
-        consequence. Returns what happened: "retracted", "pass" or "forfeit"."""
-        policy = self.rules.illegal
-        if policy == rs.ILLEGAL_AS_PASS and color == self.to_play and self.phase != ENDED:
-            # AGA Rule 8: take it back, it is treated as a pass, a pass stone is exchanged.
-            self.pass_move(color, ILLEGAL_PASS)
-            return "pass"
-        if policy == rs.ILLEGAL_FORFEIT_KO and reason in ("ko", "not-your-turn"):
-            # Ing 1996 "Penalized mistakes": two consecutive moves or a ko recapture without an
-            # intervening play forfeits the game.
-            self._end("%s+F" % color_name(3 - color), "forfeit")
-            return "forfeit"
-        return "retracted"
-
-    # -- pause, dead stones, agreement
-
-    def remove_dead(self, p):
-        """During the pause: take the chain at p away as dead (returns its points)."""
-        if self.phase != PAUSED:
-            raise IllegalMove("not-paused", "dead stones are removed only during the pause")
-        color = self.board.get(p)
-        if color not in (BLACK, WHITE):
-            raise IllegalMove("occupied", "there is no stone at %s" % self.board.name(p))
-        chain = self.board.chain(p)
-        for q in chain:
-            self.board.set(q, EMPTY)
-            self.dead.append((q, color))
-        # AGA Rule 9: dead stones are "removed from the board as prisoners of the player who
-        # could capture" (territory counting counts them).
-        self.prisoners[3 - color] += len(chain)
-        return chain
-
-    def restore_dead(self):
-        for q, color in self.dead:
-            self.board.set(q, color)
-            self.prisoners[3 - color] -= 1
-        self.dead = []
-
-    def restore_dead_chain(self, p):
-        """Put back the removed stones connected to p (a stone taken off by mistake during the
-        pause, put back on its point). Returns their points, [] if p was not removed."""
-        removed = {}
-        for q, color in self.dead:
-            removed[q] = color
-        if p not in removed:
-            return []
-        color = removed[p]
-        chain = [p]
-        i = 0
-        while i < len(chain):
-            for n in self.board.neighbours(chain[i]):
-                if removed.get(n) == color and n not in chain:
-                    chain.append(n)
-            i += 1
-        for q in chain:
-            self.board.set(q, color)
-            self.prisoners[3 - color] -= 1
-        self.dead = [d for d in self.dead if d[0] not in chain]
-        return chain
-
-    def dispute(self):
-        """Disagreement about life and death: restore the removed stones and resume play with
-        the player to move (the opponent of the last passer)."""
-        if self.phase != PAUSED:
-            raise IllegalMove("not-paused", "play is not paused")
-        self.restore_dead()
-        self.phase = PLAY
-        self.disputed = True
-        self.consecutive_passes = 0
-        if len(self.plies) not in self.disputes:
-            self.disputes.append(len(self.plies))  # replayed by undo (it is not a ply)
-
-    def agree(self):
-        """Both players accept the dead stones as removed: the game ends and is counted."""
-        if self.phase != PAUSED:
-            raise IllegalMove("not-paused", "agreement is possible only while play is paused")
-        self._end_by_count()
-
-    def resign(self, color):
-        if self.phase == ENDED:
-            raise IllegalMove("game-over", "the game is over")
-        self._end("%s+R" % color_name(3 - color), "resign")
-
-    def lose_on_time(self, color):
-        if self.phase != ENDED:
-            self._end("%s+T" % color_name(3 - color), "time")
-
-    def forfeit(self, color):
-        """Any other forfeit the rules define (Ing 1996 Rule 10: late by more than 1/6)."""
-        if self.phase != ENDED:
-            self._end("%s+F" % color_name(3 - color), "forfeit")
-
-    def void(self):
-        """Both players forfeit (neither appeared within the time limit, Ing 1991 Art. 8
-        "Forfeiture" (1)): no result, SGF RE[Void]."""
-        if self.phase != ENDED:
-            self._end("Void", "forfeit")
-
-    def _end_by_count(self):
-        self.phase = ENDED
-        self.end_reason = "count"
-        self.result = None  # set by the scorer (score.py / tracker) from the final position
-
-    def _end(self, result, reason):
-        self.phase = ENDED
-        self.result = result
-        self.end_reason = reason
 
     # -- retraction
 

@@ -163,7 +163,7 @@ class KoRule:
         keys = self.history.keys
         if keys.seen_before and keys.count(keys[len(self.history.plies)]) > 1:
             self._note_cycle(captured)
-        self._arm()
+        self.armed = bool(self.run or self.cycle_starts)  # _arm() inline: the Ing policy here
 
     def _ko_capture(self, p, captured, board):
         # The playing stone's chain has as many stones as were captured and one liberty, on a

@@ -25,33 +25,34 @@ more than a few locals takes its frame from the heap, and in a game's heap that 
 more than the work (bench: mcu_move_us).
 """
 
+import sys
+
 try:
     from micropython import const
-
-    # MicroPython's namedtuple constructor is C: the Ply is made by calling its class.
-    _TUPLE_NEW = None
 except ImportError:  # CPython: const() is only a marker there
 
     def const(x):
         return x
 
-    # A namedtuple's constructor is Python code on CPython (a call more for every ply, a
-    # third of a quiet play's time there; bench: rules): tuple.__new__ makes the same
-    # instance in C.
-    _TUPLE_NEW = tuple.__new__
-
 
 from .chunked import CHUNK, FILTER_BYTES, KeyLog
+
+# MicroPython's namedtuple constructor is C: the Ply is made by calling its class. A
+# namedtuple's constructor is Python code on CPython (a call more for every ply, a third of a
+# quiet play's time there; bench: rules): tuple.__new__ makes the same instance in C. Told by
+# the implementation, not by `micropython` importing: a CPython host may provide a stand-in
+# module of that name, and the bench's CPython figure was then taken on the slow path.
+_TUPLE_NEW = None if sys.implementation.name == "micropython" else tuple.__new__
 
 CHUNK_BYTES = const(512)  # bytes of a stone chunk
 PER_CHUNK = const(64)  # plies of a record chunk (a list: 256 bytes of slots on the Pico)
 _STONES = const(256)  # stone entries of a stone chunk (CHUNK_BYTES // 2)
 MAX_STONES = const(0xFFFF)  # stone entries (counts and stones) in one game (16 bits)
 _POINT = const(0x1FF)
-_COLOUR_SHIFT = const(9)
+COLOUR_SHIFT = const(9)
 _KIND_SHIFT = const(10)
 _HAS_STONES = const(0x1000)
-_START_SHIFT = const(13)
+START_SHIFT = const(13)
 _NONE = ()
 # A KeyLog's filter and chunks (chunked.py), as constants here: no global looked up a play.
 _KEY_MASK = const(2047)
@@ -95,14 +96,14 @@ class PlyStore:
             keys.seen_before = old & mask
             bits[i] = old | mask
             n = keys.n
-            k = n // _KEY_CHUNK
+            at = n % _KEY_CHUNK
             chunks = keys.chunks
-            if k == len(chunks):
+            if not at and n // _KEY_CHUNK == len(chunks):  # len() once a chunk, not a ply
                 chunks.append([None] * _KEY_CHUNK)
-            chunks[k][n % _KEY_CHUNK] = key
+            chunks[n // _KEY_CHUNK][at] = key
             keys.n = n + 1
         start = self.stone_n
-        code = (start << _START_SHIFT) | (kind << _KIND_SHIFT) | ((color - 1) << _COLOUR_SHIFT)
+        code = (start << START_SHIFT) | (kind << _KIND_SHIFT) | ((color - 1) << COLOUR_SHIFT)
         if point != self.pass_point:
             code |= point + 1
         if captured or removed:  # a quiet move (the usual one) keeps no stones (bench: rules)
@@ -116,11 +117,11 @@ class PlyStore:
             for q in removed:
                 self._stone(q)
         n = self.n
-        k = n // PER_CHUNK
+        at = n % PER_CHUNK
         records = self.records
-        if k == len(records):
+        if not at and n // PER_CHUNK == len(records):
             records.append([0] * PER_CHUNK)
-        records[k][n % PER_CHUNK] = code
+        records[n // PER_CHUNK][at] = code
         self.n = n + 1
         if _TUPLE_NEW is None:
             ply = self.make(color, point, captured, removed, kind)
@@ -161,7 +162,7 @@ class PlyStore:
         return self.n
 
     def _start(self, i):
-        return self.records[i // PER_CHUNK][i % PER_CHUNK] >> _START_SHIFT
+        return self.records[i // PER_CHUNK][i % PER_CHUNK] >> START_SHIFT
 
     def _entry(self, i):
         chunk = self.stones[i // _STONES]
@@ -179,13 +180,13 @@ class PlyStore:
         point = (code & _POINT) - 1
         captured = removed = _NONE
         if code & _HAS_STONES:
-            start = code >> _START_SHIFT
+            start = code >> START_SHIFT
             stop = self._start(i + 1) if i + 1 < self.n else self.stone_n
             cut = start + 1 + self._entry(start)
             captured = self._points(start + 1, cut) if cut > start + 1 else _NONE
             removed = self._points(cut, stop) if stop > cut else _NONE
         return self.make(
-            ((code >> _COLOUR_SHIFT) & 1) + 1,
+            ((code >> COLOUR_SHIFT) & 1) + 1,
             self.pass_point if point < 0 else point,
             captured,
             removed,
