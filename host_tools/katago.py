@@ -160,10 +160,17 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.tuning_from_log:
         with open(args.tuning_from_log, encoding="utf-8", errors="replace") as log:
-            text, tuned = tuning_from_log(log.read())
+            try:
+                text, tuned = tuning_from_log(log.read())
+            except ValueError as exc:
+                print("%s: %s" % (args.tuning_from_log, exc), file=sys.stderr)
+                return 1
         with open(args.output, "w") as out:
             out.write(text)
-        print("tuned: %s; KataGo's defaults for the rest" % ", ".join(tuned))
+        print(
+            "%s: tuned %s; KataGo's untuned defaults for the rest"
+            % (args.output, ", ".join(tuned) or "nothing")
+        )
         return 0
     if command() is None:
         print("KataGo is not installed and tuned: " + INSTALL, file=sys.stderr)

@@ -5,10 +5,12 @@
 #   squashfs-root/   the unpacked binary          model.bin.gz   the network
 #   gtp.cfg          GTP config (16 visits)       opencl-tuning.txt  OpenCL tuning, made once here
 #   pocl-cache/      pocl's compiled kernels      logs/          KataGo's logs, the tuner's log
-# The tuning runs once, niced, with FP16 off (pocl's CPU device has no cl_khr_fp16; KataGo's
-# own first-start tuning also probes the FP16 and tensor-core kernels, and that run aborted
-# here); it takes 20-60 min on 2 busy cores. The config names the tuning file, so KataGo
-# never starts tuning by itself. Last, one genmove on 9x9 checks the whole.
+# The tuning runs once, niced, with FP16 off (pocl's CPU device has no cl_khr_fp16, and KataGo's
+# own first-start tuning would probe the FP16 and tensor-core kernels too); it takes 20-60 min
+# on 2 busy cores. The config names the tuning file, so KataGo never starts tuning by itself.
+# Where the tuner dies or times out, the stages it finished are kept and the rest get KataGo's
+# untuned defaults (slower kernels, same play); delete .katago/opencl-tuning.txt and run
+# `make katago` again to tune anew. Last, one genmove on 9x9 checks the whole.
 # Usage: sh host_tools/setup/katago.sh PYTHON   (the venv's python, for pip)
 #   KATAGO_TUNE_TIMEOUT=seconds  limit for the tuner (default 7200)
 set -e
@@ -83,8 +85,8 @@ else
     mv "$TUNING.part" "$TUNING"
   else
     # pocl 3.1's CPU device: the tuner aborts in its transformerRMSNorm stage ("malloc(): invalid
-    # size (unsorted)", exit 134: a trial configuration overruns a buffer, which on a CPU device
-    # is the process's own heap). The stages it finished are kept, the rest get KataGo's defaults.
+    # size (unsorted)", exit 134: glibc finds its heap damaged, most likely by a trial kernel writing
+    # past its buffer, which on a CPU device is the process's own memory).
     echo "KataGo's OpenCL tuner stopped (exit $status; 124 = timed out): $(tail -1 "$LOG")"
     rm -f "$TUNING.part"
     "$PY" -m host_tools.katago --tuning-from-log "$LOG" --output "$TUNING"
