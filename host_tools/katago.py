@@ -121,15 +121,23 @@ def command(visits=None):
     return " ".join(shlex.quote(word) for word in argv)
 
 
+def _cpu_seconds(pid):
+    """CPU seconds a process has used so far, all its threads (Linux's /proc)."""
+    with open("/proc/%d/stat" % pid) as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def time_genmoves(size, visits, moves, timeout=900.0):
-    """Seconds of each of `moves` genmoves on a size x size board (KataGo playing both sides,
-    each searched from an empty tree at `visits` visits), and the moves played."""
+    """Wall-clock and CPU seconds of each of `moves` genmoves on a size x size board (KataGo
+    playing both sides, each searched from an empty tree at `visits` visits), and the moves."""
     from host_tools.gtp import GtpEngine
 
     argv = shlex.split(command(visits))
     argv[-1] += ",allowResignation=false"
-    seconds, played = [], []
+    seconds, cpu, played = [], [], []
     with GtpEngine(argv, timeout=timeout) as engine:
+        pid = engine._proc.pid  # `env` execs KataGo: the same process
         engine.send("boardsize %d" % size)
         engine.send("clear_board")
         engine.send("komi 7.5")
@@ -137,11 +145,18 @@ def time_genmoves(size, visits, moves, timeout=900.0):
         engine.send("clear_board")
         for ply in range(moves):
             engine.send("clear_cache")
-            started = time.monotonic()
+            started, cpu_started = time.monotonic(), _cpu_seconds(pid)
             move = engine.send("genmove %s" % "bw"[ply % 2])
             seconds.append(time.monotonic() - started)
+            cpu.append(_cpu_seconds(pid) - cpu_started)
             played.append(move.strip())
-    return seconds, played
+            print(
+                "%dx%d %d visits: %s %.2f s (CPU %.2f s)"
+                % (size, size, visits, move.strip(), seconds[-1], cpu[-1]),
+                file=sys.stderr,
+                flush=True,
+            )
+    return seconds, cpu, played
 
 
 def main(argv=None):
@@ -175,18 +190,23 @@ def main(argv=None):
     if command() is None:
         print("KataGo is not installed and tuned: " + INSTALL, file=sys.stderr)
         return 2
-    print("size visits moves median_s max_s  (load average %.1f)" % os.getloadavg()[0])
+    print(
+        "size visits moves median_s max_s cpu_median_s cpu_max_s  (load average %.1f)"
+        % os.getloadavg()[0]
+    )
     for size in args.sizes:
         for visits in args.visits:
-            seconds, played = time_genmoves(size, visits, args.moves)
+            seconds, cpu, played = time_genmoves(size, visits, args.moves)
             print(
-                "%4d %6d %5d %8.2f %6.2f  %s"
+                "%4d %6d %5d %8.2f %6.2f %12.2f %9.2f  %s"
                 % (
                     size,
                     visits,
                     len(seconds),
                     statistics.median(seconds),
                     max(seconds),
+                    statistics.median(cpu),
+                    max(cpu),
                     " ".join(played),
                 ),
                 flush=True,
