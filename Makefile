@@ -23,7 +23,8 @@ node_modules/.installed: package.json package-lock.json
 system-deps:
 	@sh host_tools/setup/system_packages.sh
 
-# Optional: KataGo as a strong opponent (KaTrain's wheel + Debian's pocl OpenCL), in .katago/.
+# Optional: KataGo as a strong opponent (KaTrain's wheel + Debian's pocl OpenCL), in .katago/;
+# tunes OpenCL once (20-60 min on 2 busy cores, niced), then checks one genmove.
 katago: $(VENV)/.installed
 	sh host_tools/setup/katago.sh $(PY)
 
