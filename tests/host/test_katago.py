@@ -72,7 +72,13 @@ def test_person_against_katago_9x9_to_the_count(tmp_path):
 
     proc, url = start_sim("--engine", katago.command(), "--handshake-timeout", "600")
     try:
-        env = dict(os.environ, SIM_ONLY="engine", SIM_ENGINE_SIZE="9", SIM_ENGINE_WAIT_MS="600000")
+        env = dict(
+            os.environ,
+            SIM_ONLY="engine",
+            SIM_ENGINE_SIZE="9",
+            SIM_ENGINE_NAME="KataGo",
+            SIM_ENGINE_WAIT_MS="600000",
+        )
         started = time.monotonic()
         done = subprocess.run(
             [
