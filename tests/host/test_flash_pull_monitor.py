@@ -16,6 +16,9 @@ import pytest
 from host_tools import FIRMWARE, ROOT, cli, device
 from host_tools.commands import flash, monitor
 
+# Among the longest files of make test: run early (tests/conftest.py orders the files).
+pytestmark = pytest.mark.slow
+
 MPY_HEADER = b"M\x06"  # .mpy magic and format version 6
 
 
