@@ -91,6 +91,14 @@ class Board:
         if (ref, pin) not in members:
             members.append((ref, pin))
 
+    def between(self, ref, key, role, net1, net2):
+        """A two-pin part (a resistor, a capacitor, a bead, a two-way header) from net1 (its
+        pin 1) to net2 (its pin 2); returns ref."""
+        self.add(ref, key, role)
+        self.connect(net1, ref, 1)
+        self.connect(net2, ref, 2)
+        return ref
+
     def net_of(self, ref, pin):
         for name, members in self.nets.items():
             if (ref, pin) in members:
@@ -258,9 +266,7 @@ def controller(cfg):
     def decouple(ref):
         nonlocal cap
         cap += 1
-        c = b.add("C%d" % (groups + cap), "cap_100n", "decoupling of %s" % ref)
-        b.connect("+3V3", c, 1)
-        b.connect("GND", c, 2)
+        b.between("C%d" % (groups + cap), "cap_100n", "decoupling of %s" % ref, "+3V3", "GND")
 
     # First-level muxes U1-U23: group g reads sensors 16g .. 16g+15 (board_config).
     for g in range(groups):
@@ -325,17 +331,17 @@ def controller(cfg):
     r = 0
     for gpio, rail, ohms, role in pulls(cfg):
         r += 1
-        res = b.add(
-            "R%d" % r, pt.resistor(ohms), "%s pull-%s" % (role, "up" if rail == "3V3" else "down")
+        b.between(
+            "R%d" % r,
+            pt.resistor(ohms),
+            "%s pull-%s" % (role, "up" if rail == "3V3" else "down"),
+            nets[gpio],
+            "+3V3" if rail == "3V3" else "GND",
         )
-        b.connect(nets[gpio], res, 1)
-        b.connect("+3V3" if rail == "3V3" else "GND", res, 2)
     # Cable jacks (RJ45, Cat 5e): CLOCK B, CLOCK W, BOWL B, BOWL W, each line that leaves the
     # board through a TPD4E1U06 channel next to its jack; the shield to ground here only.
     r += 1
-    rb = b.add("R%d" % r, "res_100", "buzzer series resistor")
-    b.connect(nets[cfg["buzzer"]], rb, 1)
-    b.connect("BUZZER_OUT", rb, 2)
+    b.between("R%d" % r, "res_100", "buzzer series resistor", nets[cfg["buzzer"]], "BUZZER_OUT")
     esd = []
     for k, (name, wired) in enumerate(jack_nets(cfg, nets)):
         j = b.add("J%d" % (size + 1 + k), "rj45", "jack %s (Cat 5e cable)" % name)
@@ -363,9 +369,7 @@ def controller(cfg):
     b.connect("CHG_STAT", chg, "STAT")
     b.connect("CHG_PROG", chg, "PROG")
     r += 1
-    rp = b.add("R%d" % r, "res_4k7", "charge current 1000 V / 4.7 kOhm = 213 mA")
-    b.connect("CHG_PROG", rp, 1)
-    b.connect("GND", rp, 2)
+    b.between("R%d" % r, "res_4k7", "charge current 1000 V / 4.7 kOhm = 213 mA", "CHG_PROG", "GND")
     r += 1
     rl = b.add("R%d" % r, "res_1k", "charge LED")
     led = b.add("D2", "led_red", "lit while charging")
@@ -374,9 +378,7 @@ def controller(cfg):
     b.connect("CHG_LED", led, "A")
     b.connect("CHG_STAT", led, "K")
     for k, net in enumerate(("VBUS", "BAT+")):
-        c = b.add("C%d" % (groups + cap + 1 + k), "cap_10u", "charger %s" % net)
-        b.connect(net, c, 1)
-        b.connect("GND", c, 2)
+        b.between("C%d" % (groups + cap + 1 + k), "cap_10u", "charger %s" % net, net, "GND")
     u = groups + 2 * banks + 1  # the charger's number; the parts below follow it
     cap = cap + 2
     # Sensor rail: TPS63001 from VSYS, enabled by the Pico's 3V3 (no sensor supply while the
@@ -401,20 +403,20 @@ def controller(cfg):
         ("3V3_HALL_RAW", "TPS63001 output"),
     ):
         cap += 1
-        c = b.add("C%d" % (groups + cap), "cap_10u", what)
-        b.connect(net, c, 1)
-        b.connect("GND", c, 2)
-    fb = b.add("FB1", "ferrite", "sensor rail filter")
-    b.connect("3V3_HALL_RAW", fb, 1)
-    b.connect("3V3_HALL", fb, 2)
+        b.between("C%d" % (groups + cap), "cap_10u", what, net, "GND")
+    b.between("FB1", "ferrite", "sensor rail filter", "3V3_HALL_RAW", "3V3_HALL")
     cap += 1
-    c = b.add("C%d" % (groups + cap), "cap_22u", "sensor rail after the ferrite")
-    b.connect("3V3_HALL", c, 1)
-    b.connect("GND", c, 2)
+    b.between(
+        "C%d" % (groups + cap), "cap_22u", "sensor rail after the ferrite", "3V3_HALL", "GND"
+    )
     r += 1
-    link = b.add("R%d" % r, "res_0", "ADC reference from the sensor rail (remove: Pico's own)")
-    b.connect("3V3_HALL", link, 1)
-    b.connect("ADC_VREF", link, 2)
+    b.between(
+        "R%d" % r,
+        "res_0",
+        "ADC reference from the sensor rail (remove: Pico's own)",
+        "3V3_HALL",
+        "ADC_VREF",
+    )
     b.connect("ADC_VREF", a1, "ADC_VREF")
     # USB-C for power and charging (a sink: 5.1 kOhm on each CC), a USBLC6-2SC6 on CC1, CC2
     # and VBUS at the receptacle; VBUS feeds the Pico's VBUS and the charger. USB data stays on
@@ -425,9 +427,7 @@ def controller(cfg):
         b.connect(net[name], usb, pin)
     for k in (1, 2):
         r += 1
-        rc = b.add("R%d" % r, "res_5k1", "USB-C CC%d pull-down (sink)" % k)
-        b.connect("USB_CC%d" % k, rc, 1)
-        b.connect("GND", rc, 2)
+        b.between("R%d" % r, "res_5k1", "USB-C CC%d pull-down (sink)" % k, "USB_CC%d" % k, "GND")
     u += 1
     tvs = b.add("U%d" % u, "esd_usb", "USB-C ESD")
     b.connect("USB_CC1", tvs, 1)

@@ -150,9 +150,7 @@ def clock(cfg):
                 b.connect(net, esd, channel)
         for part_key, what in (("cap_10u", "bulk"), ("cap_100n", "decoupling")):
             c += 1
-            cap = b.add("C%d" % c, part_key, "%s of 3V3 at %s" % (what, jack))
-            b.connect("+3V3", cap, 1)
-            b.connect("GND", cap, 2)
+            b.between("C%d" % c, part_key, "%s of 3V3 at %s" % (what, jack), "+3V3", "GND")
         # The display of this side: the bus its jack carries (board_config "displays").
         bus = cfg["i2c"][cfg["displays"][side]["bus"]]
         header = b.add("J%d" % (3 + k), "hdr_1x4", "display %s (module lead)" % side)
@@ -162,29 +160,39 @@ def clock(cfg):
             b.connect(net, header, pin)
         for what in ("SDA", "SCL"):
             r += 1
-            res = b.add("R%d" % r, pull, "I2C%d %s pull-up (display end)" % (bus["id"], what))
-            b.connect(lines[what], res, 1)
-            b.connect("+3V3", res, 2)
+            b.between(
+                "R%d" % r,
+                pull,
+                "I2C%d %s pull-up (display end)" % (bus["id"], what),
+                lines[what],
+                "+3V3",
+            )
     for k, key in enumerate(KEY_ORDER):
-        j = b.add("J%d" % (5 + k), "jst_xh2", "key %s (switch to GND)" % key)
-        b.connect(gpio[cfg["keys"][key]], j, 1)
-        b.connect("GND", j, 2)
+        b.between(
+            "J%d" % (5 + k),
+            "jst_xh2",
+            "key %s (switch to GND)" % key,
+            gpio[cfg["keys"][key]],
+            "GND",
+        )
     # Buzzer: the controller's PWM (100 Ohm in series there) switches the piezo's low side.
     q = b.add("Q1", "nmos", "buzzer switch")
     b.connect(gpio[cfg["buzzer"]], q, "G")
     b.connect("GND", q, "S")
     b.connect("BUZZER_LOW", q, "D")
     r += 1
-    rg = b.add("R%d" % r, "res_10k", "buzzer gate pull-down: silent with the cable out")
-    b.connect(gpio[cfg["buzzer"]], rg, 1)
-    b.connect("GND", rg, 2)
-    bz = b.add("BZ1", "piezo", "the clock's beeper")
-    b.connect("+3V3", bz, 1)
-    b.connect("BUZZER_LOW", bz, 2)
+    b.between(
+        "R%d" % r,
+        "res_10k",
+        "buzzer gate pull-down: silent with the cable out",
+        gpio[cfg["buzzer"]],
+        "GND",
+    )
+    b.between("BZ1", "piezo", "the clock's beeper", "+3V3", "BUZZER_LOW")
     r += 1
-    rd = b.add("R%d" % r, "res_1k", "discharges the piezo while the switch is off")
-    b.connect("+3V3", rd, 1)
-    b.connect("BUZZER_LOW", rd, 2)
+    b.between(
+        "R%d" % r, "res_1k", "discharges the piezo while the switch is off", "+3V3", "BUZZER_LOW"
+    )
     d = b.add("D1", "diode_4148", "clamp (a magnetic buzzer may replace the piezo)")
     b.connect("+3V3", d, "K")
     b.connect("BUZZER_LOW", d, "A")
@@ -221,15 +229,10 @@ def bowl(cfg):
     caps = []
 
     def cap(key, net, role):
-        ref = b.add("C%d" % (len(caps) + 1), key, role)
-        caps.append(ref)
-        b.connect(net, ref, 1)
-        b.connect("GND", ref, 2)
+        caps.append(b.between("C%d" % (len(caps) + 1), key, role, net, "GND"))
 
     # Supply: the cable's 3V3 through a ferrite bead, 10 uF + 100 nF at VSUP, 100 nF at DVDD.
-    fb = b.add("FB1", "ferrite_600", "keeps the cable's noise off the HX711")
-    b.connect("+3V3", fb, 1)
-    b.connect("VSUP", fb, 2)
+    b.between("FB1", "ferrite_600", "keeps the cable's noise off the HX711", "+3V3", "VSUP")
     cap("cap_10u", "VSUP", "VSUP bulk")
     cap("cap_100n", "VSUP", "VSUP decoupling")
     cap("cap_100n", "VSUP", "DVDD decoupling")
