@@ -56,6 +56,7 @@ class Recorder:
         # compaction started when it has grown enough.
         try:
             if self.journal.sync(self.tracker, t, events, button):
+                self.scan_if_due()  # the record made (in RAM); then the files are written
                 if self.log_file is not None:
                     # The session log on flash is never behind the journal: after a power
                     # cut it still explains the game the journal gives back.
