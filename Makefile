@@ -23,7 +23,8 @@ node_modules/.installed: package.json package-lock.json
 system-deps:
 	@sh host_tools/setup/system_packages.sh
 
-# Optional: KataGo as a strong opponent (KaTrain's wheel + Debian's pocl OpenCL), in .katago/.
+# Optional: KataGo as a strong opponent (KaTrain's wheel + Debian's pocl OpenCL), in .katago/;
+# tunes OpenCL once (20-60 min on 2 busy cores, niced), then checks one genmove.
 katago: $(VENV)/.installed
 	sh host_tools/setup/katago.sh $(PY)
 
@@ -46,15 +47,24 @@ mp-test: setup
 
 # The README's test command: everything but the long runs on the device twin (marker
 # `device`: the twin's long game, power cuts, counts; `make test-device`). CI runs both.
-test: setup lint corpus
-	$(PY) -m pytest -m "not device" --timeout=600
+# pytest runs one worker per core (pytest-xdist), a test file per worker at a time; the corpus
+# is generated beside them (GNU Go in the background) while the files that do not need it run
+# first (tests/conftest.py orders the files: the MicroPython run first, the corpus users last;
+# a corpus user that comes before the corpus is done waits for it on its lock).
+TEST_WORKERS ?= auto
+test: setup lint
+	@$(PY) -m tests.corpus --quiet & corpus=$$!; \
+	$(PY) -m pytest -m "not device" -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder \
+		--timeout=600; status=$$?; \
+	wait $$corpus || { echo "make test: generating the corpus failed" >&2; status=1; }; \
+	exit $$status
 
 test-device: setup corpus
 	$(PY) -m pytest -m device --timeout=3000
 
 # The tests' game corpus (tests/corpus.py): 50 GNU Go games, generated once into .cache/corpus
-# (a few minutes on 2 cores), here rather than inside the first test that needs it, so no
-# test's time limit pays for it.
+# (a minute or two on 2 cores), here rather than inside the first test that needs it, so no
+# test's time limit pays for it (make test generates it in the background instead).
 corpus: setup
 	$(PY) -m tests.corpus --quiet
 

@@ -30,3 +30,28 @@ def pytest_terminal_summary(terminalreporter):
                 counts.get(("tests", "failed"), 0) + counts.get(("imports", "failed"), 0),
             )
         )
+
+
+def _file_rank(items):
+    """Where a test file runs in the order: 0 the MicroPython run (one long fixture: started
+    first, it overlaps the rest when pytest has a worker per core), 1 the files marked `slow`
+    (longest first, so no worker is left with one at the end), 3 the users of the GNU Go corpus
+    (last: `make test` generates the corpus in the background meanwhile), 2 the others."""
+    if any("corpus" in item.fixturenames for item in items):
+        return 3
+    if os.path.basename(str(items[0].fspath)) == "test_under_micropython.py":
+        return 0
+    if any(item.get_closest_marker("slow") for item in items):
+        return 1
+    return 2
+
+
+def pytest_collection_modifyitems(config, items):
+    """Order the test files (each keeps its own order, so module fixtures are set up once):
+    see _file_rank. The order is the same in every pytest-xdist worker (it depends on the
+    collected tests only), as xdist requires."""
+    files = {}
+    for item in items:
+        files.setdefault(str(item.fspath), []).append(item)
+    ordered = sorted(files.values(), key=_file_rank)  # stable: collection order within a rank
+    items[:] = [item for group in ordered for item in group]

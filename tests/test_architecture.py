@@ -283,33 +283,43 @@ SHARED = {
 }
 
 
+def stored_attributes(fn):
+    """The `name.attr` targets (ast.Attribute of an ast.Name) that fn assigns (`=` or `+=`)."""
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, ast.AugAssign):
+            targets = [node.target]
+        else:
+            continue
+        for target in targets:
+            for t in ast.walk(target):
+                if (
+                    isinstance(t, ast.Attribute)
+                    and isinstance(t.ctx, ast.Store)
+                    and isinstance(t.value, ast.Name)
+                ):
+                    yield t
+
+
+def module_trees(folder):
+    """(file name, ast module) of the .py files in folder, by name."""
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".py"):
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                yield name, ast.parse(f.read())
+
+
 def attribute_stores(folder):
     """{attribute: {file: [method, ...]}} of every `self.x = ...` (or `+=`) in the classes of
     the .py files in folder."""
     stores = {}
-    for name in sorted(os.listdir(folder)):
-        if not name.endswith(".py"):
-            continue
-        with open(os.path.join(folder, name), encoding="utf-8") as f:
-            tree = ast.parse(f.read())
+    for name, tree in module_trees(folder):
         for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
             for fn in (n for n in cls.body if isinstance(n, ast.FunctionDef)):
-                for node in ast.walk(fn):
-                    if isinstance(node, ast.Assign):
-                        targets = node.targets
-                    elif isinstance(node, ast.AugAssign):
-                        targets = [node.target]
-                    else:
-                        continue
-                    for target in targets:
-                        for t in ast.walk(target):
-                            if (
-                                isinstance(t, ast.Attribute)
-                                and isinstance(t.ctx, ast.Store)
-                                and isinstance(t.value, ast.Name)
-                                and t.value.id == "self"
-                            ):
-                                stores.setdefault(t.attr, {}).setdefault(name, []).append(fn.name)
+                for t in stored_attributes(fn):
+                    if t.value.id == "self":
+                        stores.setdefault(t.attr, {}).setdefault(name, []).append(fn.name)
     return stores
 
 
@@ -318,37 +328,19 @@ def part_stores(folder, item_class, item):
     files in folder, module-level functions included: `self.x` of the class the parts make up,
     and `<item>.x` (or `self.x` inside item_class) of the per-item objects the parts share."""
     stores = {}
-    for name in sorted(os.listdir(folder)):
-        if not name.endswith(".py"):
-            continue
-        with open(os.path.join(folder, name), encoding="utf-8") as f:
-            tree = ast.parse(f.read())
+    for name, tree in module_trees(folder):
         scopes = [(None, n) for n in tree.body if isinstance(n, ast.FunctionDef)]
         for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
             scopes += [(cls.name, n) for n in cls.body if isinstance(n, ast.FunctionDef)]
         for cls_name, fn in scopes:
-            for node in ast.walk(fn):
-                if isinstance(node, ast.Assign):
-                    targets = node.targets
-                elif isinstance(node, ast.AugAssign):
-                    targets = [node.target]
-                else:
+            for t in stored_attributes(fn):
+                owner = t.value.id
+                if owner == "self" and cls_name == item_class:
+                    owner = item
+                elif owner not in ("self", item):
                     continue
-                for target in targets:
-                    for t in ast.walk(target):
-                        if not (
-                            isinstance(t, ast.Attribute)
-                            and isinstance(t.ctx, ast.Store)
-                            and isinstance(t.value, ast.Name)
-                        ):
-                            continue
-                        owner = t.value.id
-                        if owner == "self" and cls_name == item_class:
-                            owner = item
-                        elif owner not in ("self", item):
-                            continue
-                        key = "%s.%s" % (owner, t.attr)
-                        stores.setdefault(key, {}).setdefault(name, []).append(fn.name)
+                key = "%s.%s" % (owner, t.attr)
+                stores.setdefault(key, {}).setdefault(name, []).append(fn.name)
     return stores
 
 

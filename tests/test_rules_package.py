@@ -8,6 +8,9 @@ import pytest
 
 from host_tools import RULES, rules_package
 
+# Among the longest files of make test: run early (tests/conftest.py orders the files).
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):

@@ -13,6 +13,11 @@ from host_tools import micropython as mp
 
 TESTS_DIR = mp.FIRMWARE_TESTS
 
+# The first test's setup runs the whole MicroPython suite (minutes when the machine is busy): the
+# make test limit (600 s) applies to each test's own call; each MicroPython interpreter run is
+# bounded by host_tools.micropython's own time limit.
+pytestmark = pytest.mark.timeout(func_only=True)
+
 
 def _shared_tests():
     cases = []

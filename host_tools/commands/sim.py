@@ -36,6 +36,14 @@ def add_arguments(parser):
         help="seconds the engine has to answer GTP's protocol_version (default 10)",
     )
     parser.add_argument(
+        "--move-timeout",
+        type=float,
+        default=300.0,
+        metavar="S",
+        help="seconds the engine has for a move or the dead stones (default 300: KataGo on "
+        "19x19 takes over a minute a move on a small busy CPU)",
+    )
+    parser.add_argument(
         "--open",
         choices=("auto", "yes", "no"),
         default="no",
@@ -80,7 +88,12 @@ def run(args):
 
         if args.handshake_timeout <= 0:
             raise InputError("--handshake-timeout must be a positive number of seconds")
-        engine = EngineSeat(args.engine, args.engine_color, handshake_s=args.handshake_timeout)
+        engine = EngineSeat(
+            args.engine,
+            args.engine_color,
+            timeout=args.move_timeout,
+            handshake_s=args.handshake_timeout,
+        )
     counsel = None
     if not args.no_counsel:
         from host_tools import sim_counsel

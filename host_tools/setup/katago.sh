@@ -1,10 +1,18 @@
 #!/bin/sh
 # Optional: KataGo as a strong GTP opponent (`make katago`). KaTrain's wheel on PyPI ships a
 # Linux KataGo (v1.18, OpenCL, an AppImage) and a small network (b10c384); Debian's pocl gives
-# it OpenCL on the CPU. Installs into .katago/ of the checkout: the unpacked binary, the
-# network and a GTP config (64 visits, 2 search threads). Its first start tunes OpenCL for the
-# machine (over 18 minutes on 2 busy CPU cores; cached in ~/.katago/opencltuning after).
+# it OpenCL on the CPU. Everything goes into .katago/ of the checkout:
+#   squashfs-root/   the unpacked binary          model.bin.gz   the network
+#   gtp.cfg          GTP config (16 visits)       opencl-tuning.txt  OpenCL tuning, made once here
+#   pocl-cache/      pocl's compiled kernels      logs/          KataGo's logs, the tuner's log
+# The tuning runs once, niced, with FP16 off (pocl's CPU device has no cl_khr_fp16, and KataGo's
+# own first-start tuning would probe the FP16 and tensor-core kernels too); it takes 20-60 min
+# on 2 busy cores. The config names the tuning file, so KataGo never starts tuning by itself.
+# Where the tuner dies or times out, the stages it finished are kept and the rest get KataGo's
+# untuned defaults (slower kernels, same play); delete .katago/opencl-tuning.txt and run
+# `make katago` again to tune anew. Last, one genmove on 9x9 checks the whole.
 # Usage: sh host_tools/setup/katago.sh PYTHON   (the venv's python, for pip)
+#   KATAGO_TUNE_TIMEOUT=seconds  limit for the tuner (default 7200)
 set -e
 PY=${1:-.venv/bin/python}
 DEST=.katago
@@ -33,7 +41,14 @@ else
   (cd "$DEST" && ./katago.AppImage --appimage-extract >/dev/null)
   rm -rf "$DEST/unpacked" "$DEST/download" "$DEST/katago.AppImage"
 fi
-echo "logDir = $(pwd)/$DEST/logs" > "$DEST/gtp.cfg"
+HOME_DIR=$(cd "$DEST" && pwd)
+TUNING="$HOME_DIR/opencl-tuning.txt"
+mkdir -p "$HOME_DIR/logs" "$HOME_DIR/pocl-cache" "$HOME_DIR/home"
+cat > "$DEST/gtp.cfg" <<CFG
+logDir = $HOME_DIR/logs
+homeDataDir = $HOME_DIR/home
+openclTunerFile = $TUNING
+CFG
 cat >> "$DEST/gtp.cfg" <<'CFG'
 logAllGTPCommunication = false
 logSearchInfo = false
@@ -42,7 +57,7 @@ rules = chinese
 allowResignation = true
 resignThreshold = -0.90
 resignConsecTurns = 3
-maxVisits = 64
+maxVisits = 16
 ponderingEnabled = false
 lagBuffer = 1.0
 numSearchThreads = 2
@@ -53,6 +68,37 @@ searchFactorWhenWinningThreshold = 0.95
 nnMaxBatchSize = 2
 openclUseFP16 = false
 CFG
-"$DEST/squashfs-root/usr/bin/katago" version | head -1
-echo "engine: $DEST/squashfs-root/usr/bin/katago gtp -model $DEST/model.bin.gz -config $DEST/gtp.cfg"
-echo "(its first start tunes OpenCL: many minutes; ingboard sim --engine ... --handshake-timeout 3600)"
+KATAGO="$HOME_DIR/squashfs-root/usr/bin/katago"
+export POCL_CACHE_DIR="$HOME_DIR/pocl-cache"
+"$KATAGO" version | head -1
+if [ -s "$TUNING" ]; then
+  echo "OpenCL already tuned: $TUNING"
+else
+  LOG="$HOME_DIR/logs/tuner.log"
+  echo "tuning OpenCL for this machine, once (20-60 min on 2 busy cores); log: $LOG"
+  status=0
+  nice -n 19 timeout "${KATAGO_TUNE_TIMEOUT:-7200}" "$KATAGO" tuner \
+    -config "$DEST/gtp.cfg" -model "$DEST/model.bin.gz" -output "$TUNING.part" \
+    -xsize 19 -ysize 19 -batchsize 2 -testFP16 false -testFP16Storage false \
+    -testFP16Compute false -testFP16TensorCores false >"$LOG" 2>&1 || status=$?
+  if [ "$status" = 0 ] && [ -s "$TUNING.part" ]; then
+    mv "$TUNING.part" "$TUNING"
+  else
+    # pocl 3.1's CPU device: the tuner aborts in its transformerRMSNorm stage ("malloc(): invalid
+    # size (unsorted)", exit 134: glibc finds its heap damaged, most likely by a trial kernel writing
+    # past its buffer, which on a CPU device is the process's own memory).
+    echo "KataGo's OpenCL tuner stopped (exit $status; 124 = timed out): $(tail -1 "$LOG")"
+    rm -f "$TUNING.part"
+    "$PY" -m host_tools.katago --tuning-from-log "$LOG" --output "$TUNING"
+  fi
+fi
+# One move on 9x9 (the first start also compiles pocl's kernels into pocl-cache/).
+answer=$(printf 'boardsize 9\nclear_board\ngenmove b\nquit\n' |
+  nice -n 19 timeout 900 "$KATAGO" gtp -model "$DEST/model.bin.gz" -config "$DEST/gtp.cfg" \
+    2>>"$HOME_DIR/logs/check.log" | grep '^= [A-HJ-T][0-9]' || true)
+if [ -z "$answer" ]; then
+  echo "KataGo did not answer genmove; see $HOME_DIR/logs/check.log" >&2
+  exit 1
+fi
+echo "KataGo answers genmove b on 9x9 with ${answer#= }"
+echo "engine: python -c 'from host_tools import katago; print(katago.command())'"

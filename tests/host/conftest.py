@@ -22,3 +22,8 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if os.path.basename(str(item.fspath)).startswith("test_twin_"):
             item.add_marker(pytest.mark.device)
+        if "corpus" in item.fixturenames:
+            # make test generates the corpus beside pytest: the first user may wait for it in
+            # its setup (each GNU Go command has its own time limit); the time limit of a test
+            # (make test: 600 s) applies to its own call.
+            item.add_marker(pytest.mark.timeout(func_only=True))

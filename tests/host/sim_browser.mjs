@@ -7,9 +7,11 @@ import { spawn } from "node:child_process";
 import { launchChromium } from "./chromium.mjs";
 
 const [url, engineUrl, out] = process.argv.slice(2);
-// SIM_ONLY=engine runs only the engine scenario (test_katago.py), on SIM_ENGINE_SIZE lines.
+// SIM_ONLY=engine runs only the engine scenario (test_katago.py), on SIM_ENGINE_SIZE lines,
+// against the engine named SIM_ENGINE_NAME on the page.
 const ONLY = process.env.SIM_ONLY || "";
 const ENGINE_SIZE = Number(process.env.SIM_ENGINE_SIZE || 7);
+const ENGINE_NAME = process.env.SIM_ENGINE_NAME || "GNU Go"; // the opponent's name on the page
 const ENGINE_WAIT_MS = Number(process.env.SIM_ENGINE_WAIT_MS || 120000);
 const browser = await launchChromium(out, {
   viewport: { width: 1280, height: 900 },
@@ -237,7 +239,7 @@ async function engineGame() {
   await page.click("#settings-box summary");
   await page.selectOption("#size", String(ENGINE_SIZE));
   await page.fill("#name-B", "Person");
-  await page.fill("#name-W", "GNU Go");
+  await page.fill("#name-W", ENGINE_NAME);
   const assistDefault = await page.isChecked("#assist");
   await page.click("#new-game");
   const last = "ABCDEFGHJKLMNOPQRST"[ENGINE_SIZE - 1] + ENGINE_SIZE;

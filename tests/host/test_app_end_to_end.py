@@ -14,6 +14,9 @@ from host_tools import FIRMWARE, ROOT
 from host_tools import micropython as mp
 from host_tools import simulate as sim
 
+# Among the longest files of make test: run early (tests/conftest.py orders the files).
+pytestmark = pytest.mark.slow
+
 TESTS_FIRMWARE = os.path.join(ROOT, "tests", "firmware")
 
 

@@ -29,6 +29,9 @@ from host_tools import FIRMWARE, ROOT
 from host_tools import micropython as mp
 from host_tools import simulate as sim
 
+# Among the longest files of make test: run early (tests/conftest.py orders the files).
+pytestmark = pytest.mark.slow
+
 TESTS_FIRMWARE = os.path.join(ROOT, "tests", "firmware")
 
 # (game, ruleset, noise, seed): the 13x13 fill-ins are long; "typical" seeds 3 (9x9) and 2

@@ -67,7 +67,9 @@ def test_figure_lines_and_na_are_read_as_the_bench_prints_them():
     "section",
     [pytest.param(s, marks=pytest.mark.device) if s == "mcu" else s for s in SECTIONS],
 )
-def test_bench_section_runs_whole_on_tiny_inputs(section):
+def test_bench_section_runs_whole_on_tiny_inputs(section, corpus):
+    # The sections read the tests' corpus: the fixture makes sure it is there (generated once).
+    assert corpus
     if section == "mcu":
         from host_tools.twin import images
 

@@ -8,9 +8,13 @@ stone is missing ("uncertain" is allowed, a wrong certainty is not).
 
 import random
 
+import pytest
 from ingboard.bowls.bowls import Bowls
 
 from host_tools.bowl_model import BowlModel
+
+# Among the longest files of make test: run early (tests/conftest.py orders the files).
+pytestmark = pytest.mark.slow
 
 RATE_MS = 100  # 10 readings a second (HX711 with RATE low)
 

@@ -21,6 +21,9 @@ from host_tools.bringup import grid_wiring, parts, plan, pole
 from host_tools.bringup.diagnosis import diagnose
 from host_tools.twin import faults
 
+# Among the longest files of make test: run early (tests/conftest.py orders the files).
+pytestmark = pytest.mark.slow
+
 CFG = bc.variant("pico")
 N = 361
 

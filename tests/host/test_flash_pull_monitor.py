@@ -16,6 +16,9 @@ import pytest
 from host_tools import FIRMWARE, ROOT, cli, device
 from host_tools.commands import flash, monitor
 
+# Among the longest files of make test: run early (tests/conftest.py orders the files).
+pytestmark = pytest.mark.slow
+
 MPY_HEADER = b"M\x06"  # .mpy magic and format version 6
 
 
@@ -143,16 +146,17 @@ def test_flash_says_when_the_app_stops_at_start_out_of_memory(tmp_path, monkeypa
     assert any(p.endswith("/ingboard/__init__.mpy") for p in board.files())  # nothing undone
 
 
-def test_flash_says_when_the_app_never_answers(tmp_path, monkeypatch, capsys):
+def test_wait_app_started_names_what_a_silent_app_printed_at_the_timeout(tmp_path):
+    # (flash turns this into its one error line, as for the MemoryError above)
     board = StopsAtStart(tmp_path / "board")
     board.said = ("MPY: soft reboot", "ValueError: no such pin 29", ">>> ")
-    monkeypatch.setattr(device, "opener", lambda port: board)
-    status, _out, err = ingboard(capsys, "flash", "--port", "fake", "--start-timeout", "0.3")
-    assert status == 1
-    line = one_line(err)
-    assert "the app did not answer a ping in 0.3 s" in line
-    assert "ValueError: no such pin 29" in line  # the board's own words
-    assert "--frozen" not in line  # no MemoryError: no advice about the build
+    board.start_app()
+    with pytest.raises(device.AppDidNotStart) as caught:
+        device.wait_app_started(board, timeout_s=0.3)
+    text = str(caught.value)
+    assert "the app did not answer a ping in 0.3 s" in text
+    assert "ValueError: no such pin 29" in text  # the board's own words
+    assert not caught.value.memory  # no MemoryError: flash gives no advice about the build
 
 
 def test_wait_app_started_ends_at_the_traceback_not_the_timeout(tmp_path):

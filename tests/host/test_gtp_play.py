@@ -13,7 +13,11 @@ from sgfmill import boards, sgf
 from host_tools import ROOT
 from host_tools.gtp import find_gnugo
 
-pytestmark = pytest.mark.skipif(find_gnugo() is None, reason="GNU Go not installed (make setup)")
+# Among the longest files of make test: run early (tests/conftest.py orders the files).
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(find_gnugo() is None, reason="GNU Go not installed (make setup)"),
+]
 
 
 def ingboard(*args, timeout=240):

@@ -23,6 +23,9 @@ from host_tools import firmware_build
 from host_tools import micropython as mp
 from host_tools import simulate as sim
 
+# Among the longest files of make test: run early (tests/conftest.py orders the files).
+pytestmark = pytest.mark.slow
+
 PLIES = 600
 
 

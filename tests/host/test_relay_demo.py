@@ -20,10 +20,14 @@ import pytest
 from host_tools import ROOT
 from host_tools.relay import broker as brokers
 
-pytestmark = pytest.mark.skipif(
-    not (os.path.exists("/usr/sbin/mosquitto") or brokers.shutil.which("mosquitto")),
-    reason="mosquitto missing: make setup",
-)
+# Among the longest files of make test: run early (tests/conftest.py orders the files).
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not (os.path.exists("/usr/sbin/mosquitto") or brokers.shutil.which("mosquitto")),
+        reason="mosquitto missing: make setup",
+    ),
+]
 
 
 def relay(*args):

@@ -42,9 +42,13 @@ HAVE = (
     and os.path.isdir(os.path.join(ROOT, "node_modules", "playwright-core"))
     and (os.path.exists("/usr/sbin/mosquitto") or brokers.shutil.which("mosquitto"))
 )
-pytestmark = pytest.mark.skipif(
-    not HAVE, reason="chromium, playwright-core or mosquitto missing: make setup"
-)
+# Among the longest files of make test: run early (tests/conftest.py orders the files).
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not HAVE, reason="chromium, playwright-core or mosquitto missing: make setup"
+    ),
+]
 EV = "friday"
 BOARDS = ["t%d" % n for n in range(1, 7)]
 PASSWORD = "a director's pass phrase"

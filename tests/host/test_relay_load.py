@@ -18,10 +18,14 @@ from host_tools.relay import broker as brokers
 from host_tools.relay.fleet import Fleet, SseListener, start_relay
 from host_tools.relay.store import Store
 
-pytestmark = pytest.mark.skipif(
-    not (os.path.exists("/usr/sbin/mosquitto") or brokers.shutil.which("mosquitto")),
-    reason="mosquitto not installed (make setup)",
-)
+# Among the longest files of make test: run early (tests/conftest.py orders the files).
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not (os.path.exists("/usr/sbin/mosquitto") or brokers.shutil.which("mosquitto")),
+        reason="mosquitto not installed (make setup)",
+    ),
+]
 
 
 def _users(n, prefix="b"):

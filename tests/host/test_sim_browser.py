@@ -45,7 +45,11 @@ SCRIPT = os.path.join(ROOT, "tests", "host", "sim_browser.mjs")
 HAVE = os.path.exists("/usr/bin/chromium") and os.path.isdir(
     os.path.join(ROOT, "node_modules", "playwright-core")
 )
-pytestmark = pytest.mark.skipif(not HAVE, reason="chromium or playwright-core missing: make setup")
+# Among the longest files of make test: run early (tests/conftest.py orders the files).
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not HAVE, reason="chromium or playwright-core missing: make setup"),
+]
 
 
 def free_port():

@@ -25,6 +25,9 @@ from host_tools import FIRMWARE, ROOT
 from host_tools import micropython as mp
 from host_tools import simulate as sim
 
+# Among the longest files of make test: run early (tests/conftest.py orders the files).
+pytestmark = pytest.mark.slow
+
 TESTS_FIRMWARE = os.path.join(ROOT, "tests", "firmware")
 SHIFT = 16000  # the simulated game starts here; the setup on the menus comes before
 GAP = 600  # between two key presses (more than the display period: each step is seen)

@@ -330,7 +330,7 @@ class Classifier:
             self.new_fault_count = nf
             self.scans += 1
             return nf
-        nf = self._classify(readings, range(self.points), 0)
+        nf = self._classify(readings, None, 0, self.points, 0)
         self.new_fault_count = nf
         self.scans += 1
         return nf
@@ -377,7 +377,7 @@ class Classifier:
     def _pure_part(self, _state, readings, p, order):
         # part() where there is no native loop (CPython, the WebAssembly port).
         k = p[8]
-        return self._classify(readings, order[p[8 + k] if k else 0 : p[9 + k]], p[7])
+        return self._classify(readings, order, p[8 + k] if k else 0, p[9 + k], p[7])
 
     def end(self):
         """The scan classified in parts is whole: the number of new faults (classify())."""
@@ -400,9 +400,11 @@ class Classifier:
         self._readings = None
         return nf
 
-    def _classify(self, readings, points, nf):
+    def _classify(self, readings, order, start, stop, nf):
         # The pure loop (CPython, the WebAssembly port; classify_viper.py does the same) over
-        # `points`, `nf` new faults found before them in this scan.
+        # the points order[start:stop] (order None: the points start..stop-1), `nf` new faults
+        # found before them in this scan. No allocation: `for j in range(a, b)` makes no range
+        # object in MicroPython, and no slice of `order` is taken.
         classes = self.classes
         fault = self.fault
         base = self.baseline
@@ -426,7 +428,8 @@ class Classifier:
         new_faults = self.new_faults
         cal = self.cal_empty
         drift = self._drift
-        for i in points:
+        for j in range(start, stop):
+            i = j if order is None else order[j]
             if fault[i]:
                 continue
             r = readings[i]
