@@ -27,9 +27,10 @@ def _stones_a_side(size):
 
 
 JOURNAL_LIMIT = const(64 * 1024)
-# Journal bytes compacted per game-task period: a few ms of the RP2040's time, and a few KB of
-# garbage (a merged record of 2 KB decodes into several KB of lists).
-_COMPACT_SLICE = const(512)
+# Journal bytes compacted per game-task period: ~16 ms of the RP2040's time (512 bytes were
+# ~33 ms on the twin, issue 32), and a few KB of garbage (a merged record of 2 KB decodes into
+# several KB of lists).
+_COMPACT_SLICE = const(256)
 _COPY = const(512)
 
 
@@ -56,6 +57,7 @@ class Recorder:
         # compaction started when it has grown enough.
         try:
             if self.journal.sync(self.tracker, t, events, button):
+                self.scan_if_due()  # the record made (in RAM); then the files are written
                 if self.log_file is not None:
                     # The session log on flash is never behind the journal: after a power
                     # cut it still explains the game the journal gives back.

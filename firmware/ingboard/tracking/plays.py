@@ -46,6 +46,7 @@ class Plays:
         if game.phase == ENDED:
             return events + self._after_end(t)
         events += self._find_faults(t)
+        self._slice()
         settle = self.settle_ms
         seen = self.seen
         since = self.since
@@ -123,8 +124,13 @@ class Plays:
                 if t - since[p] >= settle and not self._hidden_neighbour(p):
                     reason = game.legality(color, p)
                     if reason is None:
+                        # A play that takes many stones is tens of ms of the RP2040's time in
+                        # each part (its check, the play, the prisoners' bookkeeping; issue
+                        # 32): the app's scan may run between them (tracker._slice).
+                        self._slice()
                         events += self._commit(t, color, p)
                         committed = True
+                        self._slice()
                     else:
                         events += self._alert(t, reason, [p])
             if not committed:
@@ -226,6 +232,7 @@ class Plays:
         except IllegalMove as exc:
             # The board changed between the check and the play: an alert, never a crash.
             return events + self._alert(t, exc.reason, [p])
+        self._slice()
         if was_paused:
             events += self._resumed(t)  # a board play during the pause resumes play and time
         for q in ply.captured:
@@ -235,6 +242,7 @@ class Plays:
         self._played(t, color)
         for q in ply.self_removed:
             self.leaving[q] = color
+        self._slice()
         board = game.board
         events.append(
             {

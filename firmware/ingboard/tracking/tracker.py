@@ -255,6 +255,7 @@ class Tracker(
         if self.clock_behind:
             events = events + self._catch_up_press()  # timekeeper.py
         # The next instant anything can happen without new input (see next_deadline).
+        self._slice()
         due = self.next_deadline()
         self.due = _FAR if due is None else due
         return events
