@@ -14,8 +14,16 @@ The policy, in two parts:
 - `after_scan()`: the scan task calls it right after a scan - the most room any moment has
   before the next one is due: a period less the scan, ~30 ms - and it collects once every
   CHECK_MS of board time, so collections happen there rather than in the middle of a scan,
-  a burst or a face (the threshold remains the backstop within a burst). A collection of the
-  app's live heap takes ~22 ms on the RP2040 (twin, 147 KB in use): a scan period holds it.
+  a burst or a face. A collection of the app's live heap takes ~22 ms on the RP2040 (twin,
+  147 KB in use; ~29 ms late in a 600-ply game): a scan period holds it.
+- While a long piece of work runs (a brisk ply's tracking and records, the count and the SGF
+  at the end of a game) its checkpoints make the scans (App.scan_if_due), and the heap is
+  collected right after one of them every BUSY_MS when the period has room for it: a
+  collection falling in the middle of a piece (the threshold's) made the scan after it late
+  by the collection on top of the piece - 48 ms on the twin at the count of a 600-ply game.
+  The threshold remains the backstop; at 12 KB it collected ~4 times a brisk ply, a third of
+  the game task's time on the twin (at 32 KB the largest free block after a 600-ply game was
+  the same, 15 KB).
   It collects without looking first: gc.mem_alloc() walks the whole heap's allocation table,
   ~8 ms on the RP2040, and an idle board makes ~8 KB of garbage a second anyway (its
   threshold collections, wherever they fell, held up scans by 20-50 ms on the twin; issue 20,
@@ -55,8 +63,9 @@ import gc
 
 from micropython import const
 
-THRESHOLD = const(12 * 1024)
+THRESHOLD = const(32 * 1024)
 CHECK_MS = const(1000)
+BUSY_MS = const(250)
 LOAD_RESERVE = const(28 * 1024)
 
 
@@ -75,12 +84,14 @@ class Collector:
         gc.collect()
         gc.threshold(THRESHOLD)
 
-    def after_scan(self, t):
+    def after_scan(self, t, busy=False):
         """A scan has just been made at board time t: collect if CHECK_MS passed since the
-        last collection here (see the module docstring). True if it collected."""
+        last collection here - BUSY_MS when `busy`: the scan was made at a checkpoint of a
+        long piece of work, which allocates as it goes (see the module docstring). True if it
+        collected."""
         if not self.enabled:
             return False
-        if self.checked is not None and 0 <= t - self.checked < CHECK_MS:
+        if self.checked is not None and 0 <= t - self.checked < (BUSY_MS if busy else CHECK_MS):
             return False
         self.checked = t
         gc.collect()
