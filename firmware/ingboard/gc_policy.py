@@ -23,7 +23,10 @@ The policy, in two parts:
   by the collection on top of the piece - 48 ms on the twin at the count of a 600-ply game.
   The threshold remains the backstop; at 12 KB it collected ~4 times a brisk ply, a third of
   the game task's time on the twin (at 32 KB the largest free block after a 600-ply game was
-  the same, 15 KB).
+  the same, 15 KB). While the app starts - above all while it rebuilds a long game from its
+  journal after a power cut, making the game's long-lived objects among much garbage - it is
+  LOAD_THRESHOLD, so that they pack low: at 32 KB a resumed 600-ply game had its largest
+  free block halved (13 KB, was 28).
   It collects without looking first: gc.mem_alloc() walks the whole heap's allocation table,
   ~8 ms on the RP2040, and an idle board makes ~8 KB of garbage a second anyway (its
   threshold collections, wherever they fell, held up scans by 20-50 ms on the twin; issue 20,
@@ -64,6 +67,7 @@ import gc
 from micropython import const
 
 THRESHOLD = const(32 * 1024)
+LOAD_THRESHOLD = const(12 * 1024)
 CHECK_MS = const(1000)
 BUSY_MS = const(250)
 LOAD_RESERVE = const(28 * 1024)
@@ -78,11 +82,17 @@ class Collector:
         self.checked = None  # board time of the last collection (after_scan(t))
 
     def start(self):
-        """Set the threshold and start from a clean heap (the app calls this once)."""
+        """Set the threshold for the app's start and start from a clean heap (the app calls
+        this once; play() when its game is set up)."""
         if not self.enabled:
             return
         gc.collect()
-        gc.threshold(THRESHOLD)
+        gc.threshold(LOAD_THRESHOLD)
+
+    def play(self):
+        """The game is set up (started, or resumed from its journal): the threshold of play."""
+        if self.enabled:
+            gc.threshold(THRESHOLD)
 
     def after_scan(self, t, busy=False):
         """A scan has just been made at board time t: collect if CHECK_MS passed since the

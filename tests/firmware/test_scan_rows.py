@@ -4,16 +4,28 @@ random games of stones put down, lifted, flickering and unreadable, on 9x9 and 1
 same events and the same view of the sensors at every scan; and the collector's policy of
 when to collect (gc_policy.Collector). CPython and MicroPython."""
 
-import random
-
 from ingboard import gc_policy
 from ingboard.tracking.tracker import Tracker
 
 CHARS = "..BW?"
 
 
+class _Rng:
+    """A small seeded generator (MicroPython's random has no Random class)."""
+
+    def __init__(self, seed):
+        self.x = seed * 2654435761 % (1 << 30) + 1
+
+    def randrange(self, n):
+        self.x = (self.x * 1103515245 + 12345) % (1 << 30)
+        return (self.x >> 8) % n
+
+    def choice(self, seq):
+        return seq[self.randrange(len(seq))]
+
+
 def _play(size, seed, scans):
-    rng = random.Random(seed)
+    rng = _Rng(seed)
     config = {"size": size, "rules": "ing1991"}
     by_rows = Tracker(config)
     by_codes = Tracker(config)
@@ -67,3 +79,4 @@ def test_collector_collects_after_a_scan_every_check_ms_and_every_busy_ms_in_lon
     assert c.after_scan(gc_policy.BUSY_MS + gc_policy.CHECK_MS)
     assert c.collections == 3
     assert gc_policy.BUSY_MS < gc_policy.CHECK_MS
+    assert gc_policy.LOAD_THRESHOLD < gc_policy.THRESHOLD

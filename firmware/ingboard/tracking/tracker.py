@@ -135,8 +135,7 @@ class Tracker(
         # Each concept creates its own state (in its own file): a reader looks up an attribute
         # where its _init_ is, and only that file changes it (tests/test_architecture.py).
         self._init_board_view(n)
-        self._rows = None  # the last scan's rows, while seen_version is _rows_version (scan)
-        self._rows_version = -1
+        self._rows_version = -1  # scan(): _rows holds the last line while seen_version is it
         self._dues = []  # next_deadline's cache of the board's deadlines (see _board_dues)
         self._dues_seen = -1
         self._dues_cells = bytearray(n)
@@ -166,6 +165,7 @@ class Tracker(
                 order[k] = board.index(col, row)
                 k += 1
         self.order = order
+        self._rows = bytearray(size * size)  # the last scan line's characters (scan)
         cp()
         self.started = False
         self._init_board_alerts()
@@ -193,20 +193,28 @@ class Tracker(
         changed = False
         k = 0
         # A scan line comes when the board changed, most often at one point: only the rows
-        # that differ from the last scan read (each row's walk was ~0.6 ms of the RP2040, 19
-        # a scan line). The rows kept are what `seen` holds while seen_version is theirs.
-        last = self._rows if self._rows_version == self.seen_version else None
-        if last is not None and len(last) != len(rows):
-            last = None
-        for i in range(len(rows)):
-            row = rows[i]
-            if last is None or row != last[i]:
-                if self._read(t, row, k):
+        # that differ from the last scan are read (each row's walk was ~0.6 ms of the RP2040,
+        # 19 a scan line). The last line's characters are kept in a buffer made once with the
+        # tracker (row strings kept from scan to scan would be small objects scattered through
+        # the heap: the twin's resumed 600-ply game had its largest free block halved); they
+        # are what `seen` holds while seen_version is _rows_version.
+        last = self._rows
+        valid = self._rows_version == self.seen_version
+        self._rows_version = -1  # until the whole line is read (an error part way: read all)
+        fits = True
+        for row in rows:
+            data = row.encode() if isinstance(row, str) else row
+            m = len(data)
+            if not valid or k + m > len(last) or last[k : k + m] != data:
+                if self._read(t, data, k):
                     changed = True
+                if k + m <= len(last):
+                    last[k : k + m] = data
+                else:
+                    fits = False
             k += len(row)
-        # A copy, of str rows only (a caller may change its list or a bytearray row after).
-        self._rows = tuple(rows) if rows and isinstance(rows[0], str) else None
-        self._rows_version = self.seen_version
+        if fits:
+            self._rows_version = self.seen_version
         if outside:
             return outside + list(self._scanned(t, changed))
         return self._scanned(t, changed)
