@@ -16,11 +16,12 @@ The policy, in two parts:
   CHECK_MS of board time, so collections happen there rather than in the middle of a scan,
   a burst or a face. A collection of the app's live heap takes ~22 ms on the RP2040 (twin,
   147 KB in use; ~29 ms late in a 600-ply game): a scan period holds it.
-- While a long piece of work runs (a brisk ply's tracking and records, the count and the SGF
-  at the end of a game) its checkpoints make the scans (App.scan_if_due), and the heap is
-  collected right after one of them every BUSY_MS when the period has room for it: a
-  collection falling in the middle of a piece (the threshold's) made the scan after it late
-  by the collection on top of the piece - 48 ms on the twin at the count of a 600-ply game.
+- While the end's long work runs (the count and the SGF once the game has ended) its
+  checkpoints make the scans (App.scan_if_due), and the heap is collected right after one of
+  them every BUSY_MS when the period has room for it: a collection falling in the middle of
+  a piece (the threshold's) made the scan after it late by the collection on top of the piece
+  - 48 ms on the twin at the count of a 600-ply game (29 ms this way). Not in play: there
+  they cost more than the threshold's (3 % more CPU in a brisk 600-ply game on the twin).
   The threshold remains the backstop; at 12 KB it collected ~4 times a brisk ply, a third of
   the game task's time on the twin (at 32 KB the largest free block after a 600-ply game was
   the same, 15 KB). While the app starts - above all while it rebuilds a long game from its
