@@ -14,24 +14,19 @@ The policy, in two parts:
 - `after_scan()`: the scan task calls it right after a scan - the most room any moment has
   before the next one is due: a period less the scan, ~30 ms - and it collects once every
   CHECK_MS of board time, so collections happen there rather than in the middle of a scan,
-  a burst or a face. A collection of the app's live heap takes ~22 ms on the RP2040 (twin,
-  147 KB in use; ~29 ms late in a 600-ply game): a scan period holds it.
-- While the end's long work runs (the count and the SGF once the game has ended) its
-  checkpoints make the scans (App.scan_if_due), and the heap is collected right after one of
-  them every BUSY_MS when the period has room for it: a collection falling in the middle of
-  a piece (the threshold's) made the scan after it late by the collection on top of the piece
-  - 48 ms on the twin at the count of a 600-ply game (29 ms this way). Not in play: there
-  they cost more than the threshold's (3 % more CPU in a brisk 600-ply game on the twin).
-  The threshold remains the backstop; at 12 KB it collected ~4 times a brisk ply, a third of
-  the game task's time on the twin (at 32 KB the largest free block after a 600-ply game was
-  the same, 15 KB). While the app starts - above all while it rebuilds a long game from its
-  journal after a power cut, making the game's long-lived objects among much garbage - it is
-  LOAD_THRESHOLD, so that they pack low: at 32 KB a resumed 600-ply game had its largest
-  free block halved (13 KB, was 28).
+  a burst or a face (the threshold remains the backstop within a burst). A collection of the
+  app's live heap takes ~22 ms on the RP2040 (twin, 147 KB in use; ~29 ms late in a 600-ply
+  game): a scan period holds it.
   It collects without looking first: gc.mem_alloc() walks the whole heap's allocation table,
   ~8 ms on the RP2040, and an idle board makes ~8 KB of garbage a second anyway (its
   threshold collections, wherever they fell, held up scans by 20-50 ms on the twin; issue 20,
   "A CPU budget": 2.2 % of the CPU a second, as much as the looks and collections cost before).
+- The threshold in play is 32 KB: at 12 KB it collected ~4 times a brisk ply, a third of the
+  game task's time on the twin, and a collection that fell in the middle of a piece of work
+  made the scan after it late by the collection on top of the piece (the count at the end of
+  a 600-ply game held a scan 48 ms; 26-41 ms at 32 KB). While the app starts and rebuilds a
+  game from its journal it stays LOAD_THRESHOLD (12 KB), as before: the game's long-lived
+  objects are made then among much garbage (`play()` raises it once the game is set up).
 
 Loading the code (main.py): MicroPython copies the bytecode of .mpy files on littlefs into
 the heap (from a ROMFS image it runs in place), and loading ~45 modules leaves the free heap
@@ -70,7 +65,6 @@ from micropython import const
 THRESHOLD = const(32 * 1024)
 LOAD_THRESHOLD = const(12 * 1024)
 CHECK_MS = const(1000)
-BUSY_MS = const(250)
 LOAD_RESERVE = const(28 * 1024)
 
 
@@ -95,14 +89,12 @@ class Collector:
         if self.enabled:
             gc.threshold(THRESHOLD)
 
-    def after_scan(self, t, busy=False):
+    def after_scan(self, t):
         """A scan has just been made at board time t: collect if CHECK_MS passed since the
-        last collection here - BUSY_MS when `busy`: the scan was made at a checkpoint of a
-        long piece of work, which allocates as it goes (see the module docstring). True if it
-        collected."""
+        last collection here (see the module docstring). True if it collected."""
         if not self.enabled:
             return False
-        if self.checked is not None and 0 <= t - self.checked < (BUSY_MS if busy else CHECK_MS):
+        if self.checked is not None and 0 <= t - self.checked < CHECK_MS:
             return False
         self.checked = t
         gc.collect()

@@ -9,7 +9,6 @@ refuses and counts the drop (the sensors say it again). A mixin of App (app.py).
 """
 
 from ingrules.board import BLACK, WHITE
-from ingrules.game import ENDED
 from micropython import const
 
 from ingboard.bowls.bowls import MAX_READING_G, plausible
@@ -152,20 +151,6 @@ class Inputs:
         if keys is not None:
             self._poll_keys(keys, self.now())
             end = self.cpu_ticks()
-        # The end's long work (the count, the SGF) allocates as it goes: the heap is
-        # collected here, right after a scan, when the period has room for it (gc_policy,
-        # BUSY_MS) - not wherever the threshold would fall, in the middle of a piece (counted
-        # to the background). In play the threshold alone: a brisk ply's pieces are short.
-        tracker = self.tracker
-        if (
-            tracker is not None
-            and tracker.game.phase == ENDED
-            and self._room()
-            and self.collector.after_scan(self._last, True)
-        ):
-            done = self.cpu_ticks()
-            self._add(_T_BACK, self.ticks_diff(done, end))
-            end = done
         self._inline = inline + self.ticks_diff(end, start)
 
     async def scan_task(self):

@@ -135,11 +135,11 @@ class Tracker(
         # Each concept creates its own state (in its own file): a reader looks up an attribute
         # where its _init_ is, and only that file changes it (tests/test_architecture.py).
         self._init_board_view(n)
-        self._rows_version = -1  # scan(): _rows holds the last line while seen_version is it
+        self._rows_version = -1  # scan(): _rows is the last line while seen_version is this
         self._dues = []  # next_deadline's cache of the board's deadlines (see _board_dues)
         self._dues_seen = -1
         self._dues_cells = bytearray(n)
-        self._dues_cells_none = bytearray(n)  # no point left out: every sensor's deadline
+        self._no_faulty = bytearray(n)  # _board_dues: no point left out of the deadlines
         self._init_sensor_faults(n)
         self._init_plays()
         self.scanned = False  # the first scan has been read
@@ -192,16 +192,12 @@ class Tracker(
             rows, outside = self._region_scan(t, rows)
         changed = False
         k = 0
-        # A scan line comes when the board changed, most often at one point: only the rows
-        # that differ from the last scan are read (each row's walk was ~0.6 ms of the RP2040,
-        # 19 a scan line). The last line's characters are kept in a buffer made once with the
-        # tracker (row strings kept from scan to scan would be small objects scattered through
-        # the heap: the twin's resumed 600-ply game had its largest free block halved); they
-        # are what `seen` holds while seen_version is _rows_version.
-        last = self._rows
-        valid = self._rows_version == self.seen_version
+        # Only the rows that differ from the last line are read (a row's walk is ~0.6 ms of the
+        # RP2040); that line is kept in a buffer made once (no row strings kept in the heap),
+        # and is what `seen` holds while seen_version is _rows_version.
+        last, valid = self._rows, self._rows_version == self.seen_version
         self._rows_version = -1  # until the whole line is read (an error part way: read all)
-        fits = True
+        fits = True  # (a row longer than the board's: read, not kept)
         for row in rows:
             data = row.encode() if isinstance(row, str) else row
             m = len(data)
@@ -421,15 +417,14 @@ class Tracker(
         if self._dues_seen == self.seen_version and self._dues_cells == cells:
             return self._dues
         dues = self._dues
-        dues.clear()  # refilled in place: no list made at every change of the board
+        dues.clear()  # refilled in place
         seen = self.seen
         since = self.since
         order = self.order
         differ = _DIFFER[0]
         if differ is not None:
-            # Only the points that read otherwise than the game, found in native code (the
-            # walk over every point in Python was ~1.8 ms of the RP2040 at each change).
-            none = self._dues_cells_none
+            # Only the points read otherwise than the game, found in native code (~1.8 ms).
+            none = self._no_faulty
             n = len(order)
             k = differ(order, seen, cells, none, 0)
             while k < n:
