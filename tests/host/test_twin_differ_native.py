@@ -2,7 +2,8 @@
 `@micropython.viper`) on MicroPython's rp2 port in the device twin finds exactly the points the
 pure walk of plays.py would look at - known readings, sensors not left out, otherwise than the
 game - in scan order, over boards of every mix of stones, unknown readings and faulty sensors;
-and the tracker's differences through it are the pure walk's."""
+and the tracker's differences and the board's deadlines (Tracker._board_dues) through it are
+the pure walk's."""
 
 import json
 import os
@@ -54,11 +55,19 @@ tr.leaving[game.board.index(9, 9)] = 1
 tr.leaving[game.board.index(15, 15)] = 2
 tr.seen[game.board.index(15, 15)] = 0
 a = tr._differences(0)
+tr.faulty[game.board.index(4, 4)] = 1  # a point left out still has its deadlines
+for p in order:
+    tr.since[p] = (p * 37) % 1000
+tr.seen_version += 1
+dues_native = list(tr._board_dues())
 plays._DIFFER[0] = None
+tr.seen_version += 1
+dues_pure = list(tr._board_dues())
+tr.faulty[game.board.index(4, 4)] = 0
 b = tr._differences(0)
 print(json.dumps({"native": differ_viper.NATIVE, "same": same, "found": found,
                   "tracker": [sorted(x) for x in a] == [sorted(x) for x in b] and a[:2] == b[:2],
-                  "a": a}))
+                  "a": a, "dues": dues_native == dues_pure, "n_dues": len(dues_native)}))
 """
 
 
@@ -85,3 +94,5 @@ def test_native_walk_finds_the_points_the_pure_walk_finds_on_the_rp2_port(twin):
     assert result["tracker"] is True, result
     new, missing, lifted = result["a"]
     assert len(new) == 1 and len(missing) == 1 and len(lifted) == 2, result
+    # Two deadlines (settle, alert) a point read otherwise than the game, faulty or not.
+    assert result["dues"] is True and result["n_dues"] >= 6, result

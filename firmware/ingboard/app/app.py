@@ -110,6 +110,7 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
         self._relay_polled = 0
         if not self._resume():
             self.new_game(config or self._boot_config())
+        self.collector.play()  # gc_policy: the threshold of play, once the game is set up
 
     # -- time: the one place ticks become board time --------------------------------------------
 
@@ -277,7 +278,8 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
         passes one of the end's modules (gc_policy.EndPreload). (The heap is collected right
         after a scan: scan_task, gc_policy.)"""
         if self.compaction is not None and self.journal is not None:
-            self._compaction_step()
+            if self._room():  # a slice is ~16 ms of the RP2040: not when a scan is near
+                self._compaction_step()
         elif self.end_preload.left and self.tracker.game.phase == PAUSED and self._room():
             self.end_preload.step()  # gc_policy: the end's modules, one a slice
 
