@@ -21,12 +21,13 @@ The policy, in two parts:
   ~8 ms on the RP2040, and an idle board makes ~8 KB of garbage a second anyway (its
   threshold collections, wherever they fell, held up scans by 20-50 ms on the twin; issue 20,
   "A CPU budget": 2.2 % of the CPU a second, as much as the looks and collections cost before).
-- The threshold in play is 32 KB: at 12 KB it collected ~4 times a brisk ply, a third of the
-  game task's time on the twin, and a collection that fell in the middle of a piece of work
-  made the scan after it late by the collection on top of the piece (the count at the end of
-  a 600-ply game held a scan 48 ms; 26-41 ms at 32 KB). While the app starts and rebuilds a
-  game from its journal it stays LOAD_THRESHOLD (12 KB), as before: the game's long-lived
-  objects are made then among much garbage (`play()` raises it once the game is set up).
+- The threshold stays 12 KB all game. A higher one costs the heap's room: a 600-ply game in a
+  Pico-sized heap (tests/host/test_memory_long_game.py) ends with a largest free block of
+  94.4 KB at 12 KB, 83.7 KB at 16 KB, 80.3 KB at 20 KB and 64.6 KB at 32 KB (more garbage
+  between collections lets short-lived objects split the free room); at 12 KB a brisk ply
+  makes ~4 collections, a third of the game task's time on the twin. The room decides
+  whether a game can end without a MemoryError; the collections' CPU is paid in scans kept on
+  time by the collection after a scan (above).
 
 Loading the code (main.py): MicroPython copies the bytecode of .mpy files on littlefs into
 the heap (from a ROMFS image it runs in place), and loading ~45 modules leaves the free heap
@@ -65,8 +66,7 @@ import gc
 
 from micropython import const
 
-THRESHOLD = const(32 * 1024)
-LOAD_THRESHOLD = const(12 * 1024)
+THRESHOLD = const(12 * 1024)
 CHECK_MS = const(1000)
 LOAD_RESERVE = const(28 * 1024)
 
@@ -80,17 +80,11 @@ class Collector:
         self.checked = None  # board time of the last collection (after_scan(t))
 
     def start(self):
-        """Set the threshold for the app's start and start from a clean heap (the app calls
-        this once; play() when its game is set up)."""
+        """Set the threshold and start from a clean heap (the app calls this once)."""
         if not self.enabled:
             return
         gc.collect()
-        gc.threshold(LOAD_THRESHOLD)
-
-    def play(self):
-        """The game is set up (started, or resumed from its journal): the threshold of play."""
-        if self.enabled:
-            gc.threshold(THRESHOLD)
+        gc.threshold(THRESHOLD)
 
     def after_scan(self, t):
         """A scan has just been made at board time t: collect if CHECK_MS passed since the

@@ -110,7 +110,6 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
         self._relay_polled = 0
         if not self._resume():
             self.new_game(config or self._boot_config())
-        self.collector.play()  # gc_policy: the threshold of play, once the game is set up
 
     # -- time: the one place ticks become board time --------------------------------------------
 
