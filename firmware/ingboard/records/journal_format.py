@@ -60,14 +60,24 @@ class JournalError(ValueError):
     """The journal cannot describe what the tracker did (a bug, not a torn record)."""
 
 
-def encode(t, ops):
-    """One framed record: [t] + ops as JSON, length and CRC in front, newline after."""
-    payload = json.dumps([t] + list(ops)).encode()
-    n = len(payload)
+def _payload(t, ops):
+    # [t] + ops as JSON: the record's payload.
+    record = [t]
+    record.extend(ops)
+    return json.dumps(record).encode()
+
+
+def _head(n, crc):
+    # The frame's head of a payload of n bytes whose CRC is crc.
     if n > MAX_PAYLOAD:
         raise JournalError("journal record of %d bytes is too long" % n)
-    head = "%04x%08x" % (n, crc32(payload) & 0xFFFFFFFF)
-    return head.encode() + payload + b"\n"
+    return ("%04x%08x" % (n, crc & 0xFFFFFFFF)).encode()
+
+
+def encode(t, ops):
+    """One framed record: [t] + ops as JSON, length and CRC in front, newline after."""
+    payload = _payload(t, ops)
+    return _head(len(payload), crc32(payload)) + payload + b"\n"
 
 
 def write_record(out, t, ops):
@@ -75,16 +85,11 @@ def write_record(out, t, ops):
     if len(ops) <= WHOLE_OPS:
         # The same bytes as encode(), written in three pieces: no copy of the record made to
         # put its header in front (a record a ply's move and another its press).
-        record = [t]
-        record.extend(ops)
-        payload = json.dumps(record).encode()
-        n = len(payload)
-        if n > MAX_PAYLOAD:
-            raise JournalError("journal record of %d bytes is too long" % n)
-        out.write(("%04x%08x" % (n, crc32(payload) & 0xFFFFFFFF)).encode())
+        payload = _payload(t, ops)
+        out.write(_head(len(payload), crc32(payload)))
         out.write(payload)
         out.write(b"\n")
-        return HEADER + n + 1
+        return HEADER + len(payload) + 1
     pieces = [("[" + json.dumps(t)).encode()]
     for op in ops:
         pieces.append((", " + json.dumps(op)).encode())
@@ -94,9 +99,7 @@ def write_record(out, t, ops):
     for piece in pieces:
         n += len(piece)
         crc = crc32(piece, crc)
-    if n > MAX_PAYLOAD:
-        raise JournalError("journal record of %d bytes is too long" % n)
-    out.write(("%04x%08x" % (n, crc & 0xFFFFFFFF)).encode())
+    out.write(_head(n, crc))
     for piece in pieces:
         out.write(piece)
     out.write(b"\n")

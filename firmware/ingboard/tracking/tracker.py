@@ -421,23 +421,19 @@ class Tracker(
         seen = self.seen
         since = self.since
         order = self.order
+        n = len(order)
+        # Where there is native code, only the points read otherwise than the game are visited
+        # (~1.8 ms; no point left out: _no_faulty), else every point (plays._differences).
         differ = _DIFFER[0]
-        if differ is not None:
-            # Only the points read otherwise than the game, found in native code (~1.8 ms).
-            none = self._no_faulty
-            n = len(order)
-            k = differ(order, seen, cells, none, 0)
-            while k < n:
-                p = order[k]
+        none = self._no_faulty
+        k = 0 if differ is None else differ(order, seen, cells, none, 0)
+        while k < n:
+            p = order[k]
+            k = k + 1 if differ is None else differ(order, seen, cells, none, k + 1)
+            v = seen[p]
+            if v != UNKNOWN and v != cells[p]:
                 dues.append(since[p] + self.settle_ms)
                 dues.append(since[p] + self.alert_ms)
-                k = differ(order, seen, cells, none, k + 1)
-        else:
-            for p in order:
-                v = seen[p]
-                if v != UNKNOWN and v != cells[p]:
-                    dues.append(since[p] + self.settle_ms)
-                    dues.append(since[p] + self.alert_ms)
         self._dues_seen = self.seen_version
         self._dues_cells[:] = cells
         return dues
