@@ -55,9 +55,9 @@ import left the count after a 600-ply game the same largest free block on the tw
 and made that piece a collection longer (a scan held up 62 ms, 43 ms without). On littlefs
 their bytecode would be heap held through a disputed pause and the rest of the game: there they
 are still loaded at the end, as they are in a game that ends without the pause (a resignation,
-a time-out). A new game drops
-them again (`drop_end()`, with the SGF record's module): the next game's heap does not keep the
-last one's end, and where the code runs in place its pause loads them afresh.
+a time-out). A new game drops them again (`drop_end()`, with the SGF record's module): the next
+game's heap does not keep the last one's end, and where the code runs in place its pause loads
+them afresh.
 
 On CPython (tests, tools) there is nothing to do: its collector is another kind.
 """
