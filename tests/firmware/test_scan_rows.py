@@ -1,10 +1,8 @@
 """A scan line read row by row (Tracker.scan reads only the rows that changed since the last
 line) against the same board read whole from the classifier's bytes (Tracker.scan_codes):
 random games of stones put down, lifted, flickering and unreadable, on 9x9 and 19x19, give the
-same events and the same view of the sensors at every scan; and the collector's policy of
-when to collect (gc_policy.Collector). CPython and MicroPython."""
+same events and the same view of the sensors at every scan. CPython and MicroPython."""
 
-from ingboard import gc_policy
 from ingboard.tracking.tracker import Tracker
 
 CHARS = "..BW?"
@@ -66,14 +64,3 @@ def test_a_caller_changing_its_rows_list_after_a_scan_is_read_again():
     rows[4] = "....B...."  # the same list object, changed in place
     tracker.scan(40, rows)
     assert tracker.seen[tracker.order[4 * 9 + 4]] == 1
-
-
-def test_collector_after_a_scan_every_check_ms():
-    c = gc_policy.Collector()
-    c.enabled = True  # (CPython has no gc.threshold: the policy's timing alone is checked)
-    assert c.after_scan(0)
-    assert not c.after_scan(gc_policy.CHECK_MS - 1)
-    assert c.after_scan(gc_policy.CHECK_MS)
-    assert not c.after_scan(2 * gc_policy.CHECK_MS - 1)
-    assert c.after_scan(2 * gc_policy.CHECK_MS)
-    assert c.collections == 3
