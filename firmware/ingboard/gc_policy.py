@@ -44,7 +44,8 @@ from its journal) or rarely (the host's diagnostic commands, the journal's compa
 imported when needed and `drop()`ped after: on the stock image its bytecode is heap, and
 once no module refers to it the next collection gives it back to the game.
 
-The end's code (issue 20): the count (scoring, counting), its fill-in plan (fill_in_check),
+The end's code (issue 20): the tracker's pause and count (pause_and_count), the count
+(scoring, counting), its fill-in plan (fill_in_check),
 the SGF writer (sgf) and the result face (board_face) are imported only when the game ends;
 each import is one piece of 11-35 ms of the RP2040 from ROMFS, and together they held up scans
 by up to 85 ms at the end of a game on the twin. Where the code runs in place (ROMFS, frozen:
@@ -147,6 +148,7 @@ def _nothing():
 
 
 END_MODULES = (
+    "ingboard.tracking.pause_and_count",
     "ingrules.scoring",
     "ingrules.counting",
     "ingboard.tracking.fill_in_check",

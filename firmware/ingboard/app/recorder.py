@@ -12,7 +12,6 @@ from micropython import const
 
 from ingboard import gc_policy
 from ingboard.app.inputs import BOWL, BUTTON, PRESS, SCAN
-from ingboard.game_config import check_config
 from ingboard.records import journal
 from ingboard.records.session import SessionWriter
 from ingboard.tracking.tracker import Tracker
@@ -133,6 +132,8 @@ class Recorder:
                     entry["w180_g"] = w if share == _FULL_SET else round(w * share / _FULL_SET, 1)
                 bowls[c] = entry
             config = dict(config, bowls=bowls)
+        from ingboard.config_check import check_config
+
         check_config(config)
         classifier = self.hw.get("classifier")
         if classifier is not None and config["size"] > classifier.size:
@@ -164,6 +165,7 @@ class Recorder:
         self.log_file = self.store.open_session(self.number)
         self.log = SessionWriter(self.log_file)
         self.log.config(0, config)
+        gc_policy.drop("ingboard.config_check")  # checked: the game does not keep its code
         self.scan_if_due()
         self.journal_file = self.store.open_journal(b"")
         self.journal = journal.JournalWriter(self.journal_file, self.mark_ms)
@@ -204,6 +206,7 @@ class Recorder:
             gc_policy.drop("ingboard.records.journal_replay")
             gc_policy.drop("ingboard.tracking.tracker_restore")
             gc_policy.drop("ingboard.records.session_read")  # when the log rebuilt the game
+            gc_policy.drop("ingboard.config_check")
 
     def _write_sgf(self, write):
         # The game's SGF, piece by piece to write(str); sgf_record is loaded for it (its code

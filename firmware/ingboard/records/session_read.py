@@ -8,7 +8,7 @@ import json
 
 from ingrules.board import BLACK, WHITE
 
-from ingboard.game_config import BUTTONS, check_config
+from ingboard.game_config import BUTTONS
 from ingboard.records.session import (
     BUTTON,
     CONFIG,
@@ -113,6 +113,8 @@ class SessionReader:
             except ValueError:
                 raise SessionLogError(n, "config is not valid JSON")
             try:
+                from ingboard.config_check import check_config
+
                 check_config(config)
             except ValueError as exc:
                 raise SessionLogError(n, str(exc))

@@ -50,7 +50,6 @@ from ingboard.tracking.bowl_readings import BowlReadings
 from ingboard.tracking.displacement import Displacement
 from ingboard.tracking.game_end import GameEnd
 from ingboard.tracking.notes import Notes
-from ingboard.tracking.out_of_turn import RETRACTION_SETTINGS, OutOfTurn
 from ingboard.tracking.plays import _DIFFER, Plays
 from ingboard.tracking.presses import Presses
 from ingboard.tracking.region import Region
@@ -64,6 +63,8 @@ SETTLE_MS = const(100)
 ALERT_MS = const(400)
 _FAR = const(0x3FFFFFFF)
 _RESUMED = const(-2)  # unordered_t until the first scan after a resume
+# The config's `retraction`: what a changed play costs (out_of_turn.py).
+RETRACTION_SETTINGS = ("record", "forfeit")
 
 
 def _no_checkpoint():
@@ -78,7 +79,6 @@ class Tracker(
     SensorFaults,
     Plays,
     Presses,
-    OutOfTurn,
     Displacement,
     BoardAlerts,
     Timekeeper,
