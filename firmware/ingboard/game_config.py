@@ -27,7 +27,7 @@ BUTTONS = (
 RULES = NAMES
 HANDICAP_STYLES = (HANDICAP_ING_PLAYS, HANDICAP_FIXED, HANDICAP_FREE)
 # Time systems and the keys each needs besides "system" (spec: basic_s for all but none);
-# the same systems as clock.py's SYSTEMS (a test checks).
+# the same systems as clock/time_settings.py's SYSTEMS (a test checks).
 TIME_SYSTEMS = {
     "none": (),
     "absolute": ("basic_s",),

@@ -4,7 +4,7 @@ import io
 
 from expect import raises
 from ingboard import config_check, game_config
-from ingboard.clock import time_systems
+from ingboard.clock import time_settings
 from ingboard.records.session import Record, SessionLogError, SessionWriter
 from ingboard.records.session_read import SessionReader, read_text, records
 from ingrules import rulesets
@@ -173,7 +173,7 @@ def test_writer_refuses_misuse_and_writes_nothing_for_it():
 def test_all_rules_buttons_and_time_systems_are_accepted():
     # One table each: the log accepts exactly what the rules core and the clock know.
     assert sorted(game_config.RULES) == sorted(rulesets.NAMES)
-    assert sorted(game_config.TIME_SYSTEMS) == sorted(time_systems.SYSTEMS)
+    assert sorted(game_config.TIME_SYSTEMS) == sorted(time_settings.SYSTEMS)
     for rules in (
         "ing1991",
         "ing1996",
