@@ -158,7 +158,7 @@ END_MODULES = (
 
 
 # The end's code and the SGF record's: loaded at (or near) the end of a game, dropped at the next.
-END_CODE = END_MODULES + ("ingboard.records.sgf_record",)
+END_CODE = END_MODULES + ("ingboard.records.sgf_record", "ingboard.clock.clock_sgf_root")
 
 
 def drop_end():
