@@ -149,6 +149,7 @@ def _nothing():
 
 END_MODULES = (
     "ingboard.tracking.pause_and_count",
+    "ingboard.bowls.set_count",
     "ingrules.scoring",
     "ingrules.counting",
     "ingboard.tracking.fill_in_check",

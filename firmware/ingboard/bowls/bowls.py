@@ -17,7 +17,7 @@ from micropython import const
 
 from ingboard.alerts import alert_text
 from ingboard.bowls.reconciliation import PASS_STONES, PRISONERS, Reconciliation
-from ingboard.bowls.set_checks import PHASES, SetChecks, check_text
+from ingboard.bowls.set_checks import PHASES, SetChecks
 from ingboard.bowls.weighing import (
     MAX_READING_G,
     MAX_SE_MG,
@@ -30,7 +30,6 @@ from ingboard.bowls.weighing import (
 # What the rest of the firmware takes from here (the app's inputs: plausible, MAX_READING_G).
 __all__ = (
     "Bowls",
-    "check_text",
     "plausible",
     "MAX_READING_G",
     "PHASES",
