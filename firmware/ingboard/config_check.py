@@ -2,9 +2,9 @@
 game config (game_config.py says what a config may hold).
 
 Imported where a config is checked - the app's new game, the session log's writer and reader,
-the host's `new-game`, the settings - and dropped by the app once a game has started
-(app/recorder.py, gc_policy.drop): on the stock image its code would otherwise be heap for the
-whole game.
+the host's `new-game`, the settings - and dropped (gc_policy.drop) by the session log's writer
+and reader after their check, the last a new game makes: on the stock image its code would
+otherwise be heap for the whole game.
 """
 
 from ingrules.board import MAX_SIZE, MIN_SIZE

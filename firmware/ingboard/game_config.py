@@ -5,7 +5,7 @@ host's commands (link/) and the app: a config is the session log's `config` reco
 same dict a host sends with `new-game` or the menus build. The rule systems and handicap styles
 come from the rules core's one table (ingrules.rulesets). The check of a whole config is
 config_check.py's, imported where a config is checked (a new game, changed settings, a log
-read back) and dropped by the app once the game has started: no game holds its code.
+read back) and dropped once the session log has checked it: no game holds its code.
 """
 
 from ingrules.rulesets import HANDICAP_FIXED, HANDICAP_FREE, HANDICAP_ING_PLAYS, NAMES

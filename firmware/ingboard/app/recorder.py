@@ -165,7 +165,6 @@ class Recorder:
         self.log_file = self.store.open_session(self.number)
         self.log = SessionWriter(self.log_file)
         self.log.config(0, config)
-        gc_policy.drop("ingboard.config_check")  # checked: the game does not keep its code
         self.scan_if_due()
         self.journal_file = self.store.open_journal(b"")
         self.journal = journal.JournalWriter(self.journal_file, self.mark_ms)
@@ -206,7 +205,6 @@ class Recorder:
             gc_policy.drop("ingboard.records.journal_replay")
             gc_policy.drop("ingboard.tracking.tracker_restore")
             gc_policy.drop("ingboard.records.session_read")  # when the log rebuilt the game
-            gc_policy.drop("ingboard.config_check")
 
     def _write_sgf(self, write):
         # The game's SGF, piece by piece to write(str); sgf_record is loaded for it (its code

@@ -30,6 +30,7 @@ import json
 
 from ingrules.board import BLACK, WHITE
 
+from ingboard import gc_policy
 from ingboard.game_config import BUTTONS, is_int, is_number
 
 HEADER = "ingboard-session 1"
@@ -184,6 +185,7 @@ class SessionWriter:
         from ingboard.config_check import check_config
 
         check_config(config)
+        gc_policy.drop("ingboard.config_check")  # checked once a game: no heap kept
         self._config = True
         self.size = config["size"]
         self._emit(t_ms, CONFIG, json.dumps(config))

@@ -8,6 +8,7 @@ import json
 
 from ingrules.board import BLACK, WHITE
 
+from ingboard import gc_policy
 from ingboard.game_config import BUTTONS
 from ingboard.records.session import (
     BUTTON,
@@ -116,6 +117,7 @@ class SessionReader:
                 from ingboard.config_check import check_config
 
                 check_config(config)
+                gc_policy.drop("ingboard.config_check")  # checked once: no heap kept
             except ValueError as exc:
                 raise SessionLogError(n, str(exc))
             self.config = config
