@@ -204,6 +204,7 @@ class Recorder:
             gc_policy.drop("ingboard.app.resume")
             gc_policy.drop("ingboard.records.journal_replay")
             gc_policy.drop("ingboard.tracking.tracker_restore")
+            gc_policy.drop("ingboard.bowls.bowls_restore")
             gc_policy.drop("ingboard.records.session_read")  # when the log rebuilt the game
 
     def _write_sgf(self, write):
