@@ -30,7 +30,7 @@ import os
 import threading
 import time
 
-from ingboard.game_config import check_config
+from ingboard.config_check import check_config
 from ingboard.records.session import SessionWriter
 from ingboard.records.sgf_record import tracker_sgf
 from ingboard.tracking.tracker import Tracker

@@ -24,7 +24,15 @@ from host_tools import FIRMWARE, ROOT
 # Rooms: ingrules (the rules core, a package of its own); the vocabulary leaves at the top of
 # ingboard (tables and names every room shares, importing only the rules core); the rooms of
 # ingboard; board_config (the wiring: pins and drivers) and main.py (the composition root).
-VOCABULARY = ("alerts", "cues", "game_config", "storage_paths", "gc_policy", "physical")
+VOCABULARY = (
+    "alerts",
+    "cues",
+    "game_config",
+    "config_check",
+    "storage_paths",
+    "gc_policy",
+    "physical",
+)
 ROOMS = (
     "sensing",
     "clock",
@@ -310,16 +318,29 @@ def module_trees(folder):
                 yield name, ast.parse(f.read())
 
 
-def attribute_stores(folder):
+# A concept's code that no game needs before its end, in a module of its own loaded then
+# (module functions taking the Tracker as `tracker`): its stores count as the concept's file.
+PARTS = {"pause_and_count.py": "game_end.py"}
+
+
+def attribute_stores(folder, parts=PARTS):
     """{attribute: {file: [method, ...]}} of every `self.x = ...` (or `+=`) in the classes of
-    the .py files in folder."""
+    the .py files in folder, and of every `tracker.x = ...` in their module functions whose
+    first argument is `tracker` (under the concept's file for a module in `parts`)."""
     stores = {}
     for name, tree in module_trees(folder):
-        for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
-            for fn in (n for n in cls.body if isinstance(n, ast.FunctionDef)):
-                for t in stored_attributes(fn):
-                    if t.value.id == "self":
-                        stores.setdefault(t.attr, {}).setdefault(name, []).append(fn.name)
+        scopes = [("self", n) for c in tree.body if isinstance(c, ast.ClassDef) for n in c.body]
+        scopes += [("tracker", n) for n in tree.body]
+        for owner, fn in scopes:
+            if not isinstance(fn, ast.FunctionDef):
+                continue
+            if owner == "tracker" and not (fn.args.args and fn.args.args[0].arg == "tracker"):
+                continue
+            for t in stored_attributes(fn):
+                if t.value.id == owner:
+                    stores.setdefault(t.attr, {}).setdefault(parts.get(name, name), []).append(
+                        fn.name
+                    )
     return stores
 
 
@@ -384,7 +405,8 @@ BOWLS = os.path.join(FIRMWARE, "ingboard", "bowls")
 def test_each_bowls_attribute_is_assigned_only_by_its_part():
     # The Bowls are weighing, the 180 checks and the reconciliation with the board, each a
     # mixin creating its own state (the Bowls' and each colour's Bowl's) in its _init_;
-    # bowls.py composes them and puts any part's state back from the journal (restore()).
+    # bowls.py composes them; bowls_restore.py (its restore(), loaded for a recovery only)
+    # puts any part's state back from the journal.
     stores = part_stores(BOWLS, "Bowl", "bowl")
     for key, part in (
         ("bowl.w180", "weighing.py"),
@@ -395,7 +417,10 @@ def test_each_bowls_attribute_is_assigned_only_by_its_part():
         ("self.playing", "reconciliation.py"),
     ):
         assert part in stores[key], (key, "is not created by", part)
-    assert ownership_faults(stores, restorers=("bowls.py",), shared={}) == []
+    assert (
+        "bowls_restore.py" in stores["bowl.lid_n"] and "bowls_restore.py" in stores["self.ended"]
+    )
+    assert ownership_faults(stores, restorers=("bowls.py", "bowls_restore.py"), shared={}) == []
 
 
 def test_every_concept_initialiser_is_called_by_the_tracker():
@@ -521,6 +546,28 @@ def test_an_attribute_assigned_by_another_concept_is_found(tmp_path):
         "leaving: owned by plays.py, assigned in displacement.py (_shift)",
         "moved: owned by displacement.py, assigned in plays.py (_commit)",
         "shifted: created in none (one concept's _init_ must)",
+    ]
+
+
+def test_a_tracker_attribute_assigned_by_a_module_function_is_found(tmp_path):
+    # A concept's module functions taking the Tracker (pause_and_count.py's) are checked as
+    # its methods are: under the concept's own file (PARTS), elsewhere a fault.
+    (tmp_path / "game_end.py").write_text(
+        "class GameEnd:\n    def _init_game_end(self):\n        self.filled = False\n"
+    )
+    (tmp_path / "pause_and_count.py").write_text(
+        "def after_end(tracker, t):\n    tracker.filled = True\n"
+    )
+    (tmp_path / "presses.py").write_text(
+        "def judge(tracker, t):\n    tracker.filled = None\n"
+        "def other(board, tracker):\n    tracker.filled = 1\n"
+    )
+    stores = attribute_stores(str(tmp_path))
+    assert stores == {
+        "filled": {"game_end.py": ["_init_game_end", "after_end"], "presses.py": ["judge"]}
+    }
+    assert ownership_faults(stores) == [
+        "filled: owned by game_end.py, assigned in presses.py (judge)"
     ]
 
 

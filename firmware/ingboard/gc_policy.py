@@ -44,20 +44,21 @@ from its journal) or rarely (the host's diagnostic commands, the journal's compa
 imported when needed and `drop()`ped after: on the stock image its bytecode is heap, and
 once no module refers to it the next collection gives it back to the game.
 
-The end's code (issue 20): the count (scoring, counting), its fill-in plan (fill_in_check),
-the SGF writer (sgf) and the result face (board_face) are imported only when the game ends;
-each import is one piece of 11-35 ms of the RP2040 from ROMFS, and together they held up scans
-by up to 85 ms at the end of a game on the twin. Where the code runs in place (ROMFS, frozen:
-`code_in_place`), an import costs the heap only its functions and names, so `EndPreload`
-imports them one at a time once two passes have paused the game - the end is near - each
-right after a scan (the app's background()), without a collection of its own: one before each
-import left the count after a 600-ply game the same largest free block on the twin (15.7 KB)
-and made that piece a collection longer (a scan held up 62 ms, 43 ms without). On littlefs
-their bytecode would be heap held through a disputed pause and the rest of the game: there they
-are still loaded at the end, as they are in a game that ends without the pause (a resignation,
-a time-out). A new game drops them again (`drop_end()`, with the SGF record's module): the next
-game's heap does not keep the last one's end, and where the code runs in place its pause loads
-them afresh.
+The end's code (issue 20): the tracker's pause and count (pause_and_count, which the tracker
+imports as soon as the game pauses), the 180 checks' counts (set_count), the count (scoring,
+counting), its fill-in plan (fill_in_check), the SGF writer (sgf) and the result face
+(board_face) are imported only when the game ends; each import is one piece of 11-35 ms of the
+RP2040 from ROMFS, and together they held up scans by up to 85 ms at the end of a game on the
+twin. Where the code runs in place (ROMFS, frozen: `code_in_place`), an import costs the heap
+only its functions and names, so `EndPreload` imports them one at a time once two passes have
+paused the game - the end is near - each right after a scan (the app's background()), without a
+collection of its own: one before each import left the count after a 600-ply game the same
+largest free block on the twin (15.7 KB) and made that piece a collection longer (a scan held
+up 62 ms, 43 ms without). On littlefs their bytecode would be heap held through a disputed
+pause and the rest of the game: there they are still loaded at the end, as they are in a game
+that ends without the pause (a resignation, a time-out). A new game drops them again
+(`drop_end()`, with the SGF record's module): the next game's heap does not keep the last one's
+end, and where the code runs in place its pause loads them afresh.
 
 On CPython (tests, tools) there is nothing to do: its collector is another kind.
 """
@@ -147,6 +148,8 @@ def _nothing():
 
 
 END_MODULES = (
+    "ingboard.tracking.pause_and_count",
+    "ingboard.bowls.set_count",
     "ingrules.scoring",
     "ingrules.counting",
     "ingboard.tracking.fill_in_check",
@@ -156,7 +159,7 @@ END_MODULES = (
 
 
 # The end's code and the SGF record's: loaded at (or near) the end of a game, dropped at the next.
-END_CODE = END_MODULES + ("ingboard.records.sgf_record",)
+END_CODE = END_MODULES + ("ingboard.records.sgf_record", "ingboard.clock.clock_sgf_root")
 
 
 def drop_end():

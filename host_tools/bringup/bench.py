@@ -19,6 +19,7 @@ import json
 import os
 import tempfile
 
+from host_tools import FIRMWARE
 from host_tools.bringup import plan
 from host_tools.device import DeviceError
 
@@ -26,12 +27,37 @@ HUMAN_KEY_WINDOW_MS = 8000
 TWIN_KEY_WINDOW_MS = 200
 
 
+# The probes' code: sent with each probe as source (not installed on the board: no game needs
+# it), without its docstrings, which the board would only have to read past.
+PROBE = os.path.join(FIRMWARE, "ingboard", "drivers", "probe.py")
+
+
+def probe_source(path=PROBE):
+    """The probe module's source without docstrings (the REPL compiles what it is sent)."""
+    import ast
+
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (
+            isinstance(body, list)
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
+            body.pop(0)
+            if not body:
+                body.append(ast.Pass())
+    return ast.unparse(tree) + "\n"
+
+
 def probe_code(what, options):
+    """The REPL script of one probe: the probe module's code, then its main() with the board's
+    wiring (the board's board_config.py)."""
     args = ", ".join("%s=%r" % (k, v) for k, v in sorted(options.items()))
-    return (
-        "from ingboard import board_config\nfrom ingboard.drivers import probe\n"
-        "probe.main(board_config, %r%s)\n"
-    ) % (
+    return probe_source() + ("from ingboard import board_config\nmain(board_config, %r%s)\n") % (
         what,
         ", " + args if args else "",
     )

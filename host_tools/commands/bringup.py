@@ -13,8 +13,8 @@ the wrong address or an SH1106 for an SSD1306, keys swapped, open or stuck.
 
 - `--port P`: a real board (the firmware flashed: `ingboard flash`); it asks for each step
   (Enter goes on, q stops). `--answers FILE` answers the prompts from FILE, one line each.
-  The reads go through the board's REPL with the game app stopped (drivers/probe.py); the app
-  is started again at the end.
+  The reads go through the board's REPL with the game app stopped (drivers/probe.py, sent
+  with each read); the app is started again at the end.
 - `--twin`: the device twin (MicroPython rp2 on the emulated RP2040, $INGBOARD_MCU_DIR) plays
   the builder; `--fault TEXT` wires it wrong first (host_tools/twin/faults.py).
 - `--readings FILE`: diagnose saved readings (`--save-readings FILE` writes them).

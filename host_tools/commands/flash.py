@@ -191,10 +191,15 @@ def local_version(firmware_dir, package=PACKAGE):
 
 
 # Modules of the package that only the host uses, never imported on a board (a test checks):
-# the set's physical tables (the device twin's models, the drawings, bring-up) and the session
-# log's replay (`ingboard track`, the tests, the bench). `ingboard flash` and package.json
+# the set's physical tables (the device twin's models, the drawings, bring-up), the session
+# log's replay (`ingboard track`, the tests, the bench) and the bring-up's probes (sent as a
+# script with each probe, host_tools/bringup/bench.py). `ingboard flash` and package.json
 # leave them out; the frozen build's manifest freezes the whole package folder.
-HOST_ONLY = ("ingboard/physical.py", "ingboard/records/session_replay.py")
+HOST_ONLY = (
+    "ingboard/physical.py",
+    "ingboard/records/session_replay.py",
+    "ingboard/drivers/probe.py",
+)
 
 
 def package_sources(firmware_dir, board_only=True):

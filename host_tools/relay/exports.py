@@ -50,7 +50,7 @@ def sgf(info, moves, result=None, held=False, event=None, date=None, clocks=None
 
     What is known goes in (ingrules/sgf.py's conventions): AP, the event (EV, the board's `event`
     or the relay's event name), DT (the board's `date`, else the day the relay first saw the
-    game), TM/OT from the game's `time` settings (clock/clock_sgf.py), and BL/WL after each
+    game), TM/OT from the game's `time` settings (clock/clock_sgf_root.py), and BL/WL after each
     move from `clocks` {n: (black ms, white ms)} (the boards' clock messages)."""
     from ingboard import VERSION
 
@@ -96,7 +96,7 @@ def sgf(info, moves, result=None, held=False, event=None, date=None, clocks=None
 def _time_props(info):
     """TM/OT of the game's time settings (the session-log config's `time`), if valid."""
     from ingboard.clock.clock import Clock
-    from ingboard.clock.clock_sgf import root_props
+    from ingboard.clock.clock_sgf_root import root_props
 
     time = info.get("time")
     if not isinstance(time, dict):

@@ -6,7 +6,8 @@ Rule 12 (6.5-7 g).
 """
 
 from expect import raises
-from ingboard.bowls.bowls import Bowls, check_text
+from ingboard.bowls.bowls import Bowls
+from ingboard.bowls.set_count import check_text
 
 W180_B = 1188.4  # 180 stones of 6.602 g
 W180_W = 1171.9

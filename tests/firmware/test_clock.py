@@ -721,3 +721,24 @@ def test_the_clock_parts_read_a_players_numbers_at_the_same_places():
     snap = Clock({"system": "ing-pp", "basic_s": 60}).snapshot()
     assert len(snap) == 4 + 2 * time_systems._SIZE
     assert snap[4 + time_systems._MAIN] == 60000 and snap[4 + time_systems._BASE] == 60000
+
+
+def test_the_systems_index_is_the_settings_order():
+    # time_systems.py names each system's index (`_sys`) as a const of its own; the index is
+    # the system's place in time_settings.SYSTEMS, which reads the settings.
+    from ingboard.clock import time_settings, time_systems
+
+    configs = (
+        None,
+        {"system": "absolute", "basic_s": 60},
+        {"system": "ing-pp", "basic_s": 60},
+        {"system": "byoyomi", "basic_s": 60, "periods": 5, "period_s": 30},
+        {"system": "canadian", "basic_s": 60, "stones": 25, "period_s": 300},
+        {"system": "fischer", "basic_s": 60, "increment_s": 10},
+    )
+    assert [Clock(cfg).system for cfg in configs] == list(time_settings.SYSTEMS)
+    assert [Clock(cfg)._sys for cfg in configs] == list(range(len(configs)))
+    if not hasattr(time_systems, "_NONE"):
+        return  # MicroPython: folded
+    names = ("_NONE", "_ABSOLUTE", "_ING_PP", "_BYOYOMI", "_CANADIAN", "_FISCHER")
+    assert [getattr(time_systems, n) for n in names] == list(range(len(configs)))

@@ -3,13 +3,8 @@
 from expect import raises
 from ingboard import cues
 from ingboard.clock.clock import Clock
-from ingboard.clock.clock_sgf import (
-    move_props,
-    overtime_text,
-    penalty_props,
-    root_props,
-    sgf_seconds,
-)
+from ingboard.clock.clock_sgf import move_props, sgf_seconds
+from ingboard.clock.clock_sgf_root import overtime_text, penalty_props, root_props
 from ingboard.clock.time_systems import EV_CUE
 from ingrules.board import BLACK, WHITE
 

@@ -10,8 +10,8 @@ import json
 
 from ingboard.bowls.bowls import Bowls
 from ingboard.clock.clock import Clock
+from ingboard.config_check import check_config
 from ingboard.drivers.keys import Keys
-from ingboard.game_config import check_config
 from ingboard.link import commands
 from ingboard.records import journal_replay
 from ingboard.records.session import SessionLogError

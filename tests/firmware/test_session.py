@@ -3,8 +3,8 @@
 import io
 
 from expect import raises
-from ingboard import game_config
-from ingboard.clock import time_systems
+from ingboard import config_check, game_config
+from ingboard.clock import time_settings
 from ingboard.records.session import Record, SessionLogError, SessionWriter
 from ingboard.records.session_read import SessionReader, read_text, records
 from ingrules import rulesets
@@ -173,7 +173,7 @@ def test_writer_refuses_misuse_and_writes_nothing_for_it():
 def test_all_rules_buttons_and_time_systems_are_accepted():
     # One table each: the log accepts exactly what the rules core and the clock know.
     assert sorted(game_config.RULES) == sorted(rulesets.NAMES)
-    assert sorted(game_config.TIME_SYSTEMS) == sorted(time_systems.SYSTEMS)
+    assert sorted(game_config.TIME_SYSTEMS) == sorted(time_settings.SYSTEMS)
     for rules in (
         "ing1991",
         "ing1996",
@@ -185,7 +185,7 @@ def test_all_rules_buttons_and_time_systems_are_accepted():
         "nz",
         "tromp-taylor",
     ):
-        game_config.check_config({"size": 19, "rules": rules})
+        config_check.check_config({"size": 19, "rules": rules})
     text = "ingboard-session 1\n" + '0 config {"size": 5, "rules": "nz"}\n'
     for i in range(len(game_config.BUTTONS)):
         text += "%d button %s\n" % (i, game_config.BUTTONS[i])
@@ -201,8 +201,8 @@ def test_all_rules_buttons_and_time_systems_are_accepted():
         {"system": "canadian", "basic_s": 600, "stones": 25, "period_s": 300},
         {"system": "fischer", "basic_s": 600, "increment_s": 10},
     ):
-        game_config.check_config({"size": 9, "rules": "aga", "time": time})
-    game_config.check_config(
+        config_check.check_config({"size": 9, "rules": "aga", "time": time})
+    config_check.check_config(
         {
             "size": 19,
             "rules": "ing1991",

@@ -12,7 +12,6 @@ from micropython import const
 
 from ingboard import gc_policy
 from ingboard.app.inputs import BOWL, BUTTON, PRESS, SCAN
-from ingboard.game_config import check_config
 from ingboard.records import journal
 from ingboard.records.session import SessionWriter
 from ingboard.tracking.tracker import Tracker
@@ -133,6 +132,8 @@ class Recorder:
                     entry["w180_g"] = w if share == _FULL_SET else round(w * share / _FULL_SET, 1)
                 bowls[c] = entry
             config = dict(config, bowls=bowls)
+        from ingboard.config_check import check_config
+
         check_config(config)
         classifier = self.hw.get("classifier")
         if classifier is not None and config["size"] > classifier.size:
@@ -203,6 +204,7 @@ class Recorder:
             gc_policy.drop("ingboard.app.resume")
             gc_policy.drop("ingboard.records.journal_replay")
             gc_policy.drop("ingboard.tracking.tracker_restore")
+            gc_policy.drop("ingboard.bowls.bowls_restore")
             gc_policy.drop("ingboard.records.session_read")  # when the log rebuilt the game
 
     def _write_sgf(self, write):

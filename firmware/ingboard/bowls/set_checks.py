@@ -12,7 +12,8 @@ immediate `bowl-mismatch`. The counts come from the weighing, the expectations f
 reconciliation's board counts, prisoners and pass stones.
 """
 
-from ingboard.bowls.weighing import NAMES, colour_index, unsteady
+from ingboard import gc_policy
+from ingboard.bowls.weighing import unsteady
 
 PHASES = ("before", "play", "after-count", "put-away")
 
@@ -51,86 +52,17 @@ class SetChecks:
         expected out of it (the Ing fill-in puts every stone on the board or in its bowl)."""
         if phase not in PHASES:
             raise ValueError("bowls check phase must be one of %s, not %r" % (PHASES, phase))
-        if black is not None or white is not None:
-            self._told(black, white)
-        event = {"type": "bowls", "t": now_ms, "phase": phase}
-        expect = {}
-        confident = True
-        diffs = [0, 0]
-        for i in (0, 1):
-            bowl = self.bowls[i]
-            if phase == "before" and not bowl.w180 and bowl.candidate is not None:
-                if bowl.settled and not bowl.faulty:
-                    self._enrol_candidate(bowl)
-            n = self.count(bowl.name)
-            if phase == "before" and not bowl.verified:
-                # Ing 1991 Art. 9 "Counting" (1): a set never counted with the frame is not
-                # confirmed as 180 by its own weight ("unverified"; check_text).
-                n = None
-            if phase == "put-away":
-                expected = self.total
-            elif phase == "play":
-                expected = None
-            elif phase == "after-count" and kept_out and bowl.lid_n >= 0:
-                # The lid says how many prisoners are out (a few may still be on their way).
-                expected = self.total - bowl.on_board
-                low = expected - bowl.lid_n - bowl.in_lid
-                if n is not None and low <= n < expected:
-                    expected = n
-                elif n is None or n < low:
-                    expected = low
-            elif phase == "after-count" and kept_out:
-                expected = self.total - bowl.on_board - bowl.in_lid
-                if self.pass_stones == "prisoner":
-                    expected -= bowl.pass_out
-            else:
-                expected = self.total - bowl.on_board
-            if (
-                phase == "after-count"
-                and self.pass_stones == "beside"
-                and n is not None
-                and expected - bowl.pass_out <= n < expected
-            ):
-                # Ing 1991 Art. 9 "Passing" (2): the stones of the last pass plays may still
-                # lie beside the board ("one stone beside the board"): accounted for.
-                expected = n
-            if n is None:
-                confident = False
-            elif expected is not None:
-                diffs[i] = n - expected
-            event[bowl.name] = n
-            expect[bowl.name] = expected
-        for i in (0, 1):
-            if diffs[i]:
-                bowl = self.bowls[i]
-                n = event[bowl.name]
-                self._mismatch(bowl, n, n - diffs[i], diffs[1 - i], now_ms)
-        event["confident"] = confident
-        event["expected"] = expect
-        event["verified"] = {"B": self.bowls[0].verified, "W": self.bowls[1].verified}
+        # The counts and what each check expects: set_count.py, loaded for a check (the
+        # before-game check drops it again; the end's checks keep it until the next game).
+        from ingboard.bowls import set_count
+
+        event = set_count.check(self, phase, now_ms, black, white, kept_out)
         if phase == "before":
             self.between_checks = True  # made: until the first move nothing needs counting
+            gc_policy.drop("ingboard.bowls.set_count")  # once a game: not heap the game keeps
         if phase == "after-count":
             self.between_checks = False
             for bowl in self.bowls:
                 unsteady(bowl)  # the put-away check counts on the latest readings
             self._counted()  # putting away follows: no reconciliation with the board
         return event
-
-
-def check_text(event, color):
-    """Display text of a `bowls` event for one colour: '180 ok', '179 !' (not as expected), '---'.
-
-    '---' is an uncertain count (the bowl is moving, the scale is noisy or faulty); 'unverified'
-    a before-game check of a set whose weight was never enrolled after a count with the frame.
-    """
-    name = NAMES[colour_index(color)]
-    n = event.get(name)
-    if event.get("phase") == "before" and not (event.get("verified") or {}).get(name, True):
-        return "unverified"  # Ing 1991 Art. 9 "Counting" (1): count the set with the frame
-    if n is None:
-        return "---"
-    expected = event.get("expected", {}).get(name)
-    if expected is None:
-        return "%d" % n
-    return "%d %s" % (n, "ok" if n == expected else "!")

@@ -1,10 +1,11 @@
 """The time systems: every one of them as basic time followed by a list of overtime periods.
 
-This module owns the clock's settings (checked, with a clear ValueError) and the period list:
-how the running player's time is charged across its limits, the periods entered, the forfeit,
-the timekeeper's warnings and the countdown, and what a move does to the time left. `Clock`
-(clock.py) is built on it and adds the control and the queries; the penalty points charged on
-entering an Ing period are `IngPenalty`'s (ing_penalty.py).
+This module owns the period list (the settings are read and checked, with a clear ValueError,
+by time_settings.py when a Clock is made): how the running player's time is charged across its
+limits, the periods entered, the forfeit, the timekeeper's warnings and the countdown, and what
+a move does to the time left. `Clock` (clock.py) is built on it and adds the control and the
+queries; the penalty points charged on entering an Ing period are `IngPenalty`'s
+(ing_penalty.py).
 
 Settings (the session log's config `time` dict):
 
@@ -50,37 +51,15 @@ Ambiguous points of the seeds, made settings (default = the seed's wording):
 from ingrules.board import BLACK, WHITE, color_from_name
 from micropython import const
 
-from ingboard import cues
+from ingboard import cues, gc_policy
 
-SYSTEMS = ("none", "absolute", "ing-pp", "byoyomi", "canadian", "fischer")
+# The index of the clock's system in time_settings.SYSTEMS (`_sys`).
 _NONE = const(0)
 _ABSOLUTE = const(1)
 _ING_PP = const(2)
 _BYOYOMI = const(3)
 _CANADIAN = const(4)
 _FISCHER = const(5)
-
-# The keys each system accepts besides "system" (and the ambiguity settings).
-_KEYS = (
-    (),
-    ("basic_s", "late_forfeit", "warn_s"),
-    ("basic_s", "periods", "exceeded", "pp_base", "late_forfeit", "warn_s"),
-    ("basic_s", "periods", "period_s", "exceeded", "late_forfeit", "warn_s"),
-    ("basic_s", "stones", "period_s", "exceeded", "late_forfeit", "warn_s"),
-    ("basic_s", "increment_s", "exceeded", "late_forfeit", "warn_s"),
-)
-_ALL_KEYS = (
-    "system",
-    "basic_s",
-    "periods",
-    "period_s",
-    "stones",
-    "increment_s",
-    "exceeded",
-    "pp_base",
-    "late_forfeit",
-    "warn_s",
-)
 
 EV_PERIOD = "period"
 EV_PENALTY = "penalty"
@@ -90,9 +69,6 @@ EV_PAUSE = "pause"
 EV_RESUME = "resume"
 EV_CUE = "cue"
 
-ING_PP_PERIODS = const(3)  # Ing 1996 Rule 9: "Each player is limited to three periods"
-_MAX_S = const(86400)  # one day: Ing 1991 Art. 7 "games should be completed in one day"
-_WARN_MS = const(300000)  # the default lead time of the timekeeper's warnings (5 minutes)
 _COUNTDOWN_S = const(10)
 
 # One player's state: a list of small ints, indexed by these (the journal keeps it through
@@ -125,101 +101,19 @@ def check_time(now_ms):
         raise ValueError("now_ms must be an integer number of ms, not %r" % (now_ms,))
 
 
-def _seconds_ms(cfg, key, lo, required):
-    if key not in cfg:
-        if required:
-            raise ValueError("time.%s is required for system %s" % (key, cfg["system"]))
-        return 0
-    v = cfg[key]
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise ValueError("time.%s must be a number of seconds, not %r" % (key, v))
-    if v < lo or v > _MAX_S:
-        raise ValueError(
-            "time.%s must be between %s and %d seconds, not %r" % (key, lo, _MAX_S, v)
-        )
-    ms = int(v * 1000 + 0.5)
-    if ms < lo * 1000 or (lo > 0 and ms == 0):
-        raise ValueError("time.%s is too small: %r" % (key, v))
-    return ms
-
-
-def _count(cfg, key, lo, hi, default):
-    if key not in cfg:
-        if default is None:
-            raise ValueError("time.%s is required for system %s" % (key, cfg["system"]))
-        return default
-    v = cfg[key]
-    if isinstance(v, bool) or not isinstance(v, int) or v < lo or v > hi:
-        raise ValueError("time.%s must be a whole number %d..%d, not %r" % (key, lo, hi, v))
-    return v
-
-
-def _choice(cfg, key, options):
-    v = cfg.get(key, options[0])
-    if v not in options:
-        raise ValueError(
-            "time.%s must be one of %s, not %r" % (key, ", ".join(repr(o) for o in options), v)
-        )
-    return options.index(v)
-
-
 class TimeSystem:
     """The settings and the period list of a Clock (a mixin: the Clock is the one object).
     Uses the Clock's `_players`, `loser`; charges Ing penalty points through `_charge_points`."""
 
     def _init_time_system(self, time):
-        cfg = {"system": "none"} if time is None else time
-        if not isinstance(cfg, dict):
-            raise ValueError("time settings must be a dict, not %r" % (cfg,))
-        system = cfg.get("system")
-        if system not in SYSTEMS:
-            raise ValueError(
-                "time.system must be one of %s, not %r" % (", ".join(SYSTEMS), system)
-            )
-        self.system = system
-        s = SYSTEMS.index(system)
-        self._sys = s
-        self._timed = s != _NONE  # the clock counts time at all
-        for key in cfg:
-            if key not in _ALL_KEYS:
-                raise ValueError("unknown time setting %r" % (key,))
-            if key != "system" and key not in _KEYS[s]:
-                raise ValueError("time.%s does not apply to system %s" % (key, system))
-        lo_basic = 1 if s in (_ABSOLUTE, _ING_PP, _FISCHER) else 0
-        self.basic_ms = _seconds_ms(cfg, "basic_s", lo_basic, s != _NONE)
-        self.periods = 0
-        self.period_ms = 0
-        self.stones = 0
-        self.increment_ms = 0
-        if s == _ING_PP:
-            # Ing 1991 Art. 7 (1): penalties at 1/6, 2/6 of B, forfeit past 3/6: three periods.
-            self.periods = _count(cfg, "periods", ING_PP_PERIODS, ING_PP_PERIODS, ING_PP_PERIODS)
-        elif s == _BYOYOMI:
-            self.periods = _count(cfg, "periods", 1, 1000, None)
-            self.period_ms = _seconds_ms(cfg, "period_s", 1, True)
-        elif s == _CANADIAN:
-            self.periods = 1  # a block that runs out forfeits; full blocks start new ones
-            self.stones = _count(cfg, "stones", 1, 1000, None)
-            self.period_ms = _seconds_ms(cfg, "period_s", 1, True)
-        elif s == _FISCHER:
-            self.increment_ms = _seconds_ms(cfg, "increment_s", 0, True)
-        self.exceeded = ("after", "at")[_choice(cfg, "exceeded", ("after", "at"))]
-        self._at = self.exceeded == "at"
-        self.pp_base = ("stipulated", "reduced")[
-            _choice(cfg, "pp_base", ("stipulated", "reduced"))
-        ]
-        late = cfg.get("late_forfeit", False)
-        if late is not True and late is not False:
-            raise ValueError("time.late_forfeit must be true or false, not %r" % (late,))
-        if late and not self.basic_ms:
-            raise ValueError("time.late_forfeit needs basic time (1/6 of it is the limit)")
-        self.late_forfeit = late
-        # Ing 1991 Art. 10 "Timekeeper": "inform a player when he is about to run out of basic
-        # time or additional time": a warning cue `warn_s` before the basic time ends, before
-        # each Ing penalty-point period ends (the next points) and before the forfeit; half
-        # the span when the span is shorter than twice that, so a short basic time is warned
-        # too. 0: no warnings.
-        self.warn_ms = _seconds_ms(cfg, "warn_s", 0, False) if "warn_s" in cfg else _WARN_MS
+        # The settings, read and checked by time_settings.py: loaded for it and dropped after
+        # (a game reads them once, at its start; on the stock image the code would be heap).
+        from ingboard.clock import time_settings
+
+        try:
+            time_settings.read(self, time)
+        finally:
+            gc_policy.drop("ingboard.clock.time_settings")
 
     def _fresh(self):
         p = [0] * _SIZE

@@ -1,7 +1,9 @@
 """Bring-up probes: the raw reads `ingboard bringup` makes to name a wiring fault, run through
 the REPL with the game app stopped (a badly wired board can keep the app too busy to answer,
-and a bring-up must not be a game full of alerts): `probe.main(board_config, what, **options)`
-builds the drivers (board_config.build), reads, and prints one JSON line.
+and a bring-up must not be a game full of alerts). Not installed on the board: the host sends
+this module's code with each probe, then `main(board_config, what, **options)`
+(host_tools/bringup/bench.py), which builds the drivers (board_config.build), reads, and prints
+one JSON line.
 
 - "scan" (n): every mux input read on its own, scan order: its select lines set, every bank
   enabled, the sensors' power-on time waited, then n reads averaged. Not the game's

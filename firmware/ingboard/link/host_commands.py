@@ -10,7 +10,6 @@ mem: its figures without this module's code) stay App methods.
 from ingrules.board import BLACK
 from ingrules.ko import PASS
 
-from ingboard.game_config import check_config
 from ingboard.link import protocol
 from ingboard.tracking.tracker import Tracker
 
@@ -64,6 +63,8 @@ def cmd_enrol(app, cmd):
         entry["w180_g"] = weights[c]
         bowls[c] = entry
     config["bowls"] = bowls
+    from ingboard.config_check import check_config
+
     check_config(config)
     Tracker(config)
     # The players counted the set with the frame: kept for every later game (/set.json),

@@ -20,7 +20,8 @@ naming the problem (the app then starts from DEFAULTS and says so).
 
 import json
 
-from ingboard.game_config import HANDICAP_STYLES, RULES, TIME_SYSTEMS, check_config, is_int
+from ingboard.config_check import check_config
+from ingboard.game_config import HANDICAP_STYLES, RULES, TIME_SYSTEMS, is_int
 
 FORMAT = 1
 TIME_KEYS = ("basic_s", "periods", "period_s", "stones", "increment_s")

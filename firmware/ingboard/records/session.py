@@ -13,7 +13,7 @@ The reader is streaming: `SessionReader.feed(line)` takes one line at a time and
 without holding it in memory; `records(lines)` wraps it as a generator. It is
 session_read.py (the board reads a log only to rebuild a game after a power cut: loaded then).
 Every format error is a `SessionLogError` naming the 1-based line. A config is checked by
-game_config.check_config, the same for the reader, the writer, the menus and the host. The
+config_check.check_config, the same for the reader, the writer, the menus and the host. The
 writer emits the header, the config once, then records, and by default leaves out a scan
 identical to the previous one (the format lets a scan hold until the next).
 
@@ -30,7 +30,8 @@ import json
 
 from ingrules.board import BLACK, WHITE
 
-from ingboard.game_config import BUTTONS, check_config, is_int, is_number
+from ingboard import gc_policy
+from ingboard.game_config import BUTTONS, is_int, is_number
 
 HEADER = "ingboard-session 1"
 
@@ -181,7 +182,10 @@ class SessionWriter:
         self._check_time(t_ms)
         if self._config:
             raise ValueError("config already written")
+        from ingboard.config_check import check_config
+
         check_config(config)
+        gc_policy.drop("ingboard.config_check")  # checked once a game: no heap kept
         self._config = True
         self.size = config["size"]
         self._emit(t_ms, CONFIG, json.dumps(config))

@@ -8,7 +8,8 @@ import json
 
 from ingrules.board import BLACK, WHITE
 
-from ingboard.game_config import BUTTONS, check_config
+from ingboard import gc_policy
+from ingboard.game_config import BUTTONS
 from ingboard.records.session import (
     BUTTON,
     CONFIG,
@@ -113,7 +114,10 @@ class SessionReader:
             except ValueError:
                 raise SessionLogError(n, "config is not valid JSON")
             try:
+                from ingboard.config_check import check_config
+
                 check_config(config)
+                gc_policy.drop("ingboard.config_check")  # checked once: no heap kept
             except ValueError as exc:
                 raise SessionLogError(n, str(exc))
             self.config = config

@@ -2,7 +2,7 @@
 programs read, and enough for `ingboard score` to give exactly the recorded result again.
 
 `record_sgf(game, clock, config, ply_props, notes)`:
-- root: TM/OT (clock_sgf), DT/EV/RO/PB/PW from the config when known, RE (B+3, W+R, B+T,
+- root: TM/OT (clock_sgf_root), DT/EV/RO/PB/PW from the config when known, RE (B+3, W+R, B+T,
   W+F, B+0 for an Ing draw awarded to Black), IP (penalty points), and the writer's own
   GM/FF/CA/AP/SZ/RU/IR/KM/HA/IC/AB (sgf.game_sgf);
 - comments: `notes` {plies: [text]} - alerts, retractions, accepted shifts (`Notes.add`);
@@ -15,7 +15,7 @@ programs read, and enough for `ingboard score` to give exactly the recorded resu
 from ingrules.board import BLACK, WHITE
 from micropython import const
 
-from ingboard.clock import clock_sgf
+from ingboard.clock import clock_sgf_root
 
 # The SGF writer (ingrules/sgf.py) and the scoring (scoring.py) are imported by the functions
 # that write, not here, and the app loads this module only to write a game's SGF: on a Pico
@@ -80,7 +80,7 @@ def record_sgf(game, clock, config, ply_props=(), notes=None, write=None, checkp
 
     if checkpoint is not None:
         checkpoint()
-    root = clock_sgf.root_props(clock)
+    root = clock_sgf_root.root_props(clock)
     for key, prop in INFO_KEYS:
         if config.get(key):
             root.append((prop, config[key]))
@@ -91,7 +91,7 @@ def record_sgf(game, clock, config, ply_props=(), notes=None, write=None, checkp
         root.append(("PW", players["W"]))
     if game.result:
         root.append(("RE", game.result))
-    root += clock_sgf.penalty_props(clock)
+    root += clock_sgf_root.penalty_props(clock)
     by_ply = notes.by_ply if notes is not None else None
     if write is not None:
         return write_sgf(

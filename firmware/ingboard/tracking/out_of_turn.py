@@ -1,5 +1,5 @@
 """A press by the player whose clock is not running (part of the Tracker; issue 14 class 6,
-issue 15 item 5).
+issue 15 item 5). Loaded the first time a game needs it (presses.py), not with the tracker.
 
 With no new stone of theirs on the board it is nothing at all: a double press, a key bounce,
 the wrong key, a key held across a reboot - logged (in the session log) and ignored, never a
@@ -21,78 +21,64 @@ from ingrules import rulesets as rs
 from ingrules.board import EMPTY, color_name
 from ingrules.game import ILLEGAL_PASS, MANDATORY_PASS
 
-RETRACTION_SETTINGS = ("record", "forfeit")
 
-
-class OutOfTurn:
-    """Two moves in a row and changed plays (a Tracker mixin)."""
-
-    def _own_new_stones(self, color):
-        """New stones of `color` that are not known otherwise (moved, extra, slipped)."""
-        seen = self.seen
-        out = []
-        for p in self._differences(self.last_t)[0]:
-            if seen[p] != color or p in self.moved or p in self.extra or self._slipped(p):
-                continue
-            out.append(p)
-        return out
-
-    def _out_of_turn(self, t, color):
-        # Judged on a readable, stable board (presses.py keeps the press until then).
-        game = self.game
-        seen = self.seen
-        mine = self._own_new_stones(color)
-        if not mine:
-            return []  # a double press, a bounce, the wrong key: nothing
-        last = None
-        for ply in reversed(game.plies):
-            if ply.kind != MANDATORY_PASS:
-                last = ply
-                break
-        if last is None or last.color != color:
-            return []
-        p = mine[0]
-        board = game.board
-        if last.point >= 0 and seen[last.point] == EMPTY:
-            return self._retraction(t, color, last.point, p)
-        events = []
-        policy = game.rules.illegal
-        if policy == rs.ILLEGAL_FORFEIT_KO:
-            points = [last.point, p] if last.point >= 0 else [p]
-            events += self._alert(t, "two-moves", points, force=True)
-            game.commit_illegal(color, "not-your-turn")  # Ing 1996: forfeit
-            self._note("two moves in a row: %s" % " ".join(board.name(q) for q in points))
-            return events + self._ended(t)
-        if policy == rs.ILLEGAL_AS_PASS and last.point >= 0:
-            # AGA Rule 8: both moves taken back; one pass (with its pass stone) instead.
-            events += self._alert(t, "two-moves", [last.point, p], force=True)
-            game.undo()
-            del self.ply_props[len(game.plies) :]
-            for q in last.captured:
-                self.leaving.pop(q, None)
-            self.leaving[last.point] = color
-            self.leaving[p] = color
-            events.append({"t": t, "type": "undo", "to_play": color_name(game.to_play)})
-            game.pass_move(color, ILLEGAL_PASS)
-            self._note(
-                "two moves in a row (%s %s): taken back, a pass"
-                % (board.name(last.point), board.name(p))
-            )
-            events.append(self._pass_event(t, color))
-            self._played(t, color)
-            return events
-        # No penalty: the second stone is taken back.
-        self.leaving[p] = color
-        self._note("two moves in a row: %s taken back" % board.name(p))
-        return events + self._alert(t, "two-moves", [p], force=True)
-
-    def _retraction(self, t, color, was, now):
-        game = self.game
-        board = game.board
-        events = self._alert(t, "retraction", [was, now], force=True)
-        self._note("retraction: %s changed to %s" % (board.name(was), board.name(now)))
-        if self.config.get("retraction", "record") == "forfeit":
-            game.forfeit(color)
-            return events + self._ended(t)
-        self.leaving[now] = color  # the changed stone goes; the play as made stands
+def out_of_turn(tracker, t, color):
+    # Judged on a readable, stable board (presses.py keeps the press until then).
+    game = tracker.game
+    seen = tracker.seen
+    mine = tracker._own_new_stones(color)
+    if not mine:
+        return []  # a double press, a bounce, the wrong key: nothing
+    last = None
+    for ply in reversed(game.plies):
+        if ply.kind != MANDATORY_PASS:
+            last = ply
+            break
+    if last is None or last.color != color:
+        return []
+    p = mine[0]
+    board = game.board
+    if last.point >= 0 and seen[last.point] == EMPTY:
+        return _retraction(tracker, t, color, last.point, p)
+    events = []
+    policy = game.rules.illegal
+    if policy == rs.ILLEGAL_FORFEIT_KO:
+        points = [last.point, p] if last.point >= 0 else [p]
+        events += tracker._alert(t, "two-moves", points, force=True)
+        game.commit_illegal(color, "not-your-turn")  # Ing 1996: forfeit
+        tracker._note("two moves in a row: %s" % " ".join(board.name(q) for q in points))
+        return events + tracker._ended(t)
+    if policy == rs.ILLEGAL_AS_PASS and last.point >= 0:
+        # AGA Rule 8: both moves taken back; one pass (with its pass stone) instead.
+        events += tracker._alert(t, "two-moves", [last.point, p], force=True)
+        game.undo()
+        del tracker.ply_props[len(game.plies) :]
+        for q in last.captured:
+            tracker.leaving.pop(q, None)
+        tracker.leaving[last.point] = color
+        tracker.leaving[p] = color
+        events.append({"t": t, "type": "undo", "to_play": color_name(game.to_play)})
+        game.pass_move(color, ILLEGAL_PASS)
+        tracker._note(
+            "two moves in a row (%s %s): taken back, a pass"
+            % (board.name(last.point), board.name(p))
+        )
+        events.append(tracker._pass_event(t, color))
+        tracker._played(t, color)
         return events
+    # No penalty: the second stone is taken back.
+    tracker.leaving[p] = color
+    tracker._note("two moves in a row: %s taken back" % board.name(p))
+    return events + tracker._alert(t, "two-moves", [p], force=True)
+
+
+def _retraction(tracker, t, color, was, now):
+    game = tracker.game
+    board = game.board
+    events = tracker._alert(t, "retraction", [was, now], force=True)
+    tracker._note("retraction: %s changed to %s" % (board.name(was), board.name(now)))
+    if tracker.config.get("retraction", "record") == "forfeit":
+        game.forfeit(color)
+        return events + tracker._ended(t)
+    tracker.leaving[now] = color  # the changed stone goes; the play as made stands
+    return events

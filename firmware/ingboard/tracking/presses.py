@@ -106,6 +106,16 @@ class Presses:
         events += self._hold_press(at, color)
         return events + self._judge_press(t)
 
+    def _own_new_stones(self, color):
+        """New stones of `color` that are not known otherwise (moved, extra, slipped)."""
+        seen = self.seen
+        out = []
+        for p in self._differences(self.last_t)[0]:
+            if seen[p] != color or p in self.moved or p in self.extra or self._slipped(p):
+                continue
+            out.append(p)
+        return out
+
     def _clock_side(self):
         # Whose clock runs as the presses have left it: the player whose committed play is not
         # pressed yet, else the player to move.
@@ -122,7 +132,9 @@ class Presses:
             self._slice()
             if color != self.game.to_play:
                 self.press_pending = 0
-                events += self._out_of_turn(t, color)
+                from ingboard.tracking.out_of_turn import out_of_turn
+
+                events += out_of_turn(self, t, color)
             else:
                 events += self._press_now(t, color)
             # Judged and not a switch (or still waiting for the players to put the board

@@ -1,4 +1,4 @@
-"""A small game (9x9, 13x13, ...) played on a region of the 19x19 board (part of the Tracker).
+"""A small game (9x9, 13x13, ...) played on a region of the 19x19 board (for the Tracker).
 
 The sensor grid is the full 19x19 board and every scan is 19 rows. A game of a smaller size is
 played where players put one on a full-size board: in the lower-left corner, on lines A..(size)
@@ -12,7 +12,8 @@ the board. (Ing 1991 Art. 11 "Lines": "smaller boards can be used ... 13 X 13 = 
 
 The scan's region is read as the game's board; a stone anywhere else is not part of the game:
 it raises `outside-board` with the points (in the full board's names) until it is taken off,
-and changes nothing in the game.
+and changes nothing in the game. The Tracker imports this module at the first full-grid scan
+of a smaller game: a game of the grid's own size never loads it.
 """
 
 from ingboard.alerts import alert_text
@@ -61,33 +62,29 @@ def grid_rows(rows, grid=GRID):
     return [empty] * (grid - size) + [row + pad for row in rows]
 
 
-class Region:
-    """The small game's region of the 19x19 scan (a Tracker mixin)."""
-
-    def _init_region(self):
-        self.outside = ()  # names of the stones outside the region in the last scan
-
-    def _region_scan(self, t, rows):
-        """(the game's rows, alert events) of a full-grid scan for a smaller game."""
-        size = self.game.board.size
-        outside = tuple(outside_stones(rows, size))
-        events = []
-        if outside != self.outside:
-            key = ("outside-board", -1)
-            if outside and not set(outside) <= set(self.outside):
-                # A new stone outside: said at once (it is not a move, nothing waits for it).
-                self.active[key] = True
-                self.notes.add(len(self.game.plies), "alert outside-board %s" % " ".join(outside))
-                events.append(
-                    {
-                        "t": t,
-                        "type": "alert",
-                        "code": "outside-board",
-                        "points": list(outside),
-                        "text": alert_text("outside-board"),
-                    }
-                )
-            elif not outside and key in self.active:
-                del self.active[key]  # all taken off
-            self.outside = outside
-        return region_rows(rows, size), events
+def region_scan(tracker, t, rows):
+    """(the game's rows, alert events, the stones outside) of a full-grid scan for a smaller
+    game; `tracker.outside` is what the last one found (the Tracker keeps the new one)."""
+    size = tracker.game.board.size
+    outside = tuple(outside_stones(rows, size))
+    events = []
+    if outside != tracker.outside:
+        key = ("outside-board", -1)
+        if outside and not set(outside) <= set(tracker.outside):
+            # A new stone outside: said at once (it is not a move, nothing waits for it).
+            tracker.active[key] = True
+            tracker.notes.add(
+                len(tracker.game.plies), "alert outside-board %s" % " ".join(outside)
+            )
+            events.append(
+                {
+                    "t": t,
+                    "type": "alert",
+                    "code": "outside-board",
+                    "points": list(outside),
+                    "text": alert_text("outside-board"),
+                }
+            )
+        elif not outside and key in tracker.active:
+            del tracker.active[key]  # all taken off
+    return region_rows(rows, size), events, outside

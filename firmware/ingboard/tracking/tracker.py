@@ -50,10 +50,8 @@ from ingboard.tracking.bowl_readings import BowlReadings
 from ingboard.tracking.displacement import Displacement
 from ingboard.tracking.game_end import GameEnd
 from ingboard.tracking.notes import Notes
-from ingboard.tracking.out_of_turn import RETRACTION_SETTINGS, OutOfTurn
 from ingboard.tracking.plays import _DIFFER, Plays
 from ingboard.tracking.presses import Presses
-from ingboard.tracking.region import Region
 from ingboard.tracking.sensor_faults import SensorFaults
 from ingboard.tracking.timekeeper import Timekeeper
 from ingboard.tracking.tracker_state import TrackerState
@@ -64,6 +62,8 @@ SETTLE_MS = const(100)
 ALERT_MS = const(400)
 _FAR = const(0x3FFFFFFF)
 _RESUMED = const(-2)  # unordered_t until the first scan after a resume
+# The config's `retraction`: what a changed play costs (out_of_turn.py).
+RETRACTION_SETTINGS = ("record", "forfeit")
 
 
 def _no_checkpoint():
@@ -78,13 +78,11 @@ class Tracker(
     SensorFaults,
     Plays,
     Presses,
-    OutOfTurn,
     Displacement,
     BoardAlerts,
     Timekeeper,
     GameEnd,
     BowlReadings,
-    Region,
     TrackerState,
 ):
     """Tracks one game from its session-log config (see session-log.md `config`)."""
@@ -169,7 +167,7 @@ class Tracker(
         cp()
         self.started = False
         self._init_board_alerts()
-        self._init_region()
+        self.outside = ()  # a smaller game: the stones outside its region in the last scan
         self._init_timekeeper()
         # SGF text of each ply's properties (BL/WL...), by game.plies; in fixed chunks.
         self.ply_props = ChunkedText()
@@ -189,7 +187,9 @@ class Tracker(
         size, or the full 19x19 grid's for a smaller game (its region, region.py)."""
         outside = None
         if len(rows) != self.game.board.size:
-            rows, outside = self._region_scan(t, rows)
+            from ingboard.tracking.region import region_scan
+
+            rows, outside, self.outside = region_scan(self, t, rows)
         changed = False
         k = 0
         # Only the rows that differ from the last line are read (a row's walk is ~0.6 ms of the

@@ -105,33 +105,10 @@ class Ruleset:
     resign_two_stones = False
 
     def __init__(
-        self,
-        name,
-        title,
-        suicide,
-        ko,
-        scoring,
-        komi,
-        komi_handicap,
-        passes_to_pause=2,
-        ends_at_pause=False,
-        passes_to_end=4,
-        pause_again_after_dispute=True,
-        pass_stones=False,
-        white_passes_last=False,
-        handicap_style=HANDICAP_FREE,
-        handicap_compensation=0,
-        illegal=ILLEGAL_REJECT,
-        draw_winner=0,
-        fill_in=False,
-        seki_territory=True,
-        late_forfeit=False,
-        pause_passes_confirm=True,
-        sgf_ru=None,
-        prisoners="lid",
-        resign_two_stones=False,
-        pass_signal="none",
+        self, name, title, suicide, ko, scoring, komi, komi_handicap, sgf_ru=None, **fields
     ):
+        # `fields`: any of the class attributes above; only those that differ from the
+        # default are kept on the instance.
         self.name = name
         self.title = title
         self.suicide = suicide
@@ -142,27 +119,12 @@ class Ruleset:
         # The SGF RU value (FF[4] names AGA, GOE, Japanese, NZ; others by their usual name);
         # the SGF also keeps `name` in the private property IR.
         self.sgf_ru = sgf_ru or title
-        for key, value in (
-            ("passes_to_pause", passes_to_pause),
-            ("ends_at_pause", ends_at_pause),
-            ("passes_to_end", passes_to_end),
-            ("pause_again_after_dispute", pause_again_after_dispute),
-            ("pass_stones", pass_stones),
-            ("white_passes_last", white_passes_last),
-            ("handicap_style", handicap_style),
-            ("handicap_compensation", handicap_compensation),
-            ("illegal", illegal),
-            ("draw_winner", draw_winner),
-            ("fill_in", fill_in),
-            ("seki_territory", seki_territory),
-            ("late_forfeit", late_forfeit),
-            ("pause_passes_confirm", pause_passes_confirm),
-            ("prisoners", prisoners),
-            ("resign_two_stones", resign_two_stones),
-            ("pass_signal", pass_signal),
-        ):
-            if value != getattr(Ruleset, key):
-                setattr(self, key, value)
+        for key in fields:
+            default = getattr(Ruleset, key, fields)  # (fields: no such attribute)
+            if default is fields or callable(default):
+                raise TypeError("a ruleset has no field %r" % (key,))
+            if fields[key] != default:
+                setattr(self, key, fields[key])
 
     def __repr__(self):
         return "Ruleset(%s)" % self.name
