@@ -363,3 +363,47 @@ def test_scan_rows_are_checked_point_by_point():
         err = raises(ValueError, check_rows, rows, 3)
         assert "row 2" in str(err) and repr(bad.strip(".BW?")[0]) in str(err), str(err)
     raises(ValueError, check_rows, ["...", "..."], 3)
+
+
+def test_a_scan_given_its_line_writes_the_same_log():
+    # The board's scan task makes the line first and the app hands it to the log with its
+    # rows (written as it is, in pieces): the same text as the rows joined, unchanged scans
+    # skipped the same; a line that is not its rows' is refused, nothing written.
+    seed = [5]
+
+    def pick(n):  # a small generator of its own (runs under MicroPython too)
+        seed[0] = (seed[0] * 1103515245 + 12345) & 0x7FFFFFFF
+        return (seed[0] >> 8) % n
+
+    for _ in range(20):
+        scans = []
+        for _k in range(8):
+            scans.append(["".join(".BW?"[pick(4)] for _c in range(5)) for _r in range(5)])
+            if pick(3) == 0:
+                scans.append(list(scans[-1]))
+        joined, given = Out(), Out()
+        a, b = SessionWriter(joined), SessionWriter(given)
+        a.config(0, CONFIG5)
+        b.config(0, CONFIG5)
+        for t, rows in enumerate(scans):
+            assert a.scan(t * 40, rows) == b.scan(t * 40, rows, "/".join(rows))
+        assert given.text() == joined.text()
+    raises(ValueError, b.scan, 10000, list(EMPTY5), "/".join(EMPTY5) + ".")
+    assert given.text() == joined.text()
+
+
+def test_bowl_lines_are_the_records_text():
+    # The writer's bowl line (made in one piece) is the record's own text, for whole tenths
+    # of both signs and other grams; a whole tenth reads as "%.1f" writes it.
+    from ingboard.records.session import grams_text
+
+    for d in list(range(-2105, 2105, 7)) + [1, -1, 5, -5, 10, -10, 11699, 12600, -12600]:
+        g = d / 10
+        assert grams_text(g) == "%.1f" % g, (d, grams_text(g))
+    for g in (0, 7, -3, 0.05, 1171.93, 1e5, -0.04):
+        for color in (BLACK, WHITE):
+            out = Out()
+            w = SessionWriter(out)
+            w.config(0, CONFIG5)
+            w.bowl(40, color, g)
+            assert out.text().split("\n")[2] == Record(40, "bowl", (color, g)).text()

@@ -119,6 +119,7 @@ class Recorder:
         """Finish the game in progress (if any) and start one with `config` (ValueError).
         A set enrolled earlier (the `enrolled` event) gives the bowls' weights it lacks."""
         weights = self._set_weights()
+        self.scan_if_due()  # (a file read: each file-system step is a piece of its own)
         if weights:
             bowls = dict(config.get("bowls") or {})
             # The set's weight is of 180 stones a side; a small game's bowls hold its own
@@ -135,6 +136,7 @@ class Recorder:
         from ingboard.config_check import check_config
 
         check_config(config)
+        self.scan_if_due()
         classifier = self.hw.get("classifier")
         if classifier is not None and config["size"] > classifier.size:
             # A smaller game is played in the grid's lower-left corner (tracking/region.py).
@@ -163,10 +165,12 @@ class Recorder:
         self._forget_inputs()  # inputs.py: queued in the old game's time
         self.compacted = 0
         self.log_file = self.store.open_session(self.number)
+        self.scan_if_due()
         self.log = SessionWriter(self.log_file)
         self.log.config(0, config)
         self.scan_if_due()
         self.journal_file = self.store.open_journal(b"")
+        self.scan_if_due()
         self.journal = journal.JournalWriter(self.journal_file, self.mark_ms)
         self.journal.start(tracker, 0)
         self.scan_if_due()
@@ -235,7 +239,7 @@ class Recorder:
     def _record(self, kind, t, a, b=None):
         if self.log is not None:
             if kind == SCAN:
-                self.log.scan(t, a)
+                self.log.scan(t, a, b)  # b: the rows' line as the scan task made it
             elif kind == PRESS:
                 self.log.press(t, a)
             elif kind == BUTTON:

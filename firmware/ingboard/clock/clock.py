@@ -269,11 +269,16 @@ class Clock(TimeSystem, IngPenalty):
     def snapshot(self):
         """The clock as of the last call, as a list of small ints (journal, undo)."""
         flags = (1 if self.started else 0) | (2 if self.paused else 0) | (4 if self.held else 0)
-        return (
-            [_SNAPSHOT_VERSION, self.turn, flags, self.loser]
-            + self._players[0]
-            + (self._players[1])
-        )
+        # One list made, filled in place (the journal takes a snapshot at every sync: the
+        # concatenation made two more lists each time, issue 32).
+        snap = [0] * (4 + 2 * _SIZE)
+        snap[0] = _SNAPSHOT_VERSION
+        snap[1] = self.turn
+        snap[2] = flags
+        snap[3] = self.loser
+        snap[4 : 4 + _SIZE] = self._players[0]
+        snap[4 + _SIZE :] = self._players[1]
+        return snap
 
     def restore(self, snap, now_ms):
         """Put the clock back to a snapshot; the time from now_ms on is the player to move's."""

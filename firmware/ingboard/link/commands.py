@@ -51,6 +51,9 @@ class Protocol:
             self.cmd = exc.cmd
             return [error(str(exc), exc.cmd)]
         self.cmd = name
+        checkpoint = getattr(self.app, "scan_if_due", None)
+        if checkpoint is not None:
+            checkpoint()  # the parse (a game's settings: ~25 ms of the RP2040) a piece of its own
         attr = "cmd_" + name.replace("-", "_")
         method = getattr(self.app, attr, None)
         try:

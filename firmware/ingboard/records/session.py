@@ -125,7 +125,8 @@ def grams_text(grams):
     d = int(grams * 10 + (0.5 if grams >= 0 else -0.5))
     if d and -1e-6 < grams * 10 - d < 1e-6:
         a = -d if d < 0 else d
-        return ("-" if d < 0 else "") + str(a // 10) + "." + str(a % 10)
+        # One string made (a bowl reading is the most frequent line of the log).
+        return "%s%d.%d" % ("-" if d < 0 else "", a // 10, a % 10)
     return "%.1f" % grams
 
 
@@ -173,8 +174,18 @@ class SessionWriter:
         if t_ms < self.t_ms:
             raise ValueError("time %d is before the previous record's %d" % (t_ms, self.t_ms))
 
-    def _emit(self, t_ms, kind, text):
-        self.out.write("%d %s %s\n" % (t_ms, kind, text))
+    def _emit(self, t_ms, kind, text, pieces=False):
+        out = self.out
+        if pieces:
+            # The payload written as it is, after its head (a file: it takes a line in
+            # pieces): a scan line of ~380 characters is not copied into one more string of
+            # its length (issue 32: the heap a ply allocates decides how often the RP2040
+            # collects).
+            out.write("%d %s " % (t_ms, kind))
+            out.write(text)
+            out.write("\n")
+        else:
+            out.write("%d %s %s\n" % (t_ms, kind, text))
         self.t_ms = t_ms
         self.lines += 1
 
@@ -194,16 +205,23 @@ class SessionWriter:
         if not self._config:
             raise ValueError("the config must be written first")
 
-    def scan(self, t_ms, rows):
-        """Write a scan (rows top line first); False when skipped as unchanged."""
+    def scan(self, t_ms, rows, text=None):
+        """Write a scan (rows top line first); False when skipped as unchanged. `text`, when
+        given, is "/".join(rows) as the board's scan task made it: written as it is after the
+        line's head, in pieces (the app's log is a file; ValueError if its length is not the
+        rows')."""
         self._check_time(t_ms)
         self._need_config()
         check_rows(rows, self.size)
-        text = "/".join(rows)
+        pieces = text is not None
+        if text is None:
+            text = "/".join(rows)
+        elif len(text) != len(rows) * (len(rows[0]) + 1) - 1:
+            raise ValueError("scan text is not its rows joined")
         if self.only_changes and text == self._last_scan:
             return False
         self._last_scan = text
-        self._emit(t_ms, SCAN, text)
+        self._emit(t_ms, SCAN, text, pieces)
         return True
 
     def press(self, t_ms, color):
@@ -219,7 +237,10 @@ class SessionWriter:
     def bowl(self, t_ms, color, grams):
         self._check_time(t_ms)
         self._need_config()
-        self._emit(t_ms, BOWL, payload_text(BOWL, (color, grams)))
+        # The same text as payload_text(BOWL, ...), without its pieces joined twice.
+        self.out.write("%d %s %s %s\n" % (t_ms, BOWL, colour_text(color), grams_text(grams)))
+        self.t_ms = t_ms
+        self.lines += 1
 
     def lid(self, t_ms, color, grams):
         self._check_time(t_ms)

@@ -51,6 +51,10 @@ def settle(path, tmp):
             os.rename(tmp, path)
 
 
+def _nothing():
+    pass
+
+
 def _replace(path, tmp):
     # No rename over an existing file on every port's file system: remove, then rename. A cut
     # between the two leaves only `tmp`, which settle() finishes.
@@ -203,12 +207,18 @@ class RecordsStore:
                 out.flush()
                 if checkpoint is not None:
                     checkpoint()  # the last write, then the file closed: two slices
-        if checkpoint is not None:
-            checkpoint()  # each file-system step below takes tens of ms on the Pico
-        warnings = self._make_room(_size(part) + _size(self.session_part(n)), n)
-        if checkpoint is not None:
-            checkpoint()
-        _replace(final, part)
+        cp = checkpoint or _nothing
+        cp()  # each file-system step below takes ms to tens of ms on the Pico: one a piece
+        need = _size(part)
+        cp()
+        need += _size(self.session_part(n))
+        cp()
+        warnings = self._make_room(need, n, cp)
+        cp()
+        if _exists(final):
+            os.remove(final)
+            cp()
+        os.rename(part, final)
         return warnings
 
     def has_sgf(self, n):
@@ -221,12 +231,16 @@ class RecordsStore:
         if _exists(log):
             os.rename(log, log[: -len(paths.PART_SUFFIX)])
 
-    def _make_room(self, need, keep):
+    def _make_room(self, need, keep, checkpoint=None):
         warnings = []
-        files = self.finished()
+        cp = checkpoint or _nothing
+        files = self.finished(cp)
         total = need
         for entry in files:
             total += entry["bytes"]
+        if total <= self.limit:
+            return warnings  # (the usual case: no listing of the numbers)
+        cp()
         for n in self.numbers():
             if total <= self.limit or n == keep:
                 break
@@ -234,6 +248,7 @@ class RecordsStore:
                 if entry["number"] == n:
                     os.remove(self._dir(entry["name"]) + "/" + entry["name"])
                     total -= entry["bytes"]
+                    cp()
             warnings.append("storage full: game %04d deleted (oldest first)" % n)
         return warnings
 
@@ -242,11 +257,14 @@ class RecordsStore:
     def _dir(self, name):
         return self.games if name.endswith(paths.GAME_SUFFIX) else self.sessions
 
-    def finished(self):
-        """[{"name", "number", "bytes"}] of every finished SGF and session log, by number."""
+    def finished(self, checkpoint=None):
+        """[{"name", "number", "bytes"}] of every finished SGF and session log, by number.
+        `checkpoint()` after each file looked at (the app's scan checkpoint)."""
+        cp = checkpoint or _nothing
         out = []
         for d, suffix in ((self.games, paths.GAME_SUFFIX), (self.sessions, paths.SESSION_SUFFIX)):
             for name in os.listdir(d):
+                cp()
                 head = name[: -len(suffix)]
                 if name.endswith(suffix) and head.isdigit():
                     out.append({"name": name, "number": int(head), "bytes": _size(d + "/" + name)})

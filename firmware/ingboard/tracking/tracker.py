@@ -70,6 +70,19 @@ def _no_checkpoint():
     pass
 
 
+# A str compares equal to a buffer of its characters where it is one (MicroPython): a scan's
+# row is then compared with the last line's part in place (no bytes of the row, no copy of the
+# part: ~50 bytes a row, 19 rows a scan line, issue 32).
+_STR_IS_BUFFER = memoryview(b".") == "."
+
+
+def _same_row(view, k, m, row):
+    # Whether `row` (str or bytes) reads as the last line's m characters at k (view: of it).
+    if _STR_IS_BUFFER or not isinstance(row, str):
+        return view[k : k + m] == row
+    return view[k : k + m] == row.encode()
+
+
 # One concept per module; the Tracker is their sum. Each mixin creates its own attributes in its
 # `_init_<concept>()`, called from __init__ below, and is the only file that assigns them
 # (others read them); tracker_state.py puts every concept's state back after a power cut.
@@ -111,6 +124,7 @@ class Tracker(
             time = dict(time, late_forfeit=True)  # the ruleset's default (Ing 1996 Rule 10)
         cp()
         self.clock = Clock(time)
+        cp()
         # Lateness (Ing 1991 Art. 8, Ing 1996 Rule 10): with `round_start_ms` in the config,
         # each player presses their own key on arrival (or their first stone is their arrival);
         # the clock starts once both are there, each late player's basic time reduced.
@@ -133,12 +147,14 @@ class Tracker(
         # Each concept creates its own state (in its own file): a reader looks up an attribute
         # where its _init_ is, and only that file changes it (tests/test_architecture.py).
         self._init_board_view(n)
+        cp()  # (each of these parts allocates KB: a collection may fall in any of them)
         self._rows_version = -1  # scan(): _rows is the last line while seen_version is this
         self._dues = []  # next_deadline's cache of the board's deadlines (see _board_dues)
         self._dues_seen = -1
         self._dues_cells = bytearray(n)
         self._no_faulty = bytearray(n)  # _board_dues: no point left out of the deadlines
         self._init_sensor_faults(n)
+        cp()
         self._init_plays()
         self.scanned = False  # the first scan has been read
         # Board time of the first scan after a resume (restore_state: _RESUMED until then):
@@ -198,17 +214,18 @@ class Tracker(
         last, valid = self._rows, self._rows_version == self.seen_version
         self._rows_version = -1  # until the whole line is read (an error part way: read all)
         fits = True  # (a row longer than the board's: read, not kept)
+        view = memoryview(last)
         for row in rows:
-            data = row.encode() if isinstance(row, str) else row
-            m = len(data)
-            if not valid or k + m > len(last) or last[k : k + m] != data:
+            m = len(row)
+            if not valid or k + m > len(last) or not _same_row(view, k, m, row):
+                data = row.encode() if isinstance(row, str) else row
                 if self._read(t, data, k):
                     changed = True
-                if k + m <= len(last):
-                    last[k : k + m] = data
+                if k + len(data) <= len(last):
+                    last[k : k + len(data)] = data
                 else:
                     fits = False
-            k += len(row)
+            k += m
         if fits:
             self._rows_version = self.seen_version
         if outside:

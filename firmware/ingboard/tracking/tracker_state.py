@@ -26,10 +26,7 @@ class TrackerState:
         keeps `ply_props` and the undo stack of push_clock_snapshot()), the fill-in plan
         (recomputed from the position: count_game is exact), and what the sensors see (read
         again after a restart)."""
-        leaving = []
-        for p in sorted(self.leaving):
-            leaving.append(p)
-            leaving.append(self.leaving[p])
+        leaving = _flat(self.leaving)
         owed = self.press_owed
         counted = self.counted
         return [
@@ -46,7 +43,7 @@ class TrackerState:
             self.press_time,
             self.resign_offer,
             self._faulty_points(),
-            sorted(self.extra),
+            sorted(self.extra) if self.extra else _NONE,
             _flat(self.moved),
             _flat(self.shifted),
             self.press_next,
@@ -62,7 +59,7 @@ class TrackerState:
         if zeros is None or len(zeros) != len(faulty):
             zeros = self._no_faults = bytes(len(faulty))
         if faulty == zeros:
-            return []
+            return _NONE
         return [p for p in self.order if faulty[p]]
 
     def restore_state(self, state, t):
@@ -81,7 +78,14 @@ class TrackerState:
         TrackerRestore.restore_state(self, state, t)
 
 
+# The empty items of state() are this one list (read, never changed by anyone): the journal
+# takes state() at every sync, and each empty list made was ~32 bytes of garbage (issue 32).
+_NONE = []
+
+
 def _flat(pairs):
+    if not pairs:
+        return _NONE
     out = []
     for p in sorted(pairs):
         out.append(p)

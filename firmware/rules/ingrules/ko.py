@@ -142,18 +142,26 @@ class KoRule:
             board = self.history.board
             chain = board.chain(p)
             surround = self._surrounding(chain, captured, board)
+            # The run's surround as marks on the board (speed: its list grows along a long
+            # run, and a look-up in it for each point around each ko capture made the ko
+            # bookkeeping of a 600-ply game's late plies ~0.2 s of the RP2040 each).
+            mark = bytearray(len(board.cells))
+            for q in self.run_surround:
+                mark[q] = 1
             linked = False
             for q in surround:
-                if q in self.run_surround:
+                if mark[q]:
                     linked = True
                     break
             if not linked:
                 self.run = []
                 self.run_surround = []
+                mark = bytearray(len(board.cells))
             for q in chain:
                 self.run.append(q)
             for q in surround:
-                if q not in self.run_surround:
+                if not mark[q]:
+                    mark[q] = 1
                     self.run_surround.append(q)
         else:
             self.run = []
@@ -206,13 +214,20 @@ class KoRule:
         # emptied: the groups the ko is fought between, which link the kos of one run.
         cells = board.cells
         points = []
+        # Marks on the board, not look-ups in the lists (speed: a wall of a hundred stones
+        # was a hundred look-ups in `points` for each of its stones): 2 in the ko stones'
+        # chain, 1 in `points` (another chain never holds a stone of that chain).
+        seen = bytearray(len(cells))
+        for q in chain:
+            seen[q] = 2
         for group in (chain, captured):
             for q in group:
                 for n in board.neighbours(q):
                     c = cells[n]
-                    if (c == 1 or c == 2) and n not in chain and n not in points:
+                    if (c == 1 or c == 2) and not seen[n]:
                         for s in board.chain(n):
-                            if s not in points:
+                            if not seen[s]:
+                                seen[s] = 1
                                 points.append(s)
         return points
 

@@ -317,3 +317,43 @@ def test_the_completing_player_is_not_the_disturber():
     g = game_from(TWO_DOUBLE_KOS, "ing1991")
     play_all(g, CYCLE + " B:G7 W:H7 B:G5")
     assert g.to_play == WHITE and reason(g, "W", "D12") is None
+
+
+def _surrounding_by_lists(chain, captured, board):
+    # The chains touching the ko stones' chain or the points it emptied (ko.py, Ing run of
+    # kos), by the definition: every other chain next to them, each once, in the order found.
+    points = []
+    for group in (chain, captured):
+        for q in group:
+            for n in board.neighbours(q):
+                c = board.cells[n]
+                if (c == BLACK or c == WHITE) and n not in chain and n not in points:
+                    for s in board.chain(n):
+                        if s not in points:
+                            points.append(s)
+    return points
+
+
+def test_the_surrounding_chains_of_a_ko_capture_are_those_of_its_definition():
+    # Random 9x9 boards (a small generator of its own: the tests run under MicroPython too):
+    # the bookkeeping's marks give the same points, in the same order, as the lists did.
+    from ingrules.game import Game
+
+    seed = [7]
+
+    def pick(n):
+        seed[0] = (seed[0] * 1103515245 + 12345) & 0x7FFFFFFF
+        return (seed[0] >> 8) % n
+
+    game = Game(9, "ing1991")
+    board = game.board
+    for _ in range(60):
+        for row in range(9):
+            for col in range(9):
+                board.set(board.index(col, row), (0, 0, BLACK, WHITE)[pick(4)])
+        stones = [p for p in range(len(board.cells)) if board.cells[p] in (BLACK, WHITE)]
+        empties = [p for p in range(len(board.cells)) if board.cells[p] == 0]
+        chain = board.chain(stones[pick(len(stones))])
+        captured = [empties[pick(len(empties))] for _k in range(pick(4))]
+        got = game.ko._surrounding(chain, captured, board)
+        assert got == _surrounding_by_lists(chain, captured, board)
