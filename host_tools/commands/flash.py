@@ -137,13 +137,21 @@ def mpy_cross_version():
 
 
 def board_info(dev):
-    """The board's interpreter: {"name", "version" (3 ints), "mpy" (int or None), "platform"}."""
-    name, version, mpy, platform = dev.eval(
+    """The board's interpreter: {"name", "version" (3 ints), "mpy" (int or None), "platform",
+    "machine" (sys.implementation._machine, e.g. "Raspberry Pi Pico with RP2040", or "")}."""
+    name, version, mpy, platform, machine = dev.eval(
         "import sys",
         "(sys.implementation.name, tuple(sys.implementation.version[:3]),"
-        " getattr(sys.implementation, '_mpy', None), sys.platform)",
+        " getattr(sys.implementation, '_mpy', None), sys.platform,"
+        " getattr(sys.implementation, '_machine', ''))",
     )
-    return {"name": name, "version": tuple(version), "mpy": mpy, "platform": platform}
+    return {
+        "name": name,
+        "version": tuple(version),
+        "mpy": mpy,
+        "platform": platform,
+        "machine": machine,
+    }
 
 
 def check_compatible(info, cross):
@@ -475,6 +483,16 @@ NO_ROOM_FOR_MPY = (
     "`ingboard flash --romfs` on a MicroPython with a ROMFS partition (docs/flashing.md)."
 )
 
+# The .mpy deploy started on an RP2040's stock image: main.py's start fits (the rarely used
+# code is loaded on first use), but the code stays in the heap and a whole 19x19 game with its
+# count does not keep the room it needs (docs/flashing.md; the bench's mcu_mem_free_kb_mpy).
+STOCK_RP2040 = (
+    "ingboard flash: warning: the app started, but on the RP2040 the .mpy deploy keeps the "
+    "code in the heap and a whole 19x19 game does not keep the room it needs: for play run "
+    "the code in place from flash, `make firmware MICROPYTHON=<checkout>` then `ingboard "
+    "flash --frozen`, or `ingboard flash --romfs` (docs/flashing.md)."
+)
+
 
 def run(args):
     if args.romfs and args.frozen:
@@ -545,6 +563,8 @@ def run(args):
         return 1
     finally:
         dev.close()
+    if not (args.romfs or args.frozen) and "RP2040" in (info.get("machine") or ""):
+        print(STOCK_RP2040, file=sys.stderr)
     print(
         "%s: ingboard %s (%s) on MicroPython %s (%s); app started"
         % (

@@ -49,18 +49,23 @@ def test_pull_copies_a_finished_game_off_the_twin(romfs_twin, tmp_path):
     assert "1 files copied" in pulled.stdout
 
 
-def test_flash_mpy_onto_littlefs_of_stock_micropython_1_28_says_the_app_does_not_fit():
-    # The stock RP2040 image copies the code of every .mpy it imports into its heap, where the
-    # app no longer fits (docs/flashing.md): flash installs and verifies every module (each room
-    # in a fresh interpreter), then says that main.py stopped at start, in the board's words,
-    # and which builds run the code from flash instead.
+def test_flash_mpy_onto_littlefs_of_stock_micropython_1_28_warns_the_rp2040_needs_its_build():
+    # The stock RP2040 image copies the code of every .mpy it imports into its heap
+    # (docs/flashing.md): flash installs and verifies every module (each room in a fresh
+    # interpreter) and restarts the app. Its start fits (rarely used code is loaded on first
+    # use); a whole game does not, so flash names the builds that run the code from flash -
+    # or, if main.py stopped at start, says so in the board's words.
     with Twin("stock") as twin:
         with Serving(twin) as port:
             flashed = ingboard("flash", "--port", port, "--start-timeout", "600")
-        assert flashed.returncode == 1, flashed.stdout + flashed.stderr
         assert "copied" in flashed.stdout
-        assert "main.py stopped at start: MemoryError" in flashed.stderr
-        assert "ingboard flash --frozen" in flashed.stderr
+        assert "ingboard flash --frozen" in flashed.stderr, flashed.stdout + flashed.stderr
+        if flashed.returncode == 0:
+            assert "app started" in flashed.stdout
+            assert "warning: the app started, but on the RP2040" in flashed.stderr
+        else:
+            assert flashed.returncode == 1
+            assert "main.py stopped at start: MemoryError" in flashed.stderr
         # Nothing flashed is undone: the board keeps the verified files.
         for _ in range(20):
             twin.take_output()
