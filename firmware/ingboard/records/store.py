@@ -55,11 +55,13 @@ def _nothing():
     pass
 
 
-def _replace(path, tmp):
+def _replace(path, tmp, checkpoint=_nothing):
     # No rename over an existing file on every port's file system: remove, then rename. A cut
-    # between the two leaves only `tmp`, which settle() finishes.
+    # between the two leaves only `tmp`, which settle() finishes. `checkpoint()` between them
+    # (each a file-system step: a piece of its own, RecordsStore.save).
     if _exists(path):
         os.remove(path)
+        checkpoint()
     os.rename(tmp, path)
 
 
@@ -215,10 +217,7 @@ class RecordsStore:
         cp()
         warnings = self._make_room(need, n, cp)
         cp()
-        if _exists(final):
-            os.remove(final)
-            cp()
-        os.rename(part, final)
+        _replace(final, part, cp)
         return warnings
 
     def has_sgf(self, n):

@@ -37,15 +37,18 @@ def dead_stones(tracker, t, missing):
         if gone:
             color = board.get(p)
             tracker.game.remove_dead(p)
-            events.append(
-                {
-                    "t": t,
-                    "type": "removal",
-                    "color": color_name(color),
-                    "points": [board.name(q) for q in chain],
-                }
-            )
+            events.append(_chain_event(t, "removal", color, board, chain))
     return events
+
+
+def _chain_event(t, kind, color, board, chain):
+    # A dead chain taken off ("removal") or put back ("restored"): its colour and points.
+    return {
+        "t": t,
+        "type": kind,
+        "color": color_name(color),
+        "points": [board.name(q) for q in chain],
+    }
 
 
 def agree(tracker, t):
@@ -104,15 +107,7 @@ def put_back(tracker, t, new):
         color = tracker.seen[p]
         if (p, color) in game.dead and t - tracker.since[p] >= tracker.settle_ms:
             chain = game.restore_dead_chain(p)
-            board = game.board
-            events.append(
-                {
-                    "t": t,
-                    "type": "restored",
-                    "color": color_name(color),
-                    "points": [board.name(q) for q in chain],
-                }
-            )
+            events.append(_chain_event(t, "restored", color, game.board, chain))
     return events
 
 
