@@ -68,18 +68,13 @@ def load_code():
 
 def load_app():
     """The app's code, loaded as the device loads it (after build()): the tracker first, the
-    rest around a reserve where the code is heap (gc_policy.py, "Loading the code"). Returns
-    (relay_feed, App, RecordsStore); the bench starts the app through it too."""
+    rest around a reserve (gc_policy.py, "Loading the code"). Returns (relay_feed, App,
+    RecordsStore); the bench starts the app through it too."""
     # The tracker's code before the reserve: the largest module, it needs blocks of over 1 KB
     # that the holes between the other modules' code may not have (the twin's stock image
     # then raised MemoryError at it with 20 KB free).
     from ingboard.tracking import tracker  # noqa: F401
 
-    if gc_policy.code_in_place():
-        # From ROMFS (or frozen) an import allocates only small objects (functions, classes,
-        # names): a reserve would be a hole in the middle of them once let go, and the game's
-        # room is larger as the one free region above them (gc_policy.py, "Loading the code").
-        return load_code()
     loaded = list(sys.modules)
     try:
         reserve = bytearray(gc_policy.LOAD_RESERVE)
