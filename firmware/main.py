@@ -11,6 +11,7 @@ Without either the board plays offline, as before.
 """
 
 import asyncio
+import gc
 import sys
 import time
 
@@ -113,6 +114,9 @@ def main():
         asyncio.sleep_ms,
         ticks_us=time.ticks_us,
     )
+    # What building and resuming the game left behind goes before the tasks start: their
+    # first objects then fill the lowest holes, not the room above the garbage.
+    gc.collect()
     try:
         asyncio.run(run(app, transport))
     finally:

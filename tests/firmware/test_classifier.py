@@ -268,6 +268,140 @@ def test_19x19_calibration_file_is_2176_bytes():
 def test_bad_parameters_are_rejected():
     raises(ValueError, Classifier, 5, 10, 20)
     raises(ValueError, Classifier, 5, 25, 12, 90)
+    raises(ValueError, Classifier, 5, settle_scans=256)  # an empty run is counted in a byte
+
+
+class _Definition:
+    # The classifier as its docstring defines it, one point at a time, every limit an exact
+    # (unbounded) integer: Classifier keeps its limits in 2-byte arrays, capped where no
+    # reading can reach them, and must read every scan the same.
+    def __init__(self, n, enter, leave, over, rail, fault_scans, frozen, settle, shift, drift):
+        self.p = (enter, leave, over, rail, fault_scans, frozen, settle, shift, drift)
+        self.cls = [C.EMPTY] * n
+        self.fault = [0] * n
+        self.base = [0] * n
+        self.cal = [None] * n
+        self.last = [0] * n
+        self.same = [0] * n
+        self.rail = [0] * n
+        self.run = [0] * n
+
+    def set_point(self, i, empty, black, white):
+        enter, leave, over, _r, _f, _z, _s, _t, drift = self.p
+        sb, sw = black - empty, white - empty
+        ab, aw = abs(sb), abs(sw)
+        self.base[i] = empty << 8
+        self.cls[i] = C.EMPTY
+        self.fault[i] = 0
+        if (sb > 0) == (sw > 0) or ab < 1000 or aw < 1000:
+            self.fault[i] = C.FAULT_CALIBRATION
+            self.cls[i] = C.UNKNOWN
+            ab = aw = 1000
+        lim = [x * pct // 100 for x in (ab, aw) for pct in (enter, leave, over)]
+        self.cal[i] = (empty, sb > 0, lim, (min(ab, aw) * drift // 100) << 8)
+
+    def scan(self, readings):
+        _e, _l, _o, rail, fault_scans, frozen, settle, shift, _d = self.p
+        for i, r in enumerate(readings):
+            if self.fault[i]:
+                continue
+            if r <= rail or r >= 0xFFFF - rail:
+                self.rail[i] += 1
+                self.run[i] = 0
+                self.cls[i] = C.UNKNOWN
+                if self.rail[i] >= fault_scans:
+                    self.fault[i] = C.FAULT_RAIL
+                continue
+            self.rail[i] = 0
+            if r == self.last[i]:
+                self.same[i] += 1
+                if self.same[i] >= frozen:
+                    self.fault[i] = C.FAULT_FROZEN
+                    self.cls[i] = C.UNKNOWN
+                    continue
+            else:
+                self.same[i] = 0
+                self.last[i] = r
+            empty, up, (eb, lb, ob, ew, lw, ow), drift = self.cal[i]
+            d = r - (self.base[i] >> 8)
+            pb = d if up else -d
+            pw = -pb
+            s = self.cls[i]
+            if pb > ob or pw > ow:
+                new = C.UNKNOWN
+            elif s == C.BLACK and pb >= lb or s != C.WHITE and pb >= eb:
+                new = C.BLACK
+            elif s == C.WHITE and pw >= lw or pw >= ew:
+                new = C.WHITE
+            elif s == C.WHITE and pb >= eb:
+                new = C.BLACK
+            else:
+                new = C.EMPTY
+            self.cls[i] = new
+            if new != C.EMPTY:
+                self.run[i] = 0
+            elif self.run[i] < settle:
+                self.run[i] += 1
+            else:
+                b = self.base[i]
+                b += ((r << 8) - b) >> shift
+                lo = (empty << 8) - drift
+                self.base[i] = min(max(b, lo), lo + 2 * drift)
+
+
+def test_limits_kept_in_two_bytes_read_as_the_exact_limits():
+    # Spans up to the whole 16-bit range, over-range and drift limits far beyond 65535, and
+    # readings anywhere in 0..65535 (rails, wild swings, long steady runs).
+    x = [2463534242]
+
+    def rnd(k):
+        v = x[0]
+        v ^= (v << 13) & 0xFFFFFFFF
+        v ^= v >> 17
+        v ^= (v << 5) & 0xFFFFFFFF
+        x[0] = v
+        return v % k
+
+    for case in range(6):
+        n = 25
+        over = (120, 250, 400, 1000, 3000, 250)[case]
+        drift = (25, 100, 300, 1000, 25, 250)[case]
+        settle = (0, 1, 3, 20, 255, 2)[case]
+        args = (25, 12, over, 1 + rnd(300), 1 + rnd(6), 2 + rnd(8), settle, 1 + rnd(8), drift)
+        ref = _Definition(n, *args)
+        clf = Classifier(
+            5,
+            enter_pct=25,
+            leave_pct=12,
+            over_pct=over,
+            rail=args[3],
+            fault_scans=args[4],
+            frozen_scans=args[5],
+            settle_scans=settle,
+            track_shift=args[7],
+            drift_pct=drift,
+        )
+        for i in range(n):
+            empty = rnd(65536)
+            black = (empty + 500 + rnd(65536)) % 65536 if rnd(4) else 65535 - rnd(3)
+            white = rnd(65536) if rnd(3) else 0
+            ref.set_point(i, empty, black, white)
+            clf.set_point(i, empty, black, white)
+        buf = array("H", [0] * n)
+        for scan in range(120):
+            for i in range(n):
+                k = rnd(8)
+                if k == 0 or scan % 17 == 0:
+                    buf[i] = rnd(65536)
+                elif k == 1:
+                    buf[i] = 65535 if rnd(2) else 0
+                elif k < 5:
+                    buf[i] = (buf[i] + rnd(64)) % 65536
+            clf.classify(buf)
+            ref.scan(buf)
+            assert list(clf.classes) == ref.cls, (case, scan)
+            assert list(clf.fault) == ref.fault, (case, scan)
+            assert list(clf.baseline) == ref.base, (case, scan)
 
 
 def _grid_order(size=19):

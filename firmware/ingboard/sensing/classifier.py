@@ -200,6 +200,8 @@ class Classifier:
             raise ValueError("need 0 < leave_pct < enter_pct < 100 < over_pct")
         if not 0 < fault_scans <= _COUNT_CAP or not 0 <= frozen_scans <= _COUNT_CAP:
             raise ValueError("fault_scans and frozen_scans must fit in 1..%d" % _COUNT_CAP)
+        if not 0 <= settle_scans <= 255:
+            raise ValueError("settle_scans must fit in 0..255")
         n = size * size
         self.size = size
         self.points = n
@@ -214,28 +216,36 @@ class Classifier:
         self.track_shift = track_shift
         self.drift_pct = drift_pct
         self.min_span = min_span
+        # The state below lives as long as the board: its arrays are made one after another
+        # from one zeroed bytes object (an array made from bytes takes them as its raw
+        # contents, here and on CPython), so no temporary list lands between them.
+        zeros = bytes(2 * n)
+        self.baseline = array("i", zeros + zeros)  # tracked empty level, x256 (fixed point)
         self.classes = bytearray(n)
         self.fault = bytearray(n)
-        self.new_faults = array("H", [0] * n)
+        self.new_faults = array("H", zeros)
         self.new_fault_count = 0
         self.scans = 0
         # Calibration, per point: empty level, and signed black/white spans (counts).
-        self.cal_empty = array("H", [0] * n)
+        self.cal_empty = array("H", zeros)
         self._sign_b = bytearray(n)  # 1: black reads above empty, 0: below
-        # Thresholds as deviations projected toward each colour (always positive): under a span
-        # (< 100 %, at most 65535) in 2 bytes a point, over-range (over_pct > 100) in 4.
-        self._enter_b = array("H", [0] * n)
-        self._leave_b = array("H", [0] * n)
-        self._over_b = array("i", [0] * n)
-        self._enter_w = array("H", [0] * n)
-        self._leave_w = array("H", [0] * n)
-        self._over_w = array("i", [0] * n)
-        self._drift = array("i", [0] * n)  # baseline limit, x256
-        self.baseline = array("i", [0] * n)  # tracked empty level, x256 (fixed point)
-        self._last = array("H", [0] * n)
-        self._same = array("H", [0] * n)
-        self._rail = array("H", [0] * n)
-        self._empty_run = array("H", [0] * n)
+        # Thresholds as deviations projected toward each colour (always positive), 2 bytes a
+        # point: under a span (< 100 %) at most 65535; over-range (over_pct > 100) capped at
+        # 0xFFFF, which no deviation exceeds (a reading and a baseline are both 0..65535), so a
+        # point reads '?' exactly where the uncapped limit would have it.
+        self._enter_b = array("H", zeros)
+        self._leave_b = array("H", zeros)
+        self._over_b = array("H", zeros)
+        self._enter_w = array("H", zeros)
+        self._leave_w = array("H", zeros)
+        self._over_w = array("H", zeros)
+        # The baseline's limit (counts, capped at 0xFFFF: a limit that wide is no limit for a
+        # baseline that stays within 0..65535 either way).
+        self._drift = array("H", zeros)
+        self._last = array("H", zeros)
+        self._same = array("H", zeros)
+        self._rail = array("H", zeros)
+        self._empty_run = bytearray(n)  # empty scans in a row, up to settle_scans (<= 255)
         # The native loop (classify_viper.py) on ports that have one; `native = None` forces
         # the pure loop (the twin's test compares the two).
         self.native = _native_loop()
@@ -305,11 +315,11 @@ class Classifier:
         self._sign_b[i] = 1 if sb > 0 else 0
         self._enter_b[i] = ab * self.enter_pct // 100
         self._leave_b[i] = ab * self.leave_pct // 100
-        self._over_b[i] = ab * self.over_pct // 100
+        self._over_b[i] = min(ab * self.over_pct // 100, 0xFFFF)
         self._enter_w[i] = aw * self.enter_pct // 100
         self._leave_w[i] = aw * self.leave_pct // 100
-        self._over_w[i] = aw * self.over_pct // 100
-        self._drift[i] = (min(ab, aw) * self.drift_pct // 100) << 8
+        self._over_w[i] = min(aw * self.over_pct // 100, 0xFFFF)
+        self._drift[i] = min(min(ab, aw) * self.drift_pct // 100, 0xFFFF)
 
     def clear_faults(self):
         """Give every faulty point (except bad calibrations) another chance."""
@@ -494,8 +504,8 @@ class Classifier:
                 else:
                     b = base[i]
                     b += ((r << 8) - b) >> shift
-                    lo = (cal[i] << 8) - drift[i]
-                    hi = lo + 2 * drift[i]
+                    lo = (cal[i] - drift[i]) << 8
+                    hi = lo + (drift[i] << 9)
                     if b < lo:
                         b = lo
                     elif b > hi:

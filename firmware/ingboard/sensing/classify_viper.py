@@ -42,17 +42,17 @@ def classify_points(state, readings, params, order) -> int:
     sign_b = ptr8(state[3])  # noqa: F821
     enter_b = ptr16(state[4])  # noqa: F821
     leave_b = ptr16(state[5])  # noqa: F821
-    over_b = ptr32(state[6])  # noqa: F821
+    over_b = ptr16(state[6])  # noqa: F821
     enter_w = ptr16(state[7])  # noqa: F821
     leave_w = ptr16(state[8])  # noqa: F821
-    over_w = ptr32(state[9])  # noqa: F821
+    over_w = ptr16(state[9])  # noqa: F821
     last = ptr16(state[10])  # noqa: F821
     same = ptr16(state[11])  # noqa: F821
     railc = ptr16(state[12])  # noqa: F821
-    run = ptr16(state[13])  # noqa: F821
+    run = ptr8(state[13])  # noqa: F821
     new_faults = ptr16(state[14])  # noqa: F821
     cal = ptr16(state[15])  # noqa: F821
-    drift = ptr32(state[16])  # noqa: F821
+    drift = ptr16(state[16])  # noqa: F821
     rd = ptr16(readings)  # noqa: F821
     p = ptr32(params)  # noqa: F821
     ix = ptr16(order)  # noqa: F821
@@ -143,8 +143,8 @@ def classify_points(state, readings, params, order) -> int:
             else:
                 b = base[i]
                 b += ((r << 8) - b) >> shift
-                lo = (cal[i] << 8) - drift[i]
-                hi = lo + 2 * drift[i]
+                lo = (cal[i] - drift[i]) << 8
+                hi = lo + (drift[i] << 9)
                 if b < lo:
                     b = lo
                 elif b > hi:
