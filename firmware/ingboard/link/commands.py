@@ -2,12 +2,12 @@
 one line, and the app's side (`HostLink`, a mixin of App): the frequent commands and the lines
 written to the host.
 
-A command goes to the app's `cmd_<name>(cmd)` method (name with '-' as '_'): the frequent ones
-(ping, state, new-game, button, mem: `HostLink`). Where the app has none, to host_commands.py's
-`cmd_<name>(app, cmd)`: the rare ones, loaded for the command and dropped after (gc_policy), so
-their code is not heap the game keeps. protocol.py parses and writes the lines. Events and
-replies go out a slice at a time with the scan checkpoint between, and a reply that cannot be
-written still gets the host an answer (an error naming the command).
+A command goes to the app's `cmd_<name>(cmd)` method (name with '-' as '_'): the frequent
+ones (ping, state, new-game, button, mem, cpu: `HostLink`). Where the app has none, to
+host_commands.py's `cmd_<name>(app, cmd)`: the rare ones, loaded for the command and dropped
+after (gc_policy), so their code is not heap the game keeps. protocol.py parses and writes the
+lines. Events and replies go out a slice at a time with the scan checkpoint between, and a reply
+that cannot be written still gets the host an answer (an error naming the command).
 """
 
 import json
@@ -108,6 +108,16 @@ class HostLink:
     def cmd_mem(self, cmd):
         reply = gc_policy.heap_figures(self.scan_if_due)
         reply["type"] = "mem"
+        return [reply]
+
+    def cmd_cpu(self, cmd):
+        # Frequent where a host watches the load (the bench's brisk game asks two or three
+        # times at every capture): as a rare command each was an import of host_commands.py
+        # and its code, dropped after, garbage again.
+        reply = self.cpu_stats()
+        reply["type"] = "cpu"
+        if cmd.get("reset"):
+            self.cpu_reset()
         return [reply]
 
     def _write(self, link, message):

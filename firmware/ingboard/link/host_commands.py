@@ -1,10 +1,11 @@
 """The host's diagnostic and set-up commands (protocol.py): calibrate, enrol, list, read,
-health, raw-scan, raw-bowl, plies, cpu - each `cmd_<name>(app, cmd) -> [replies]`.
+health, raw-scan, raw-bowl, plies - each `cmd_<name>(app, cmd) -> [replies]`.
 
 Rare during play, so not part of app.py: commands.Protocol imports this module for one of them and
 drops it after (gc_policy.drop; issue 17: on the stock Pico image the code of .mpy files is
 heap, and this is heap the game keeps). The frequent commands (ping, state, new-game, button,
-mem: its figures without this module's code) stay App methods.
+mem: its figures without this module's code, cpu: a host that watches the load asks it every
+few scans) stay App methods.
 """
 
 from ingrules.board import BLACK
@@ -134,12 +135,4 @@ def cmd_raw_bowl(app, cmd):
                 raise ValueError("the %s bowl's HX711 does not answer" % c)
         codes.sort()
         reply[c] = codes[n // 2]
-    return [reply]
-
-
-def cmd_cpu(app, cmd):
-    reply = app.cpu_stats()
-    reply["type"] = "cpu"
-    if cmd.get("reset"):
-        app.cpu_reset()
     return [reply]
