@@ -98,6 +98,7 @@ class HX711:
             except ImportError:
                 irq = (_no_irq_switch, _irq_on)
         self.irq_off, self.irq_on = irq
+        self._irq_state = None  # what irq_off() gave during a native read (_read_native)
         self.recent = [0, 0, 0]  # the last three accepted codes, for the median
         self.n_recent = 0
         self.last_code = None
@@ -129,11 +130,13 @@ class HX711:
     def _read_native(self, native):
         # The whole read on the registers in ~60 us, the interrupts off around it (no high
         # phase can then be stretched past the chip's 60 us power-down).
-        state = self.irq_off()
+        # (The interrupt state kept on self, not in a local: one word less, which keeps this
+        # frame on the C stack - drivers/keys.py says why.)
+        self._irq_state = self.irq_off()
         try:
             return native[0](native[1], self.pulses)
         finally:
-            self.irq_on(state)
+            self.irq_on(self._irq_state)
 
     def _read_pins(self):
         data = self.data
