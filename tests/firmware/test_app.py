@@ -290,7 +290,10 @@ def test_quiet_bowl_readings_are_not_logged_and_the_log_replays_the_same():
     for every in (False, True):
         vt, _cfg, hw, app = _board("/tmp/ingboard-test-app-quiet-bowls-%d" % every, log)
         if every:
-            app.tracker.bowl_quiet = lambda t, color, grams: False  # hand on every reading
+            # Hand on every reading: neither the game task (bowl_quiet) nor the bowl task
+            # before the queue (bowl_quiet_dg) drops one.
+            app.tracker.bowl_quiet = lambda t, color, grams: False
+            app.tracker.bowl_quiet_dg = lambda t, index, dg: False
         vt.drive(app, 6000, stop=False)
         sent = [m for m in hw["link"].messages() if m["type"] not in ("ok", "warning")]
         app.log_file.flush()

@@ -3,9 +3,11 @@ game task empties in order. The grid is scanned 25 times a second - each scan du
 after the last one was due - and a scan line is queued only when the classes changed; a long
 piece of work elsewhere calls `scan_if_due()` between its parts, so that no burst delays a scan
 by a period (the keys are polled there too, so a press is timed within a scan period). A load
-cell's reading is rounded to 0.1 g, or queued as a fault when it is not plausible; key presses
-go in in the order they were made. `RingQueue` is the queue: slots allocated once, a full queue
-refuses and counts the drop (the sensors say it again). A mixin of App (app.py).
+cell's reading is rounded to 0.1 g, or queued as a fault when it is not plausible; one the
+tracker would drop (a settled bowl's, `bowl_quiet`) is dropped before the queue when nothing
+is queued before it; key presses go in in the order they were made. `RingQueue` is the
+queue: slots allocated once, a full queue refuses and counts the drop (the sensors say it
+again). A mixin of App (app.py).
 """
 
 from ingrules.board import BLACK, WHITE
@@ -69,7 +71,9 @@ class Inputs:
         self.inputs = RingQueue(INPUTS)
         self._scan_at = None  # when the next scan is due (cpu units), once the scan task runs
         self._seen = None  # the classes of the last scan line (bytearray)
-        self.grams = {"B": None, "W": None}
+        # Each bowl's last reading, Black's then White's, in whole tenths of a gram (None
+        # before the first): the `enrol` command's weights.
+        self.bowl_dg = [None, None]
         self.last_scan = None
         # Where the grid's scan is one native call (the RP2040), the classifier takes each
         # group address's points in the next address's power-on wait (GridScanner.scan's
@@ -100,39 +104,53 @@ class Inputs:
         # One scan at cpu time `start`, due at self._scan_at: grid -> classifier -> a scan
         # line when the classes changed. The next is due a period after this one was due (25
         # scans a second on average), or after it started when it was a period late or more.
-        classifier = self.hw["classifier"]
-        late = self._scan_begun(start)  # cpu_meter: its lateness, the elapsed time
-        span = self.periods[0] * 1000 // self.cpu_unit_us
-        self._scan_at = start + span - (late if 0 < late < span else 0)
+        # In pieces whose frames MicroPython keeps on the C stack (at most 11 words, less 3 a
+        # handler: drivers/keys.py says why), as every function a scan calls: 25 scans a
+        # second with a frame on the heap were ~4 ms a second of the RP2040 and a third of an
+        # idle board's threshold collections (issue 32).
+        self._schedule(start)
         try:
-            grid = self.hw["grid"]
-            if self._part is not None:
-                classifier.begin(grid.readings, grid.order, grid.ends)
-                grid.scan(None, self._part)
-                classifier.end()
-            else:
-                classifier.classify(grid.scan())
-            classes = classifier.classes
-            seen = self._seen
-            if seen is None or len(seen) != len(classes):
-                seen = self._seen = bytearray(len(classes))
-                self.last_scan = None
-            # Compared as bytes first (no allocation): the line is made only on a change.
-            if self.last_scan is None or classes != seen:
-                seen[:] = classes
-                line = format_scan(classes, classifier.size)
-                if line != self.last_scan:
-                    # The line itself goes with its rows: the session log writes it as it
-                    # is (no second copy of ~380 characters joined from the rows).
-                    if self.inputs.put((SCAN, self.now(), line.split("/"), line)):
-                        self.last_scan = line
-                    else:
-                        # The queue full (counted in inputs.dropped): the board as it is goes
-                        # in with the next scan - a change is late, never lost.
-                        self.last_scan = None
+            self._scan_read()
         except Exception as exc:  # noqa: BLE001 (a bad scan never ends the scan task)
             self.report("scan", exc)
         return self._spent(_T_SCAN, start)
+
+    def _schedule(self, start):
+        late = self._scan_begun(start)  # cpu_meter: its lateness, the elapsed time
+        span = self.periods[0] * 1000 // self.cpu_unit_us
+        self._scan_at = start + span - (late if 0 < late < span else 0)
+
+    def _scan_read(self):
+        classifier = self.hw["classifier"]
+        grid = self.hw["grid"]
+        if self._part is not None:
+            classifier.begin(grid.readings, grid.order, grid.ends)
+            grid.scan(None, self._part)
+            classifier.end()
+        else:
+            classifier.classify(grid.scan())
+        seen = self._seen
+        classes = classifier.classes
+        # Compared as bytes first (no allocation): the line is made only on a change.
+        if seen is None or len(seen) != len(classes) or self.last_scan is None or classes != seen:
+            self._scan_changed(classes, classifier.size)
+
+    def _scan_changed(self, classes, size):
+        seen = self._seen
+        if seen is None or len(seen) != len(classes):
+            seen = self._seen = bytearray(len(classes))
+            self.last_scan = None
+        seen[:] = classes
+        line = format_scan(classes, size)
+        if line != self.last_scan:
+            # The line itself goes with its rows: the session log writes it as it is (no
+            # second copy of ~380 characters joined from the rows).
+            if self.inputs.put((SCAN, self.now(), line.split("/"), line)):
+                self.last_scan = line
+            else:
+                # The queue full (counted in inputs.dropped): the board as it is goes in with
+                # the next scan - a change is late, never lost.
+                self.last_scan = None
 
     def scan_if_due(self):
         """A checkpoint inside long work (a burst of inputs, a face, the background): the
@@ -176,9 +194,10 @@ class Inputs:
 
         scales = self.hw.get("hx711") or {}
         period = self.periods[1]
+        inputs = self.inputs
         while not self.stopping:
             start = self.cpu_ticks()
-            for c, color in (("B", BLACK), ("W", WHITE)):
+            for i, c, color in ((0, "B", BLACK), (1, "W", WHITE)):
                 hx = scales.get(c)
                 if hx is None:
                     continue
@@ -194,9 +213,16 @@ class Inputs:
                     self.inputs.put((FAULT, t, color, why))
                     continue
                 if grams is not None:
-                    grams = int(grams * 10 + (0.5 if grams >= 0 else -0.5)) / 10
-                    self.grams[c] = grams
-                    self.inputs.put((BOWL, t, color, grams))
+                    dg = int(grams * 10 + (0.5 if grams >= 0 else -0.5))
+                    self.bowl_dg[i] = dg
+                    # A reading the game task would drop (App.step: the settled bowl holds
+                    # it) is dropped here, in whole tenths (no float made, no queue slot):
+                    # with nothing queued before it the game task would judge it against the
+                    # same tracker. Each bowl's ten readings a second were, with the
+                    # collections their floats brought, ~5 % of an idle board's CPU (issue 32).
+                    if not inputs.count and self.tracker.bowl_quiet_dg(t, i, dg):
+                        continue
+                    inputs.put((BOWL, t, color, dg / 10))
             self._spent(_T_BOWLS, start)
             await self.sleep_ms(period)
 

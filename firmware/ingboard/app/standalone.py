@@ -47,6 +47,11 @@ _TIMED = ("bowl-mismatch", "sensor-fault", "not-your-turn")
 _WARNING_CUES = (cues.BASIC_ENDING, cues.POINTS_NEXT, cues.FORFEIT_NEXT, cues.COUNTDOWN)
 
 
+def _sooner(wait, left):
+    # The display task's wait: `left` ms when a face changes sooner than `wait`.
+    return left if 0 < left < wait else wait
+
+
 class Standalone:
     def __init__(self, app):
         self.app = app
@@ -225,26 +230,33 @@ class Standalone:
         """(kind, what it shows) of the face to show at t: "menu" (screen, health rows),
         "health" rows, "alert" (rows, alert), "result" (count, plan, rows), or "clock" None
         (the clock faces differ by side: clock_face.parts)."""
-        app = self.app
-        tracker = app.tracker
+        # (Asked at every paint of each side: each face's making is a call of its own, and
+        # this one's frame stays small enough for the C stack - drivers/keys.py says why.)
         menu = self.menu
         if menu is not None and menu.is_open():
-            from ingboard.menus.menu import status_of
-
-            screen = menu.screen(status_of(tracker))
-            rows = None
-            if screen[0] == "health":
-                rows = app.hw["classifier"].health_rows()
-            return "menu", (screen, rows)
+            return self._menu_face(menu)
         if t < self.health_until:
-            return "health", app.hw["classifier"].health_rows()
-        alert = self._standing(t) if self.alerts else None
-        if alert is not None:
-            return "alert", (self._alert_rows(alert), alert)
-        counted = tracker.counted
-        if counted is not None and tracker.game.phase == "ended":
-            return "result", (counted, tracker.plan, tracker.game.board.rows())
+            return "health", self.app.hw["classifier"].health_rows()
+        if self.alerts:
+            alert = self._standing(t)
+            if alert is not None:
+                return "alert", (self._alert_rows(alert), alert)
+        tracker = self.app.tracker
+        if tracker.counted is not None and tracker.game.phase == "ended":
+            return self._result_face(tracker)
         return "clock", None
+
+    def _menu_face(self, menu):
+        from ingboard.menus.menu import status_of
+
+        screen = menu.screen(status_of(self.app.tracker))
+        rows = None
+        if screen[0] == "health":
+            rows = self.app.hw["classifier"].health_rows()
+        return "menu", (screen, rows)
+
+    def _result_face(self, tracker):
+        return "result", (tracker.counted, tracker.plan, tracker.game.board.rows())
 
     def _whole(self, fb, kind, what):
         for _ in self._whole_steps(fb, kind, what):
@@ -273,6 +285,9 @@ class Standalone:
         relay = self.app.relay
         if relay is None or clock.started:
             return None
+        return self._pairing(relay, color)
+
+    def _pairing(self, relay, color):
         try:
             names = relay.face_names()
         except Exception:  # noqa: BLE001 (the relay never stops the faces)
@@ -282,11 +297,8 @@ class Standalone:
     def wait_ms(self, t, period):
         """How long the display task may sleep from board time t: its period, or less when a
         running clock's time shown changes sooner (each second on time)."""
-        wait = period
-        for until in self._until.values():
-            if 0 < until - t < wait:
-                wait = until - t
-        return wait
+        until = self._until  # by side: BLACK's, WHITE's (paint())
+        return _sooner(_sooner(period, until.get(BLACK, 0) - t), until.get(WHITE, 0) - t)
 
     def draw(self, fb, color, t):
         """Paint color's face (BLACK or WHITE) at board time t, whole."""

@@ -69,10 +69,13 @@ NAMES = ("B", "W")
 _COLOUR_KEYS = ("w180_g", "spread_pct", "temp_c")
 
 
+_NUMBER = (int, float)  # (made once: a tuple written in the call is made at every call)
+
+
 def plausible(grams):
     """True for a load-cell reading the bowls can use: a finite number of grams within
     +-MAX_READING_G (a full bowl of 180 stones is about 1.2 kg; a pour's impact spike 10-13 kg)."""
-    if isinstance(grams, bool) or not isinstance(grams, (int, float)):
+    if isinstance(grams, bool) or not isinstance(grams, _NUMBER):
         return False
     return -MAX_READING_G <= grams <= MAX_READING_G  # False for NaN
 
@@ -344,6 +347,15 @@ class Weighing:
         if bowl.refused or not plausible(grams):
             return False
         return _quiet(bowl, to_mg(grams, "bowl reading") - bowl.zero, now_ms)
+
+    def quiet_dg(self, index, dg, now_ms):
+        """quiet() for bowl `index` (0 Black, 1 White) and a plausible reading in whole tenths of
+        a gram (an int): the same answer without a float made (the board's most frequent
+        question: each bowl's reading ten times a second, issue 32)."""
+        bowl = self.bowls[index]
+        if bowl.refused:
+            return False
+        return _quiet(bowl, dg * 100 - bowl.zero, now_ms)
 
     def fault(self, color, now_ms, why=""):
         """The driver has no reading for this bowl (chip missing, timeout): counts uncertain."""

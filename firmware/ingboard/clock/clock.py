@@ -80,6 +80,11 @@ def _name(color):
     return "B" if color == BLACK else "W"
 
 
+def _numbers(p):
+    # Clock.player's tuple of a player's numbers.
+    return p[_MAIN], p[_PERIOD], p[_LEFT], p[_STONES], p[_POINTS], p[_FORFEIT]
+
+
 class Clock(TimeSystem, IngPenalty):
     """Both players' time under one time system; see the module docstring."""
 
@@ -133,22 +138,27 @@ class Clock(TimeSystem, IngPenalty):
         c = colour(color)
         p = self._players[c - 1]
         if now_ms is not None and self.running() and self.turn == c and now_ms != self._since:
-            # The running player's time as advance(now_ms) would charge it, on a copy of their
-            # numbers (a face asks twice a second: snapshot() and restore() took ~4 ms of the
-            # RP2040's time, issue 20).
-            check_time(now_ms)
-            if now_ms > self._since:
-                players = self._players
-                loser = self.loser
-                work = list(p)
-                self._players = (work, players[1]) if c == 1 else (players[0], work)
-                try:
-                    self._consume(c, self._since, now_ms, [])
-                finally:
-                    self._players = players
-                    self.loser = loser
-                p = work
-        return p[_MAIN], p[_PERIOD], p[_LEFT], p[_STONES], p[_POINTS], p[_FORFEIT]
+            p = self._running(c, p, now_ms)
+        return _numbers(p)
+
+    def _running(self, c, p, now_ms):
+        # player()'s numbers of the running player c at now_ms: as advance(now_ms) would charge
+        # them, on a copy (a face asks twice a second: snapshot() and restore() took ~4 ms of
+        # the RP2040's time, issue 20). Apart from player() to keep its frame on the C stack
+        # (drivers/keys.py says why).
+        check_time(now_ms)
+        if now_ms <= self._since:
+            return p
+        players = self._players
+        loser = self.loser
+        work = list(p)
+        self._players = (work, players[1]) if c == 1 else (players[0], work)
+        try:
+            self._consume(c, self._since, now_ms, [])
+        finally:
+            self._players = players
+            self.loser = loser
+        return work
 
     def next_event_ms(self):
         """The instant of the next event advance() will report (a period, penalty, forfeit or

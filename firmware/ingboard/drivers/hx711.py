@@ -98,6 +98,7 @@ class HX711:
             except ImportError:
                 irq = (_no_irq_switch, _irq_on)
         self.irq_off, self.irq_on = irq
+        self._irq_state = None  # what irq_off() gave during a native read (_read_native)
         self.recent = [0, 0, 0]  # the last three accepted codes, for the median
         self.n_recent = 0
         self.last_code = None
@@ -118,25 +119,33 @@ class HX711:
 
     def read_code(self):
         """Shift one conversion out (call only when ready()): the signed 24-bit code."""
+        # (Its parts in frames MicroPython keeps on the C stack - at most 11 words, less 3 a
+        # handler, drivers/keys.py says why: ten reads a second a bowl.)
         native = self.native
-        if native is not None:
-            # The whole read on the registers in ~60 us, the interrupts off around it (no
-            # high phase can then be stretched past the chip's 60 us power-down).
-            state = self.irq_off()
-            try:
-                value = native[0](native[1], self.pulses)
-            finally:
-                self.irq_on(state)
-        else:
-            data = self.data
-            value = 0
-            for _ in range(24):
-                self._pulse()
-                value = (value << 1) | (1 if data() else 0)
-            for _ in range(self.pulses):
-                self._pulse()
+        value = self._read_pins() if native is None else self._read_native(native)
         if value & 0x800000:
             value -= 0x1000000
+        return value
+
+    def _read_native(self, native):
+        # The whole read on the registers in ~60 us, the interrupts off around it (no high
+        # phase can then be stretched past the chip's 60 us power-down).
+        # (The interrupt state kept on self, not in a local: one word less, which keeps this
+        # frame on the C stack - drivers/keys.py says why.)
+        self._irq_state = self.irq_off()
+        try:
+            return native[0](native[1], self.pulses)
+        finally:
+            self.irq_on(self._irq_state)
+
+    def _read_pins(self):
+        data = self.data
+        value = 0
+        for _ in range(24):
+            self._pulse()
+            value = (value << 1) | (1 if data() else 0)
+        for _ in range(self.pulses):
+            self._pulse()
         return value
 
     def poll(self, now_ms):

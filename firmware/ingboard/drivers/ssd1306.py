@@ -95,11 +95,21 @@ class SSD1306_I2C(framebuf.FrameBuffer):
     def show(self):
         self.show_pages(0, self.pages - 1)
 
+    def _address(self, first, last):
+        # The column range (all) and page range the data written next fills.
+        cmd = self.write_cmd
+        cmd(_COLUMNS)
+        cmd(0)
+        cmd(self.width - 1)
+        cmd(_PAGES)
+        cmd(first)
+        cmd(last)
+
     def show_pages(self, first, last):
         """Send pages first..last (8 rows each, all columns): 128 bytes a page, ~3 ms on a
         400 kHz bus, so a changed part of a face need not wait for the whole frame."""
-        for byte in (_COLUMNS, 0, self.width - 1, _PAGES, first, last):
-            self.write_cmd(byte)
+        # (A frame MicroPython keeps on the C stack, a page at a time: drivers/keys.py says why.)
+        self._address(first, last)
         if first == 0 and last == self.pages - 1:
             data = self.buffer
         else:

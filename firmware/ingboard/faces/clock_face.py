@@ -147,16 +147,25 @@ def _glyph(font, ch, w, h, rows, scale):
 
 
 def _blit(fb, g, x, y, c):
+    # (Small: frames MicroPython keeps on the C stack, once a glyph - drivers/keys.py.)
     if c:
         fb.blit(g, x, y, 0)
-        return
-    if not _INK0:
-        import framebuf
+    else:
+        _blit_ink0(fb, g, x, y)
 
-        pal = framebuf.FrameBuffer(bytearray(8), 2, 1, framebuf.MONO_VLSB)
-        pal.pixel(0, 0, 1)
-        _INK0.append(pal)
-    fb.blit(g, x, y, 1, _INK0[0])
+
+def _blit_ink0(fb, g, x, y):
+    fb.blit(g, x, y, 1, _INK0[0] if _INK0 else _ink0())
+
+
+def _ink0():
+    # The palette that draws a glyph's set pixels in colour 0 (made once).
+    import framebuf
+
+    pal = framebuf.FrameBuffer(bytearray(8), 2, 1, framebuf.MONO_VLSB)
+    pal.pixel(0, 0, 1)
+    _INK0.append(pal)
+    return pal
 
 
 def _small_rows(g):
@@ -265,9 +274,8 @@ def lines(clock, color, now_ms):
 
 def _lines(clock, color, now_ms):
     # lines(), and the ms of the time shown (None: no time shown).
-    opp = 3 - color
     main, period, left, stones, points, forfeit = clock.player(color, now_ms)
-    opp_points = clock.player(opp, now_ms)[4]
+    opp_points = clock.player(3 - color, now_ms)[4]
     system = clock.system
     if system == "none":
         time = "-:--"
@@ -275,6 +283,36 @@ def _lines(clock, color, now_ms):
     else:
         ms = left if period else main
         time = clock_text(ms)
+    status, penalty, moves = _said(clock, color, period, stones, points, opp_points, forfeit)
+    return (_LABELS[system], time, status, penalty, moves), ms
+
+
+# Per side (Black's, White's): the clock and the values its face's text but the time was last
+# made from, then that text (_said).
+_SAID = [None, None]
+
+
+def _said(clock, color, period, stones, points, opp_points, forfeit):
+    # The face's status, penalty and moves lines: made again only when what they say changed.
+    # A running clock's face is painted every second, and making them each time was most of
+    # the ~0.8 KB of garbage a paint made (an idle board's collections, issue 32).
+    moves = clock.moves(color)
+    memo = _SAID[color - 1]
+    if (
+        memo is not None
+        and memo[0] is clock
+        and memo[1] == period
+        and memo[2] == stones
+        and memo[3] == points
+        and memo[4] == opp_points
+        and memo[5] == forfeit
+        and memo[6] == clock.loser
+        and memo[7] == clock.started
+        and memo[8] == clock.paused
+        and memo[9] == moves
+    ):
+        return memo[10]
+    system = clock.system
     if forfeit:
         status = "LOST ON TIME"
     elif clock.loser:
@@ -307,8 +345,12 @@ def _lines(clock, color, now_ms):
         # Ing 1991 Art. 7 (1): "opposing penalty points cancel" (as at now_ms, like b and w).
         net_text = "NET 0" if b == w else "NET %s%d" % ("B" if b > w else "W", abs(b - w))
         penalty = "PENALTY B%d W%d  %s" % (b, w, net_text)
-    moves = "MOVES %d" % clock.moves(color)
-    return (_LABELS[system], time, status, penalty, moves), ms
+    said = (status, penalty, "MOVES %d" % moves)
+    _SAID[color - 1] = [
+        clock, period, stones, points, opp_points, forfeit,
+        clock.loser, clock.started, clock.paused, moves, said,
+    ]  # fmt: skip
+    return said
 
 
 # The face's parts, each in a band of rows no other part draws in: (first row, rows).

@@ -52,8 +52,12 @@ def cmd_enrol(app, cmd):
     if tracker.game.plies:
         raise ValueError("bowls are enrolled only before the first move")
     weights = {}
-    for c in ("B", "W"):
-        g = cmd.get(c, app.grams[c])
+    for i, c in ((0, "B"), (1, "W")):
+        if c in cmd:
+            g = cmd[c]
+        else:
+            dg = app.bowl_dg[i]  # the bowl's last reading
+            g = None if dg is None else dg / 10
         if g is None:
             raise ValueError("no reading of the %s bowl yet" % c)
         weights[c] = g

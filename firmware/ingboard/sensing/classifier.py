@@ -179,6 +179,12 @@ def parse_calibration(data):
     return size, planes[0], planes[1], planes[2]
 
 
+def _set_ends(p, ends):
+    # Classifier.begin's parts: where each ends in the scan's order.
+    for k in range(len(ends)):
+        p[9 + k] = ends[k]
+
+
 class Classifier:
     """Turns each scan's readings into `classes` (bytearray of '.', 'B', 'W', '?')."""
 
@@ -368,11 +374,11 @@ class Classifier:
         """Start classifying the scan that fills `readings` in parts: `order` (array 'H') the
         points in the order the scan reads them, `ends[k]` the end in `order` of part k's
         points (at most _PARTS parts; GridScanner.order, .ends)."""
+        # (This, part() and end() in frames MicroPython keeps on the C stack: each is called
+        # once a scan, 25 times a second - drivers/keys.py says why.)
         if len(ends) > _PARTS:
             raise ValueError("at most %d parts" % _PARTS)
-        p = self._set_params(0)
-        for k in range(len(ends)):
-            p[9 + k] = ends[k]
+        _set_ends(self._set_params(0), ends)
         self._readings = readings
         self._order = order
         self._parts = self.native if self.native is not None else self._pure_part
@@ -393,22 +399,25 @@ class Classifier:
         """The scan classified in parts is whole: the number of new faults (classify())."""
         nf = self._params[7]
         if nf > 1:
-            # In point order, as classify() finds them (each marked, then taken in order:
-            # nothing allocated).
-            fault = self.fault
-            found = self.new_faults
-            for j in range(nf):
-                fault[found[j]] |= 0x80
-            j = 0
-            for i in range(self.points):
-                if fault[i] & 0x80:
-                    fault[i] &= 0x7F
-                    found[j] = i
-                    j += 1
+            self._order_faults(nf)
         self.new_fault_count = nf
         self.scans += 1
         self._readings = None
         return nf
+
+    def _order_faults(self, nf):
+        # The new faults of a scan classified in parts, in point order as classify() finds
+        # them (each marked, then taken in order: nothing allocated).
+        fault = self.fault
+        found = self.new_faults
+        for j in range(nf):
+            fault[found[j]] |= 0x80
+        j = 0
+        for i in range(self.points):
+            if fault[i] & 0x80:
+                fault[i] &= 0x7F
+                found[j] = i
+                j += 1
 
     def _classify(self, readings, order, start, stop, nf):
         # The pure loop (CPython, the WebAssembly port; classify_viper.py does the same) over

@@ -32,6 +32,11 @@ class BowlReadings:
         journal (issue 20: a reading's cost), so `ingboard track` on the log plays the same."""
         return self._before_due(t) and not self.press_pending and self.bowls.quiet(color, grams, t)
 
+    def bowl_quiet_dg(self, t, index, dg):
+        """bowl_quiet() for bowl `index` (0 Black, 1 White) and a plausible reading in whole
+        tenths of a gram (an int): the app's bowl task asks it before it queues the reading."""
+        return self._before_due(t) and not self.press_pending and self.bowls.quiet_dg(index, dg, t)
+
     def _enrol(self, t):
         # The players confirm they counted the set with the frame (Ing 1991 Art. 9 "Counting"
         # (1)): the bowls' weights now are the full set, kept for later games (the app stores
