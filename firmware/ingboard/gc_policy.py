@@ -21,7 +21,18 @@ The policy, in two parts:
   ~8 ms on the RP2040, and an idle board makes ~8 KB of garbage a second anyway (its
   threshold collections, wherever they fell, held up scans by 20-50 ms on the twin; issue 20,
   "A CPU budget": 2.2 % of the CPU a second, as much as the looks and collections cost before).
-- The threshold stays 12 KB all game. A higher one costs the heap's room: a 600-ply game in a
+- `early()`: right after every scan (the scan task's, and a checkpoint's within a long piece of
+  work) the collection the threshold would make later in the period is made at once when
+  THRESHOLD bytes have been allocated since the last one (gc.threshold's own test, made by one
+  small allocation with the threshold at THRESHOLD), and between scans the threshold is
+  THRESHOLD + BURST: a collection (~22-30 ms of the RP2040) falls at the start of a period,
+  not wherever an allocation crosses the threshold - at the end of a long game the SGF's
+  writing and the count made a threshold collection every ~65 ms of work, and those that fell
+  just before a scan was due held it up by 25-40 ms on the twin. A period's work that
+  allocates more than BURST still collects where it is (the backstop).
+- The threshold at a scan stays 12 KB all game (BURST above it only until the next scan; a
+  600-ply game in a Pico-sized heap still ends with a largest free block of 95.8 KB). A higher
+  one costs the heap's room: a 600-ply game in a
   Pico-sized heap (tests/host/test_memory_long_game.py) ends with a largest free block of
   94.4 KB at 12 KB, 83.7 KB at 16 KB, 80.3 KB at 20 KB and 64.6 KB at 32 KB (more garbage
   between collections lets short-lived objects split the free room); at 12 KB a brisk ply
@@ -53,8 +64,9 @@ once no module refers to it the next collection gives it back to the game.
 
 The end's code (issue 20): the tracker's pause and count (pause_and_count, which the tracker
 imports as soon as the game pauses), the 180 checks' counts (set_count), the count (scoring,
-counting), its fill-in plan (fill_in_check), the SGF writer (sgf) and the result face
-(board_face) are imported only when the game ends; each import is one piece of 11-35 ms of the
+counting), its fill-in plan (fill_in_check), the SGF writer (sgf, and the record's own
+sgf_record with its clock root, clock_sgf_root) and the result face (board_face) are imported
+only when the game ends; each import is one piece of 11-35 ms of the
 RP2040 from ROMFS, and together they held up scans by up to 85 ms at the end of a game on the
 twin. Where the code runs in place (ROMFS, frozen: `code_in_place`), an import costs the heap
 only its functions and names, so `EndPreload` imports them one at a time once two passes have
@@ -65,7 +77,8 @@ up 62 ms, 43 ms without). On littlefs their bytecode would be heap held through 
 pause and the rest of the game: there they are still loaded at the end, as they are in a game
 that ends without the pause (a resignation, a time-out). A new game drops them again
 (`drop_end()`, with the SGF record's module): the next game's heap does not keep the last one's
-end, and where the code runs in place its pause loads them afresh.
+end, and where the code runs in place its pause loads them afresh. (The SGF record's modules
+were loaded at the end alone at first: together one piece of ~30 ms, when the SGF was written.)
 
 On CPython (tests, tools) there is nothing to do: its collector is another kind.
 """
@@ -75,6 +88,7 @@ import gc
 from micropython import const
 
 THRESHOLD = const(12 * 1024)
+BURST = const(12 * 1024)  # between two scans: the threshold is THRESHOLD + BURST (early())
 CHECK_MS = const(1000)
 LOAD_RESERVE = const(28 * 1024)
 
@@ -104,6 +118,18 @@ class Collector:
         self.checked = t
         gc.collect()
         self.collections += 1
+        return True
+
+    def early(self):
+        """A scan has just been made: collect now if THRESHOLD bytes were allocated since the
+        last collection, and let the work until the next scan allocate BURST more before the
+        threshold collects (see the module docstring). True if it looked (the time it took is
+        the caller's to count)."""
+        if not self.enabled:
+            return False
+        gc.threshold(THRESHOLD)
+        bytearray(0)  # an allocation: gc.threshold's test (a collection here, if due)
+        gc.threshold(THRESHOLD + BURST)
         return True
 
 
@@ -161,12 +187,15 @@ END_MODULES = (
     "ingrules.counting",
     "ingboard.tracking.fill_in_check",
     "ingrules.sgf",
+    "ingboard.clock.clock_sgf_root",
+    "ingboard.records.sgf_record",  # (after clock_sgf_root: each import a piece of its own)
     "ingboard.faces.board_face",
 )
 
 
-# The end's code and the SGF record's: loaded at (or near) the end of a game, dropped at the next.
-END_CODE = END_MODULES + ("ingboard.records.sgf_record", "ingboard.clock.clock_sgf_root")
+# The end's code, the SGF record's with it: loaded at (or near) the end of a game, dropped at the
+# next.
+END_CODE = END_MODULES
 
 
 def drop_end():
@@ -201,6 +230,18 @@ class EndPreload:
 
     def __init__(self, names=()):
         self.left = list(names)
+        self.period = None  # step_once(): the scan period of the last import
+
+    def step_once(self, period):
+        """step() at most once a scan `period` (the app's next scan time, or None: no limit).
+        The app calls it from the game task's background() and from the scan task right after a
+        scan: a game task that runs late in the period rarely found the room for an import (up
+        to ~45 ms of the RP2040), and at a pause of ~2 s the end came with half the modules
+        still to load on the twin."""
+        if period is not None and period == self.period:
+            return False
+        self.period = period
+        return self.step()
 
     def step(self):
         """Import the next module; True if one was imported."""

@@ -13,3 +13,30 @@ def test_collector_after_a_scan_every_check_ms():
     assert not c.after_scan(2 * gc_policy.CHECK_MS - 1)
     assert c.after_scan(2 * gc_policy.CHECK_MS)
     assert c.collections == 3
+
+
+def test_early_sets_the_threshold_until_the_next_scan():
+    # gc_policy.early(): after a scan, the collection the threshold would make later in the
+    # period is made at once (gc.threshold's own test at THRESHOLD), and the threshold until
+    # the next scan is THRESHOLD + BURST. MicroPython (CPython's gc has no threshold: nothing
+    # to do there).
+    import gc
+
+    c = gc_policy.Collector()
+    if not c.enabled:
+        assert not c.early()
+        return
+    old = gc.threshold()
+    try:
+        c.start()
+        assert gc.threshold() == gc_policy.THRESHOLD
+        junk = None
+        for _ in range((gc_policy.THRESHOLD + 2048) // 256):
+            junk = bytearray(256)  # garbage: over THRESHOLD bytes
+        del junk
+        assert c.early()
+        assert gc.threshold() == gc_policy.THRESHOLD + gc_policy.BURST
+        assert c.early()  # nothing allocated since: the same threshold, nothing else
+        assert gc.threshold() == gc_policy.THRESHOLD + gc_policy.BURST
+    finally:
+        gc.threshold(old)

@@ -132,7 +132,8 @@ def step():
         APP.step((KINDS[record.kind], t, payload, None))
     _drain(APP)
     APP.background()  # as the game task does once its queue is empty
-    APP.collector.after_scan(t)  # as the scan task does after a scan (gc_policy)
+    # As the scan task does after a scan (gc_policy).
+    APP.collector.after_scan(t) or APP.collector.early()
     return True
 """
 

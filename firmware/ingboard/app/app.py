@@ -279,8 +279,15 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
         if self.compaction is not None and self.journal is not None:
             if self._room():  # a slice is ~16 ms of the RP2040: not when a scan is near
                 self._compaction_step()
-        elif self.end_preload.left and self.tracker.game.phase == PAUSED and self._room():
-            self.end_preload.step()  # gc_policy: the end's modules, one a slice
+        else:
+            self.preload_end()
+
+    def preload_end(self):
+        # In the pause after two passes, one of the end's modules a scan period with most of it
+        # left (gc_policy.EndPreload); also right after a scan (the scan task), where the room is.
+        if self.end_preload.left and self.tracker.game.phase == PAUSED and self._room():
+            return self.end_preload.step_once(self._scan_at)
+        return False
 
     def _room(self):
         # Right after a scan: most of a period before the next is due (an import is a piece of

@@ -171,6 +171,8 @@ class Inputs:
         if keys is not None:
             self._poll_keys(keys, self.now())
             end = self.cpu_ticks()
+        if self.collector.early():  # gc_policy: a collection due soon, made now
+            end = self._spent(_T_BACK, end)
         self._inline = inline + self.ticks_diff(end, start)
 
     async def scan_task(self):
@@ -184,7 +186,10 @@ class Inputs:
             wait = self.ticks_diff(self._scan_at, now)
             if wait <= 0:
                 end = self._scan(now)
-                if self.collector.after_scan(self._last):  # gc_policy: the most room there is
+                # gc_policy: the most room there is, and a collection due soon made now
+                if self.collector.after_scan(self._last) or self.collector.early():
+                    end = self._spent(_T_BACK, end)
+                if self.preload_end():  # app.py: the end's code, in the pause
                     self._spent(_T_BACK, end)
                 continue
             await self.sleep_ms((wait * unit + 999) // 1000)

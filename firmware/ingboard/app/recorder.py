@@ -289,19 +289,27 @@ class Recorder:
         # so the block an older handle still reads is free and soon another file's: littlefs
         # then reports a corrupt file system (OSError 84) or the handle reads another file's
         # bytes as the journal's (issue 35). Nothing is appended during a slice.
+        # Each file-system step a piece of its own (the open, the seek into a long file, the
+        # records read and written, the close: a slice in one piece was 110-135 ms of the twin
+        # late in a long game); the scans between append nothing (only the game task appends,
+        # and this is the game task).
+        cp = self.scan_if_due
         reader = self.store.journal_reader()
         self.compaction[1] = reader
+        cp()
         reader.seek(job.offset)
+        cp()
         job.reading(reader)
         done = job.step(_COMPACT_SLICE)
+        cp()
         reader.close()
         self.compaction[1] = None
         if not done:
             return
+        cp()
         # The end: each file-system step is tens of ms of the RP2040 (a flash erase or the
         # littlefs metadata); in one piece they held up a scan by 209 ms on the twin (issue 20).
         # Nothing is appended meanwhile: only the game task appends, and this is the game task.
-        cp = self.scan_if_due
         self.journal_file.close()
         self.journal_file = None  # until the switch (_compaction_step: a failure reopens it)
         cp()
