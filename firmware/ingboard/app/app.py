@@ -43,6 +43,10 @@ from ingboard.link.commands import HostLink
 
 OUTPUTS = const(64)
 # The tasks' counters: their index in cpu_meter.CPU_TASKS.
+# run(): how often it looks for a task that ended. Every wake-up of a task costs the scheduler
+# a heap frame (asyncio's wait_io_event, ~100 B of the heap's collection threshold); an idle
+# board's ~190 wake-ups a second set off most of its collections (issue 32).
+_WATCH_MS = const(250)
 _T_GAME = const(3)
 _T_BACK = const(4)
 _T_RELAY = const(5)
@@ -433,7 +437,7 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
                         self.failure = RuntimeError("a task ended")
                     except Exception as exc:  # noqa: BLE001 (any task failure stops the app)
                         self.failure = exc
-            await self.sleep_ms(self.periods[3])
+            await self.sleep_ms(_WATCH_MS)
         self.stopping = True
         for task in running:
             if not task.done():
