@@ -152,7 +152,7 @@ def _read(path):
         r = _Reader(f.read())
     header = r.bytes(4)
     if header[0:1] != b"M" or header[1] != MPY_VERSION:
-        raise MpyError("%s: not a version %d .mpy file" % (path, MPY_VERSION))
+        raise MpyError("not a version %d .mpy file" % MPY_VERSION)
     if header[2] & 0x40:
         r.uint()  # architecture flags
     n_qstr = r.uint()
