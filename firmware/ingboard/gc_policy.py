@@ -232,16 +232,25 @@ class EndPreload:
         self.left = list(names)
         self.period = None  # step_once(): the scan period of the last import
 
-    def step_once(self, period):
+    def step_once(self, period, report=None):
         """step() at most once a scan `period` (the app's next scan time, or None: no limit).
         The app calls it from the game task's background() and from the scan task right after a
         scan: a game task that runs late in the period rarely found the room for an import (up
         to ~45 ms of the RP2040), and at a pause of ~2 s the end came with half the modules
-        still to load on the twin."""
+        still to load on the twin. An import that fails (a MemoryError in a fragmented heap)
+        goes to `report(task, exc)` when given, and the game goes on: the end imports the
+        module where it needs it (issue 19: no input stops the board program). True if it
+        imported or tried."""
         if period is not None and period == self.period:
             return False
         self.period = period
-        return self.step()
+        try:
+            return self.step()
+        except Exception as exc:  # noqa: BLE001 (reported: see above)
+            if report is None:
+                raise
+            report("game", exc)
+            return True
 
     def step(self):
         """Import the next module; True if one was imported."""

@@ -104,6 +104,44 @@ def test_the_ends_modules_are_loaded_one_a_slice_in_the_pause_after_two_passes()
     assert steps[0] >= 6000
 
 
+def test_an_end_module_that_does_not_load_in_the_pause_is_reported_and_the_game_goes_on():
+    # issue 19 (no input stops the board program): the pause's preload runs in the scan task
+    # too; an import that fails there (a MemoryError in a fragmented heap on the board; here a
+    # module that raises) is reported, the rest is preloaded, and the game still ends and is
+    # written (Ing 1991, Pass Play Section A 4: two passes pause the game).
+    from ingboard import gc_policy
+    from test_app import LOG, _board
+
+    log = LOG + "5000 press B\n6000 press W\n"  # two moves, then a pass each
+    vt, _cfg, hw, app = _board("/tmp/ingboard-test-end-preload-fails", log)
+    vt.drive(app, 7000, stop=False)
+    assert app.tracker.game.phase == "paused"
+    # The scan task, the first task at each instant, meets the module that fails right after
+    # a scan (outside the game task's own handler).
+    broken = "ingboard.no_such_end_module"
+    app.end_preload = gc_policy.EndPreload((broken,) + gc_policy.END_MODULES)
+    vt.drive(app, 7600, stop=False)
+    assert not app.stopping and app.failure is None
+    assert app.end_preload.left == []  # the others preloaded after it
+    warnings = [m for m in hw["link"].messages() if m["type"] == "warning"]
+    assert any(broken in m["text"] for m in warnings), warnings
+    app.step((app.BUTTON, app.now(), "resign-W", None))  # Ing 1991 Art. 9 "Resigning"
+    assert app.tracker.game.phase == "ended" and app.saved
+
+
+def test_a_preload_without_a_report_raises():
+    from ingboard import gc_policy
+
+    preload = gc_policy.EndPreload(("ingboard.no_such_end_module",))
+    try:
+        preload.step_once(None)
+    except ImportError:
+        pass
+    else:
+        raise AssertionError("the failed import was not raised")
+    assert preload.left == []
+
+
 def test_code_in_place_is_told_by_where_the_module_is():
     from ingboard import gc_policy
 

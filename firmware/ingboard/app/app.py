@@ -290,7 +290,7 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
         # In the pause after two passes, one of the end's modules a scan period with most of it
         # left (gc_policy.EndPreload); also right after a scan (the scan task), where the room is.
         if self.end_preload.left and self.tracker.game.phase == PAUSED and self._room():
-            return self.end_preload.step_once(self._scan_at)
+            return self.end_preload.step_once(self._scan_at, self.report)
         return False
 
     def _room(self):

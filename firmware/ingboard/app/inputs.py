@@ -105,9 +105,9 @@ class Inputs:
         # line when the classes changed. The next is due a period after this one was due (25
         # scans a second on average), or after it started when it was a period late or more.
         # In pieces whose frames MicroPython keeps on the C stack (at most 11 words, less 3 a
-        # handler: drivers/keys.py says why), as every function a scan calls: 25 scans a
-        # second with a frame on the heap were ~4 ms a second of the RP2040 and a third of an
-        # idle board's threshold collections (issue 32).
+        # handler: drivers/keys.py says why), all but this one with its handler: a scan's
+        # three frames on the heap were ~4 ms a second of the RP2040 and a third of an idle
+        # board's threshold collections (issue 32).
         self._schedule(start)
         try:
             self._scan_read()
