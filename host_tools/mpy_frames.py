@@ -213,10 +213,15 @@ def frames(path, static=None):
     return rows
 
 
+def goes_on_heap(row):
+    """True for a frames() row whose function gets its frame on the heap at every call (a
+    generator's frame is made once, with the generator)."""
+    return row[3] > C_STACK_BYTES and not row[4]
+
+
 def on_heap(path, static=None):
-    """frames(path) of the functions (not generators: their frame is made once) whose frame
-    goes on the heap at every call."""
-    return [f for f in frames(path, static) if f[3] > C_STACK_BYTES and not f[4]]
+    """frames(path) of the functions whose frame goes on the heap at every call."""
+    return [f for f in frames(path, static) if goes_on_heap(f)]
 
 
 def source_names(text):
@@ -274,9 +279,8 @@ def main(argv=None):
         except (OSError, MpyError) as exc:
             print("%s: %s" % (path, exc), file=sys.stderr)
             return 1
-        for name, state, handlers, size, gen in found:
-            if size > C_STACK_BYTES and not gen:
-                rows.append((size, name, state, handlers, path))
+        for name, state, handlers, size, _gen in filter(goes_on_heap, found):
+            rows.append((size, name, state, handlers, path))
     for size, name, state, handlers, path in sorted(rows, reverse=True):
         print("%4d B  %2d words %d handlers  %s  %s" % (size, state, handlers, path, name))
     return 0

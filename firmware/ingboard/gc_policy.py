@@ -193,14 +193,10 @@ END_MODULES = (
 )
 
 
-# The end's code, the SGF record's with it: loaded at (or near) the end of a game, dropped at the
-# next.
-END_CODE = END_MODULES
-
-
 def drop_end():
-    """Forget the end's modules (END_CODE; see the module docstring): a new game calls this."""
-    for name in END_CODE:
+    """Forget the end's modules (END_MODULES, the SGF record's with them: see the module
+    docstring): a new game calls this."""
+    for name in END_MODULES:
         drop(name)
 
 

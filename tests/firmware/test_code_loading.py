@@ -167,7 +167,7 @@ def test_a_new_game_drops_the_last_games_end_and_preloads_it_again():
     app.new_game(cfg)
     assert app.number == number + 1 and app.tracker.game.phase == "play"
     if _heap_is_code():
-        assert [name for name in gc_policy.END_CODE if name in sys.modules] == []
+        assert [name for name in gc_policy.END_MODULES if name in sys.modules] == []
     in_place = gc_policy.code_in_place()
     assert app.end_preload.left == (list(gc_policy.END_MODULES) if in_place else [])
     # The next game's end loads what it needs again and is written as the first was.

@@ -70,7 +70,7 @@ def test_hot_functions_keep_their_frame_on_the_c_stack(compiled, rel):
     for name in HOT[rel]:
         assert name in names, "%s has no function %s (the list above is out of date)" % (rel, name)
         row = frames["<module>." + name]
-        if row[3] > mpy_frames.C_STACK_BYTES:
+        if mpy_frames.goes_on_heap(row):
             too_big.append("%s: %d words, %d handlers = %d bytes" % (name, row[1], row[2], row[3]))
     assert not too_big, "frames over %d bytes (on the heap at every call): %s" % (
         mpy_frames.C_STACK_BYTES,

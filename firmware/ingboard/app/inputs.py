@@ -210,12 +210,12 @@ class Inputs:
                 try:
                     grams = hx.poll(t)
                 except SensorFault as exc:
-                    self.inputs.put((FAULT, t, color, str(exc)))
+                    inputs.put((FAULT, t, color, str(exc)))
                     continue
                 if grams is not None and not plausible(grams):
                     # NaN, infinity, 100 kg: refused at the boundary as a fault (issue 19)
                     why = "reading %r g refused (not within +-%d g)" % (grams, MAX_READING_G)
-                    self.inputs.put((FAULT, t, color, why))
+                    inputs.put((FAULT, t, color, why))
                     continue
                 if grams is not None:
                     dg = int(grams * 10 + (0.5 if grams >= 0 else -0.5))
