@@ -426,6 +426,9 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
         """Run every task until one fails (re-raised) or stop() is called."""
         import asyncio
 
+        from ingboard.app import idle_wait
+
+        idle_wait.install(asyncio)  # the loop's wait between wake-ups off the heap
         loop = asyncio.get_event_loop()
         loop.set_exception_handler(self._failed)
         running = [asyncio.create_task(c) for c in self.tasks()]
