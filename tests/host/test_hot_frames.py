@@ -24,6 +24,7 @@ HOT = {
     ],
     "ingboard/app/cpu_meter.py": ["CpuMeter._scan_begun", "CpuMeter._spent"],
     "ingboard/app/app.py": ["App.tick"],
+    "ingboard/app/idle_wait.py": ["wait_io_event"],
     "ingboard/app/standalone.py": ["Standalone._face", "Standalone._paired", "Standalone.wait_ms"],
     "ingboard/sensing/classifier.py": ["Classifier.begin", "Classifier.part", "Classifier.end"],
     "ingboard/drivers/keys.py": ["Keys.poll"],

@@ -36,6 +36,7 @@ from ingrules.game import PAUSED
 from micropython import const
 
 from ingboard import gc_policy
+from ingboard.app import idle_wait
 from ingboard.app.cpu_meter import CpuMeter
 from ingboard.app.inputs import BOWL, BUTTON, FAULT, KEY, PRESS, SCAN, Inputs, RingQueue
 from ingboard.app.recorder import JOURNAL_LIMIT, Recorder
@@ -44,8 +45,7 @@ from ingboard.link.commands import HostLink
 OUTPUTS = const(64)
 # The tasks' counters: their index in cpu_meter.CPU_TASKS.
 # run(): how often it looks for a task that ended. Every wake-up of a task costs the scheduler
-# a heap frame (asyncio's wait_io_event, ~100 B of the heap's collection threshold); an idle
-# board's ~190 wake-ups a second set off most of its collections (issue 32).
+# time (and, before idle_wait.py, a heap frame: ~100 B of the collection threshold).
 _WATCH_MS = const(250)
 _T_GAME = const(3)
 _T_BACK = const(4)
@@ -426,6 +426,7 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
         """Run every task until one fails (re-raised) or stop() is called."""
         import asyncio
 
+        idle_wait.install(asyncio)  # the loop's wait between wake-ups: off the heap
         loop = asyncio.get_event_loop()
         loop.set_exception_handler(self._failed)
         running = [asyncio.create_task(c) for c in self.tasks()]

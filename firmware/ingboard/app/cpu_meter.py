@@ -103,13 +103,19 @@ class CpuMeter:
         # Adds the time since `start` (a cpu_ticks() value) to a task's counter, less the scans
         # made meanwhile (scan_if_due: counted to the scan); small ints only. Returns the
         # cpu_ticks() it ended at.
+        # (_add's sum in line: a method call is ~25 us of the RP2040, at ~200 slices a second.)
         end = self.cpu_ticks()
         d = self.ticks_diff(end, start) - self._inline
-        self._add(task, d)
         self._inline = 0
-        if d > self._slice_max:
-            self._slice_max = d
-            self._slice_task = task
+        if d > 0:
+            cpu = self._cpu
+            if d + cpu[2 * task] < CPU_BLOCK:
+                cpu[2 * task] += d
+            else:
+                self._add(task, d)
+            if d > self._slice_max:
+                self._slice_max = d
+                self._slice_task = task
         return end
 
     def _add(self, task, d):

@@ -107,7 +107,9 @@ class Inputs:
         # In pieces whose frames MicroPython keeps on the C stack (at most 11 words, less 3 a
         # handler: drivers/keys.py says why), all but this one with its handler: a scan's
         # three frames on the heap were ~4 ms a second of the RP2040 and a third of an idle
-        # board's threshold collections (issue 32).
+        # board's threshold collections (issue 32). The checkpoints' scans come here; the
+        # scan task's own, 25 a second, have their handler in the task's loop (a generator's
+        # frame is made once), and this frame is not made for them.
         self._schedule(start)
         try:
             self._scan_read()
@@ -185,7 +187,12 @@ class Inputs:
             now = clock()
             wait = self.ticks_diff(self._scan_at, now)
             if wait <= 0:
-                end = self._scan(now)
+                try:
+                    self._schedule(now)
+                    self._scan_read()
+                except Exception as exc:  # noqa: BLE001 (as _scan's: the task goes on)
+                    self.report("scan", exc)
+                end = self._spent(_T_SCAN, now)
                 # gc_policy: the most room there is, and a collection due soon made now
                 if self.collector.after_scan(self._last) or self.collector.early():
                     end = self._spent(_T_BACK, end)
