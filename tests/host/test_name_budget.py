@@ -10,8 +10,8 @@ How the budget follows from the twin (RPI_PICO v1.28, ROMFS deploy, 2026-11-28):
 main.py starts it leaves seven pools, 2540 entries; with every module loaded 2233 are used
 (the interpreter's own and the test's names among them), and this count was then 2239. A name
 that is new here adds at most one entry there (fewer when the firmware has it built in), so
-the 100 entries the twin test keeps free stay free while this count is at most
-2239 + (2540 - 100 - 2233) = 2446.
+the 200 entries the twin test keeps free (mqtt_as's names among them) stay free while this
+count is at most 2239 + (2540 - 200 - 2233) = 2346.
 """
 
 import os
@@ -20,7 +20,7 @@ from host_tools import FIRMWARE, mpy_frames
 from host_tools.commands import flash
 
 POOL_ENTRIES = 2540  # the twin's pools once the app has started (seven: 20 x (2**7 - 1))
-TWIN_MARGIN = 100  # entries the twin test keeps free with every module loaded
+TWIN_MARGIN = 200  # entries the twin test keeps free with every module loaded
 TWIN_USED, HOST_COUNT = 2233, 2239  # the twin's entries then, and this count then
 NAME_BUDGET = HOST_COUNT + (POOL_ENTRIES - TWIN_MARGIN - TWIN_USED)
 
