@@ -144,12 +144,10 @@ def _raw_code(r, qstrs, parent, out):
             _raw_code(r, qstrs, me, out)
 
 
-def _read(path):
-    # [((parent, entry), state, handlers, flags)] of the file's bytecode functions in order of
-    # definition; an entry is a name's text, or ("static", index) for a name the firmware has
-    # built in (MicroPython's own qstrs: a .mpy gives only their index).
-    with open(path, "rb") as f:
-        r = _Reader(f.read())
+def _names(r):
+    # The .mpy's header and its table of names (qstrs): each a name's text, or ("static",
+    # index) for a name the firmware has built in (MicroPython's own qstrs: a .mpy gives only
+    # their index). Returns (names, the number of constant objects that follow).
     header = r.bytes(4)
     if header[0:1] != b"M" or header[1] != MPY_VERSION:
         raise MpyError("not a version %d .mpy file" % MPY_VERSION)
@@ -165,6 +163,23 @@ def _read(path):
         else:
             qstrs.append(r.bytes(n >> 1).decode())
             r.byte()
+    return qstrs, n_obj
+
+
+def interned_names(path):
+    """The names (qstrs) a .mpy file's import interns unless the firmware has them already: its
+    table's names that are not MicroPython's static ones, as a set of texts."""
+    with open(path, "rb") as f:
+        qstrs, _n_obj = _names(_Reader(f.read()))
+    return {q for q in qstrs if isinstance(q, str)}
+
+
+def _read(path):
+    # [((parent, entry), state, handlers, flags)] of the file's bytecode functions in order of
+    # definition; an entry is a name's text, or ("static", index) (_names).
+    with open(path, "rb") as f:
+        r = _Reader(f.read())
+    qstrs, n_obj = _names(r)
     for _ in range(n_obj):
         _skip_obj(r)
     out = []
