@@ -20,10 +20,44 @@ except ImportError:  # CPython: const() is only a marker there
         return x
 
 
+from array import array
+
 from .board import EMPTY, WHITE_TO_PLAY_KEY
 from .rulesets import KO_ING, KO_POSITIONAL, KO_SIMPLE, KO_SITUATIONAL
 
 PASS = const(-1)
+
+
+def flood_chain(cells, seen, p, s, out, k):
+    """The chain at p (a stone, unmarked in `seen`) marked 1 in `seen` and written to `out`
+    from out[k] on, in the order Board.chain(p) gives it; returns the index after its last
+    point (liberty_viper.flood_chain is the same walk as native code)."""
+    color = cells[p]
+    seen[p] = 1
+    out[k] = p
+    i = k
+    k += 1
+    while i < k:
+        q = out[i]
+        i += 1
+        for v in (q - s, q - 1, q + 1, q + s):
+            if cells[v] == color and not seen[v]:
+                seen[v] = 1
+                out[k] = v
+                k += 1
+    return k
+
+
+def _native_flood():
+    """liberty_viper.flood_chain where this port has a native emitter, else flood_chain."""
+    try:
+        from . import liberty_viper
+    except (ImportError, SyntaxError, ValueError):
+        return flood_chain  # no native emitter (WebAssembly), CPython, or another CPU's .mpy
+    return liberty_viper.flood_chain if liberty_viper.NATIVE else flood_chain
+
+
+_FLOOD = _native_flood()
 
 
 def situation_key(board_hash, to_play):
@@ -50,6 +84,7 @@ class KoRule:
         self.run_surround = []
         self.cycle_starts = []
         self.armed = policy != KO_ING
+        self._out = None  # _surrounding's points, as its walks write them (made once)
 
     def _arm(self):
         self.armed = self.policy != KO_ING or bool(self.run) or bool(self.cycle_starts)
@@ -213,23 +248,29 @@ class KoRule:
         # Points of the chains (either colour) touching the ko stones or the points they
         # emptied: the groups the ko is fought between, which link the kos of one run.
         cells = board.cells
-        points = []
+        s = board.stride
         # Marks on the board, not look-ups in the lists (speed: a wall of a hundred stones
         # was a hundred look-ups in `points` for each of its stones): 2 in the ko stones'
-        # chain, 1 in `points` (another chain never holds a stone of that chain).
+        # chain, 1 in `points` (another chain never holds a stone of that chain). Each chain
+        # is walked once into `out` (speed: late in a long game the walls around a ko are
+        # ~200 stones, and walking them chain by chain with Board.chain was 25-50 ms of the
+        # RP2040 in one piece of a stone's commit - the longest wait of the board's scan;
+        # natively it is well under a millisecond).
         seen = bytearray(len(cells))
+        out = self._out
+        if out is None or len(out) < len(cells):
+            out = self._out = array("H", bytes(2 * len(cells)))
         for q in chain:
             seen[q] = 2
+        k = 0
+        flood = _FLOOD
         for group in (chain, captured):
             for q in group:
-                for n in board.neighbours(q):
+                for n in (q - s, q - 1, q + 1, q + s):
                     c = cells[n]
                     if (c == 1 or c == 2) and not seen[n]:
-                        for s in board.chain(n):
-                            if not seen[s]:
-                                seen[s] = 1
-                                points.append(s)
-        return points
+                        k = flood(cells, seen, n, s, out, k)
+        return [out[i] for i in range(k)]
 
     def _note_cycle(self, captured):
         # A cycle is complete when the new situation repeats an earlier one and stones were
