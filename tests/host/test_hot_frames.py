@@ -45,7 +45,17 @@ HOT = {
     "ingboard/clock/clock.py": ["Clock.player", "Clock.running"],
     "ingboard/faces/clock_face.py": ["_blit"],
     "ingboard/gc_policy.py": ["Collector.after_scan"],
-    "ingboard/records/journal.py": ["JournalWriter.mark_due"],
+    "ingboard/records/journal.py": [
+        "JournalWriter.mark_due",
+        "JournalWriter.sync",
+        "JournalWriter._pushes",
+        "JournalWriter._check",
+        "JournalWriter._props",
+        "JournalWriter._flags",
+        "JournalWriter._bowls",
+        "JournalWriter._clock",
+        "JournalWriter._append",
+    ],
 }
 
 
