@@ -56,6 +56,7 @@ HOT = {
         "_standing",
         "_plateau_se",
     ],
+    "ingboard/bowls/bowls.py": ["Bowls.same_key", "_same_counts"],
     "ingboard/tracking/bowl_readings.py": ["BowlReadings.bowl_quiet_dg"],
     "ingboard/tracking/tracker.py": ["Tracker.nothing_due", "Tracker._before_due"],
     "ingboard/clock/clock.py": ["Clock.player", "Clock.running"],

@@ -242,6 +242,8 @@ class JournalWriter:
     def _bowls(self, tracker, ops):
         # The bowls' snapshot (dicts of grams: ~0.7 KB of floats and dicts made on the RP2040
         # at every bowl reading, issue 20) only when what it is made of changed.
+        if tracker.bowls.same_key(self.bowls_key):
+            return
         key = tracker.bowls.snapshot_key()
         if key != self.bowls_key:
             self.bowls_key = key
