@@ -81,7 +81,7 @@ def plausible(grams):
 
 
 def to_mg(grams, what):
-    if isinstance(grams, bool) or not isinstance(grams, (int, float)):
+    if isinstance(grams, bool) or not isinstance(grams, _NUMBER):
         raise TypeError("%s must be a number of grams, not %r" % (what, grams))
     if grams != grams or grams > 1e5 or grams < -1e5:
         raise ValueError("%s out of range: %r g" % (what, grams))
