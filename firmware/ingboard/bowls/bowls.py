@@ -9,7 +9,8 @@ API (the tracker): Bowls(config_bowls, size); feed(color, grams, now_ms) per rea
 fault(color, now_ms, why) when a driver reports no reading; lid(owner, grams, now_ms) per reading
 of a lid's own load cell; on_board(black, white, now_ms,
 to_play) after each accepted move or removal; check(phase, now_ms, black=None, white=None)
--> the `bowls` event; poll() -> alert events; count(color) -> (n or None); snapshot()/restore().
+-> the `bowls` event; poll() -> alert events; count(color) -> (n or None); snapshot()/restore();
+snapshot_key() (what the snapshot is made of) and same_key(key) (whether it is still key).
 Colours are "B"/"W" or the board's BLACK (1) / WHITE (2).
 """
 
