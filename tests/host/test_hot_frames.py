@@ -23,7 +23,7 @@ HOT = {
         "Inputs._poll_keys",
     ],
     "ingboard/app/cpu_meter.py": ["CpuMeter._scan_begun", "CpuMeter._spent"],
-    "ingboard/app/app.py": ["App.tick", "App.step", "App._play", "App._take", "App._after"],
+    "ingboard/app/app.py": ["App.tick", "App.step", "App._play", "_take", "App._after"],
     "ingboard/app/recorder.py": ["Recorder._record"],
     "ingboard/app/standalone.py": ["Standalone._face", "Standalone._paired", "Standalone.wait_ms"],
     "ingboard/sensing/classifier.py": ["Classifier.begin", "Classifier.part", "Classifier.end"],

@@ -55,6 +55,54 @@ _T_LINK = const(7)
 _ROOM_US = const(20000)  # background(): the least time left before the next scan for an import
 
 
+# The game task's parts that need no method of their own (App.step, App._after): each a frame
+# within 11 words (a bigger one is made on the heap at every call).
+
+
+def _take(app, item):
+    # The tracker's events of one input (None: not the tracker's).
+    kind, t, a, b = item
+    if kind == SCAN:
+        return app.tracker.scan(t, a)
+    if kind == PRESS:
+        return app.tracker.press(t, a)
+    if kind == BUTTON:
+        return app.tracker.button(t, a)
+    if kind == BOWL:
+        return app.tracker.bowl(t, a, b)
+    if kind == FAULT:
+        return _fault(app, t, a, b)
+    return None
+
+
+def _fault(app, t, a, b):
+    # The tracker brought to t first (its clock as of t for the journal: the game
+    # task's idle ticks do not keep it current).
+    tracker = app.tracker
+    events = list(tracker.tick(t))
+    tracker.bowls.fault(a, t, b)
+    for event in tracker.bowls.poll():
+        event["t"] = t
+        events.append(event)
+    return events
+
+
+def _relay_event(app, event):
+    try:
+        app.relay.event(event)
+    except Exception as exc:  # noqa: BLE001 (the relay never stops a game)
+        app.report("relay", exc)
+
+
+def _relay_after(app, t, events, button):
+    try:
+        if button == "dispute":  # the players disagree: the director hears of it
+            app.relay.event({"type": "dispute", "code": "dispute"})
+        app.relay.after(app.tracker.clock, t, events)  # the clocks, and who runs
+    except Exception as exc:  # noqa: BLE001 (the relay never stops a game)
+        app.report("relay", exc)
+
+
 class App(Inputs, Recorder, CpuMeter, HostLink):
     """The board's program; see the module docstring. `run()` is the entry (asyncio). Its
     parts, each a mixin that initialises its own state: the sensors' tasks and the input queue
@@ -168,7 +216,7 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
         self._play(item)
 
     def _play(self, item):
-        events = self._take(item)
+        events = _take(self, item)
         if events is None:
             return
         # Checkpoints between the parts of one input (issue 20): the first scan of a board
@@ -178,32 +226,6 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
             self._record(item[0], item[1], item[2], item[3])
             self.scan_if_due()
         self._after(item[1], events, item[2] if item[0] == BUTTON else None)
-
-    def _take(self, item):
-        # The tracker's events of one input (None: not the tracker's).
-        kind, t, a, b = item
-        if kind == SCAN:
-            return self.tracker.scan(t, a)
-        if kind == PRESS:
-            return self.tracker.press(t, a)
-        if kind == BUTTON:
-            return self.tracker.button(t, a)
-        if kind == BOWL:
-            return self.tracker.bowl(t, a, b)
-        if kind == FAULT:
-            return self._fault(t, a, b)
-        return None
-
-    def _fault(self, t, a, b):
-        # The tracker brought to t first (its clock as of t for the journal: the game
-        # task's idle ticks do not keep it current).
-        tracker = self.tracker
-        events = list(tracker.tick(t))
-        tracker.bowls.fault(a, t, b)
-        for event in tracker.bowls.poll():
-            event["t"] = t
-            events.append(event)
-        return events
 
     def _due_before(self, t):
         # What fell due before this input happens at its own time first (a stone stable, a
@@ -271,7 +293,7 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
         if events:
             self._out(t, events)
         if self.relay is not None:
-            self._relay_after(t, events, button)
+            _relay_after(self, t, events, button)
         self.standalone.after()
         self._save_if_ended()  # recorder.py
 
@@ -283,21 +305,7 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
                 self._keep_set(event)
             self.standalone.note(event, t)
             if self.relay is not None:
-                self._relay_event(event)
-
-    def _relay_event(self, event):
-        try:
-            self.relay.event(event)
-        except Exception as exc:  # noqa: BLE001 (the relay never stops a game)
-            self.report("relay", exc)
-
-    def _relay_after(self, t, events, button):
-        try:
-            if button == "dispute":  # the players disagree: the director hears of it
-                self.relay.event({"type": "dispute", "code": "dispute"})
-            self.relay.after(self.tracker.clock, t, events)  # the clocks, and who runs
-        except Exception as exc:  # noqa: BLE001 (the relay never stops a game)
-            self.report("relay", exc)
+                _relay_event(self, event)
 
     def background(self):
         """What can wait for a quiet moment - the game task calls it once a period, after its
