@@ -28,7 +28,6 @@ HOT = {
     "ingboard/app/standalone.py": ["Standalone._face", "Standalone._paired", "Standalone.wait_ms"],
     "ingboard/sensing/classifier.py": ["Classifier.begin", "Classifier.part", "Classifier.end"],
     "ingboard/drivers/keys.py": ["Keys.poll"],
-    "ingboard/drivers/usb_serial.py": ["UsbSerial.readline", "UsbSerial._waiting"],
     "ingboard/drivers/hx711.py": [
         "HX711.poll",
         "HX711.ready",

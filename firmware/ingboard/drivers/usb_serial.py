@@ -1,9 +1,8 @@
 """The host link over USB serial (the REPL's stdin/stdout), polled without blocking.
 
 `readline()` returns one complete line (bytes, without the newline) or None; bytes are read
-only while `select.poll` says they are there, a byte at a time (the stream's readinto: nothing
-allocated per byte) into a buffer of MAX bytes allocated once (a longer line is cut there and
-refused by protocol.py). `write(data)` sends bytes.
+only while `select.poll` says they are there, into a buffer of MAX bytes allocated once (a
+longer line is cut there and refused by protocol.py). `write(data)` sends bytes.
 """
 
 MAX = 4200
@@ -24,9 +23,6 @@ class UsbSerial:
         self._ipoll = getattr(self.poll, "ipoll", None)
         self.buf = bytearray(MAX)
         self.n = 0
-        # Each byte is read into this one (readinto): read(1) made a bytes object of every
-        # byte of every host command.
-        self.one = bytearray(1)
 
     def _waiting(self):
         ipoll = self._ipoll
@@ -37,16 +33,16 @@ class UsbSerial:
         return False
 
     def readline(self):
-        one = self.one
         while self._waiting():
-            if not self.inp.readinto(one):
+            b = self.inp.read(1)
+            if not b:
                 return None
-            if one[0] == 10:  # b"\n"
+            if b == b"\n":
                 line = bytes(self.buf[: self.n])
                 self.n = 0
                 return line
             if self.n < MAX:
-                self.buf[self.n] = one[0]
+                self.buf[self.n] = b[0]
                 self.n += 1
         return None
 
