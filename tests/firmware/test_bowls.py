@@ -627,6 +627,10 @@ def test_snapshot_key_changes_whenever_the_snapshot_does():
     def look():
         key = bowls.snapshot_key()
         snap = bowls.snapshot()
+        # same_key() (what the journal asks first) agrees with the key: its own, and others'.
+        assert bowls.same_key(key) and not bowls.same_key(None)
+        for other in seen:
+            assert bowls.same_key(other) == (other == key), (other, key)
         if key in seen:
             assert seen[key] == snap, (key, seen[key], snap)
         seen[key] = snap

@@ -55,6 +55,54 @@ _T_LINK = const(7)
 _ROOM_US = const(20000)  # background(): the least time left before the next scan for an import
 
 
+# The game task's parts that need no method of their own (App.step, App._after): each a frame
+# within 11 words (a bigger one is made on the heap at every call).
+
+
+def _take(app, item):
+    # The tracker's events of one input (None: not the tracker's).
+    kind, t, a, b = item
+    if kind == SCAN:
+        return app.tracker.scan(t, a)
+    if kind == PRESS:
+        return app.tracker.press(t, a)
+    if kind == BUTTON:
+        return app.tracker.button(t, a)
+    if kind == BOWL:
+        return app.tracker.bowl(t, a, b)
+    if kind == FAULT:
+        return _fault(app, t, a, b)
+    return None
+
+
+def _fault(app, t, a, b):
+    # The tracker brought to t first (its clock as of t for the journal: the game
+    # task's idle ticks do not keep it current).
+    tracker = app.tracker
+    events = list(tracker.tick(t))
+    tracker.bowls.fault(a, t, b)
+    for event in tracker.bowls.poll():
+        event["t"] = t
+        events.append(event)
+    return events
+
+
+def _relay_event(app, event):
+    try:
+        app.relay.event(event)
+    except Exception as exc:  # noqa: BLE001 (the relay never stops a game)
+        app.report("relay", exc)
+
+
+def _relay_after(app, t, events, button):
+    try:
+        if button == "dispute":  # the players disagree: the director hears of it
+            app.relay.event({"type": "dispute", "code": "dispute"})
+        app.relay.after(app.tracker.clock, t, events)  # the clocks, and who runs
+    except Exception as exc:  # noqa: BLE001 (the relay never stops a game)
+        app.report("relay", exc)
+
+
 class App(Inputs, Recorder, CpuMeter, HostLink):
     """The board's program; see the module docstring. `run()` is the entry (asyncio). Its
     parts, each a mixin that initialises its own state: the sensors' tasks and the input queue
@@ -150,48 +198,34 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
 
     def step(self, item):
         """Apply one input (kind, t, a, b) to the tracker; journal, log and queue its events."""
+        # In parts whose frames stay within 11 words (a bigger one is made on the heap at every
+        # input: host_tools/mpy_frames.py).
         kind, t, a, b = item
         if kind == BOWL and self.tracker.bowl_quiet(t, a, b):
             # A reading that changes nothing (the settled bowl holds it): not handed to the
             # tracker, not logged, not journalled - replaying the log plays the same (issue 20:
             # "Bowl readings between moves should cost a small fraction of a move").
             return
-        if kind != KEY:
-            self._due_before(t)
-        tracker = self.tracker
-        button = None
-        if kind == SCAN:
-            events = tracker.scan(t, a)
-        elif kind == PRESS:
-            events = tracker.press(t, a)
-        elif kind == BUTTON:
-            button = a
-            if a == "new-game":
-                self.new_game(tracker.config)
-                return
-            events = tracker.button(t, a)
-        elif kind == BOWL:
-            events = tracker.bowl(t, a, b)
-        elif kind == KEY:
+        if kind == KEY:
             self.standalone.key(t, a)  # a clock press, pause, or the menus (standalone.py)
             return
-        elif kind == FAULT:
-            # The tracker brought to t first (its clock as of t for the journal: the game
-            # task's idle ticks do not keep it current).
-            events = list(tracker.tick(t))
-            tracker.bowls.fault(a, t, b)
-            for event in tracker.bowls.poll():
-                event["t"] = t
-                events.append(event)
-        else:
+        self._due_before(t)
+        if kind == BUTTON and a == "new-game":
+            self.new_game(self.tracker.config)
+            return
+        self._play(item)
+
+    def _play(self, item):
+        events = _take(self, item)
+        if events is None:
             return
         # Checkpoints between the parts of one input (issue 20): the first scan of a board
         # took ~130 ms of the RP2040's time in one piece (tracker, session log, journal).
         self.scan_if_due()
-        if kind != FAULT:
-            self._record(kind, t, a, b)
+        if item[0] != FAULT:
+            self._record(item[0], item[1], item[2], item[3])
             self.scan_if_due()
-        self._after(t, events, button)
+        self._after(item[1], events, item[2] if item[0] == BUTTON else None)
 
     def _due_before(self, t):
         # What fell due before this input happens at its own time first (a stone stable, a
@@ -251,9 +285,19 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
         self._after(t, events, None)
 
     def _after(self, t, events, button):
+        # In parts whose frames stay within 11 words (called at every input the tracker
+        # takes); most inputs have no event.
         if self.journal is not None:
             self._journal_after(t, events, button)  # recorder.py
             self.scan_if_due()
+        if events:
+            self._out(t, events)
+        if self.relay is not None:
+            _relay_after(self, t, events, button)
+        self.standalone.after()
+        self._save_if_ended()  # recorder.py
+
+    def _out(self, t, events):
         for event in events:
             self.emit(event)
             self.standalone.cue(event, t)
@@ -261,19 +305,7 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
                 self._keep_set(event)
             self.standalone.note(event, t)
             if self.relay is not None:
-                try:
-                    self.relay.event(event)
-                except Exception as exc:  # noqa: BLE001 (the relay never stops a game)
-                    self.report("relay", exc)
-        if self.relay is not None:
-            try:
-                if button == "dispute":  # the players disagree: the director hears of it
-                    self.relay.event({"type": "dispute", "code": "dispute"})
-                self.relay.after(self.tracker.clock, t, events)  # the clocks, and who runs
-            except Exception as exc:  # noqa: BLE001 (the relay never stops a game)
-                self.report("relay", exc)
-        self.standalone.after()
-        self._save_if_ended()  # recorder.py
+                _relay_event(self, event)
 
     def background(self):
         """What can wait for a quiet moment - the game task calls it once a period, after its

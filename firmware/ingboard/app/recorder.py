@@ -247,11 +247,16 @@ class Recorder:
             elif kind == BOWL:
                 self.log.bowl(t, a, b)
         elif self.log_file is not None:
-            from ingboard.records.session import Record
+            self._record_line(kind, t, a, b)
 
-            names = {SCAN: "scan", PRESS: "press", BUTTON: "button", BOWL: "bowl"}
-            payload = (a, b) if kind == BOWL else a
-            self.log_file.write(Record(t, names[kind], payload).text() + "\n")
+    def _record_line(self, kind, t, a, b):
+        # No session writer: the record's line written as it is (its own function, so that
+        # _record's frame stays within 11 words: it is called at every input).
+        from ingboard.records.session import Record
+
+        names = {SCAN: "scan", PRESS: "press", BUTTON: "button", BOWL: "bowl"}
+        payload = (a, b) if kind == BOWL else a
+        self.log_file.write(Record(t, names[kind], payload).text() + "\n")
 
     def _compact(self):
         # Compacted a slice at a time by background(), between scans (issue 20: a burst must

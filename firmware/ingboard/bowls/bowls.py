@@ -9,7 +9,8 @@ API (the tracker): Bowls(config_bowls, size); feed(color, grams, now_ms) per rea
 fault(color, now_ms, why) when a driver reports no reading; lid(owner, grams, now_ms) per reading
 of a lid's own load cell; on_board(black, white, now_ms,
 to_play) after each accepted move or removal; check(phase, now_ms, black=None, white=None)
--> the `bowls` event; poll() -> alert events; count(color) -> (n or None); snapshot()/restore().
+-> the `bowls` event; poll() -> alert events; count(color) -> (n or None); snapshot()/restore();
+snapshot_key() (what the snapshot is made of) and same_key(key) (whether it is still key).
 Colours are "B"/"W" or the board's BLACK (1) / WHITE (2).
 """
 
@@ -47,6 +48,13 @@ _CONFIG_KEYS = (
     "prisoners",
     "pass_stones",
 )
+
+
+def _same_counts(counts, ended, a, b):
+    # snapshot_key()'s counts: (a.kept, b.kept) from the count on, None before.
+    if not ended:
+        return counts is None
+    return counts is not None and counts[0] == a.kept and counts[1] == b.kept
 
 
 class Bowls(Weighing, SetChecks, Reconciliation):
@@ -118,6 +126,32 @@ class Bowls(Weighing, SetChecks, Reconciliation):
             b.lid_kept,
             b.lid_n < 0,
             counts,
+        )
+
+    def same_key(self, key):
+        """key == snapshot_key(), without the key made (a tuple of 17 at every journal sync:
+        the journal asks this first and makes the key only when it changed)."""
+        if key is None:
+            return False
+        a, b = self.bowls
+        return (
+            key[0] == a.zero
+            and key[1] == a.spread_pct
+            and key[2] == a.w180
+            and key[3] == a.verified
+            and key[4] == a.temp_c
+            and key[5] == a.pass_out
+            and key[6] == b.zero
+            and key[7] == b.spread_pct
+            and key[8] == b.w180
+            and key[9] == b.verified
+            and key[10] == b.temp_c
+            and key[11] == b.pass_out
+            and key[12] == a.lid_kept
+            and key[13] == (a.lid_n < 0)
+            and key[14] == b.lid_kept
+            and key[15] == (b.lid_n < 0)
+            and _same_counts(key[16], self.ended, a, b)
         )
 
     def snapshot(self):

@@ -81,7 +81,7 @@ def plausible(grams):
 
 
 def to_mg(grams, what):
-    if isinstance(grams, bool) or not isinstance(grams, (int, float)):
+    if isinstance(grams, bool) or not isinstance(grams, _NUMBER):
         raise TypeError("%s must be a number of grams, not %r" % (what, grams))
     if grams != grams or grams > 1e5 or grams < -1e5:
         raise ValueError("%s out of range: %r g" % (what, grams))
@@ -133,6 +133,82 @@ def unsteady(bowl):
     # Evaluated every _EVAL_MS again: its count changed, or something may have (see feed).
     bowl.steady = 0
     bowl.eval_ms = _EVAL_MS
+
+
+def _push(bowl, v):
+    # The reading into the bowl's window (a ring); True when the window is full.
+    h = bowl.head
+    bowl.vals[h] = v
+    bowl.head = (h + 1) % bowl.window
+    if bowl.filled < bowl.window:
+        bowl.filled += 1
+    return bowl.filled >= bowl.window
+
+
+def _near(d, band):
+    return -band <= d <= band
+
+
+def _older(vals, j, half, n):
+    # The sum of the `half` oldest readings of the window (the oldest at j).
+    s = 0
+    while half > 0:
+        s += vals[j]
+        j += 1
+        if j == n:
+            j = 0
+        half -= 1
+    return s
+
+
+def _trend(bowl):
+    # The mean of the newer half of the window minus that of the older half.
+    n = bowl.window
+    half = n // 2
+    first = _older(bowl.vals, bowl.head, half, n)
+    return (sum(bowl.vals) - first) // (n - half) - first // half
+
+
+def _held(bowl, v, p):
+    # Hysteresis: a settled bowl stays settled through one noisy window (range up to a
+    # stone) as long as its mean p stays within 1/4 stone of the plateau - not when the
+    # newest reading v is half a stone off the plateau: a stone has come or gone (a window
+    # mixing both plateaus would count the old one).
+    stone = bowl.stone_mg()
+    return (
+        bowl.settled
+        and _near(p - bowl.plateau, stone // 4)
+        and _near(v - bowl.plateau, stone // 2)
+    )
+
+
+def _moving(bowl, v, p, spread):
+    # True when the full window (mean p, readings spread mg apart, the newest v) is no
+    # plateau: spread too wide or a trend between its halves.
+    stone = bowl.stone_mg()
+    if _held(bowl, v, p):
+        limit = stone
+        slope = stone // 3
+    else:
+        limit = (stone * 3) // 4
+        slope = stone // 4
+    return spread > limit or not _near(_trend(bowl), slope)
+
+
+def _standing(bowl, p, now_ms):
+    # The settled plateau, counted and evaluated less than eval_ms ago, holds the window's
+    # mean p: nothing to evaluate.
+    return (
+        bowl.settled
+        and bowl.count >= 0
+        and bowl.last_eval is not None
+        and now_ms - bowl.last_eval < bowl.eval_ms
+        and _near(p - bowl.plateau, bowl.stone_mg() // 4)
+    )
+
+
+def _plateau_se(spread, n):
+    return min(MAX_SE_MG, spread // (3 * isqrt(n * 100) // 10) + 1)
 
 
 class Bowl:
@@ -246,16 +322,12 @@ class Weighing:
         A reading that is not a finite number within +-MAX_READING_G (NaN, infinity, a 100 kg
         spike: a load cell is a trust boundary, issue 19) is refused: one `sensor-fault` alert
         per run of such readings, and nothing else changes."""
+        # In parts, each frame within 11 words: a bigger one is made on the heap at every call
+        # (host_tools/mpy_frames.py), and this is every bowl reading the board does not
+        # ignore.
         bowl = self.bowls[colour_index(color)]
         if not plausible(grams):
-            if not bowl.refused:
-                bowl.refused = True
-                text = "%s bowl scale: reading %r g refused (not within +-%d g)" % (
-                    bowl.name,
-                    grams,
-                    MAX_READING_G,
-                )
-                self._alert("sensor-fault", text, bowl.name, now_ms)
+            self._refuse(bowl, grams, now_ms)
             return
         bowl.refused = False
         v = to_mg(grams, "bowl reading") - bowl.zero
@@ -263,67 +335,38 @@ class Weighing:
             return
         bowl.faulty = False
         bowl.fed += 1
-        h = bowl.head
-        bowl.vals[h] = v
-        n = bowl.window
-        bowl.head = (h + 1) % n
-        if bowl.filled < n:
-            bowl.filled += 1
-            if bowl.filled < n:
-                return
-        vals = bowl.vals
-        lo = hi = v
-        first = 0
-        second = 0
-        half = n // 2
-        j = bowl.head  # oldest reading
-        for k in range(n):
-            x = vals[j]
-            if x < lo:
-                lo = x
-            elif x > hi:
-                hi = x
-            if k < half:
-                first += x
-            else:
-                second += x
-            j += 1
-            if j == n:
-                j = 0
-        stone = bowl.stone_mg()
-        trend = second // (n - half) - first // half
-        p = (first + second) // n
-        # Hysteresis: a settled bowl stays settled through one noisy window (range up to a
-        # stone) as long as its mean stays within 1/4 stone of the plateau.
-        limit = (stone * 3) // 4
-        slope = stone // 4
-        # Not when the newest reading is half a stone off the plateau: a stone has come or
-        # gone (a window mixing both plateaus would count the old one).
-        if (
-            bowl.settled
-            and -(stone // 4) <= p - bowl.plateau <= stone // 4
-            and -(stone // 2) <= v - bowl.plateau <= stone // 2
-        ):
-            limit = stone
-            slope = stone // 3
-        if hi - lo > limit or trend > slope or trend < -slope:
+        if _push(bowl, v):
+            self._weigh(bowl, v, now_ms)
+
+    def _refuse(self, bowl, grams, now_ms):
+        if not bowl.refused:
+            bowl.refused = True
+            text = "%s bowl scale: reading %r g refused (not within +-%d g)" % (
+                bowl.name,
+                grams,
+                MAX_READING_G,
+            )
+            self._alert("sensor-fault", text, bowl.name, now_ms)
+
+    def _weigh(self, bowl, v, now_ms):
+        # The window is full: settled (a plateau, evaluated when due) or moving.
+        p = sum(bowl.vals) // bowl.window
+        spread = max(bowl.vals) - min(bowl.vals)
+        if _moving(bowl, v, p, spread):
             bowl.settled = False
             unsteady(bowl)
             return
-        if (
-            bowl.settled
-            and bowl.count >= 0
-            and bowl.last_eval is not None
-            and now_ms - bowl.last_eval < bowl.eval_ms
-            and -(stone // 4) <= p - bowl.plateau <= stone // 4
-        ):
+        if _standing(bowl, p, now_ms):
             return
         bowl.settled = True
-        bowl.range = hi - lo
+        bowl.range = spread
         bowl.plateau = p
-        bowl.plateau_se = min(MAX_SE_MG, (hi - lo) // (3 * isqrt(n * 100) // 10) + 1)
+        bowl.plateau_se = _plateau_se(spread, bowl.window)
         bowl.last_eval = now_ms
-        before = bowl.count
+        self._steadied(bowl, bowl.count, now_ms)
+
+    def _steadied(self, bowl, before, now_ms):
+        # The new plateau evaluated; steady when the count stayed what it was (`before`).
         self._evaluate(bowl, now_ms)
         if (
             self.between_checks

@@ -85,13 +85,16 @@ class JournalWriter:
         self.notes = 0  # the tracker's comments journaled so far (Notes.total)
         self.noted = {}  # plies -> comments journaled at that ply
         self.last_t = -1
+        self.ops = []  # the ops of the record being made (sync: one list, cleared each call)
 
     def start(self, tracker, t):
         """The first record: the game's settings and the state it starts from."""
         if self.records:
             raise JournalError("the journal already has a game")
         ops = [["game", tracker.config]]
-        self._state(tracker, ops, True)
+        self._flags(tracker, ops)
+        self._bowls(tracker, ops)
+        self._clock(tracker, ops)
         self._append(t, ops)
 
     def _append(self, t, ops):
@@ -102,17 +105,55 @@ class JournalWriter:
     def sync(self, tracker, t, events, button=None):
         """Journal what the tracker call at t (its `events`) changed; True if a record was
         written. JournalError if the tracker's game no longer matches the journal's."""
-        ops = []
+        # Each part a function of its own and the list of ops kept from call to call: called
+        # after every tracker call, a frame over 11 words is made on the heap at each one
+        # (host_tools/mpy_frames.py), and most calls (a scan, a bowl reading) write nothing.
+        del self.ops[:]
         # The tracker keeps only its last few clock snapshots (for retractions): journal the
         # ones pushed since the last record - first, since within one tracker call they all
         # come before a retraction's pop.
         new = tracker.clock_pushes - self.pushed
         if new > 0:
-            kept = tracker.clock_before
-            for snap in kept[max(0, len(kept) - new) :]:
-                ops.append(["push", snap])
+            self._pushes(tracker.clock_before, new)
         self.pushed = tracker.clock_pushes
-        game = tracker.game
+        if events:
+            self._events(tracker.game, events, button)
+        self._check(tracker.game.plies)
+        # A ply's properties change only with a clock switch (a push) or an event: not at a
+        # bowl reading or a tick, the most frequent calls (issue 20: their cost).
+        if new > 0 or events or button is not None:
+            self._props(tracker.ply_props)
+        if tracker.notes.total != self.notes:
+            self._notes(tracker.notes, self.ops)
+        # After a bowl reading that changed nothing of state() (Tracker._reading) the flags
+        # are not made again (~1.6 ms of the RP2040's time, issue 20); the bowls' key is.
+        if events or button is not None or not getattr(tracker, "reading_only", False):
+            self._flags(tracker, self.ops)
+        self._bowls(tracker, self.ops)
+        if events or button is not None or self.ops:
+            self._clock(tracker, self.ops)
+        if self.ops:
+            self._append(t, self.ops)
+            return True
+        if self.mark_due(tracker, t):
+            self._append(t, ())
+            return True
+        return False
+
+    def _pushes(self, kept, new):
+        i = len(kept) - new
+        if i < 0:
+            i = 0
+        while i < len(kept):
+            self.ops.append(["push", kept[i]])
+            i += 1
+
+    def _check(self, plies):
+        if len(self.plies) != len(plies):
+            raise JournalError("journal has %d plies, the game %d" % (len(self.plies), len(plies)))
+
+    def _events(self, game, events, button):
+        ops = self.ops
         plies = game.plies
         mine = self.plies
         for ev in events:
@@ -135,30 +176,18 @@ class JournalWriter:
                 self.props.truncate(len(mine))
             elif kind == "end":
                 ops.append(["end", ev["result"], ev["reason"]])
-        if len(mine) != len(plies):
-            raise JournalError("journal has %d plies, the game %d" % (len(mine), len(plies)))
-        props = tracker.ply_props
-        # A ply's properties change only with a clock switch (a push) or an event: not at a
-        # bowl reading or a tick, the most frequent calls (issue 20: their cost).
-        first = max(0, len(props) - 3) if new > 0 or events or button is not None else len(props)
-        for i in range(first, len(props)):
+
+    def _props(self, props):
+        # The texts of the last three plies that changed since they were journaled.
+        i = len(props) - 3
+        if i < 0:
+            i = 0
+        while i < len(props):
             text = props[i]
             if text is not None and text != self.props.get(i):
                 self.props.put(i, text)
-                ops.append(["props", i, text])
-        if tracker.notes.total != self.notes:
-            self._notes(tracker.notes, ops)
-        # After a bowl reading that changed nothing of state() (Tracker._reading) the flags
-        # are not made again (~1.6 ms of the RP2040's time, issue 20); the bowls' key is.
-        flags = events or button is not None or not getattr(tracker, "reading_only", False)
-        self._state(tracker, ops, bool(events) or button is not None or bool(ops), flags)
-        if ops:
-            self._append(t, ops)
-            return True
-        if self.mark_due(tracker, t):
-            self._append(t, ())
-            return True
-        return False
+                self.ops.append(["props", i, text])
+            i += 1
 
     def mark_due(self, tracker, t):
         """True when sync() at t would write a mark (the clock runs and mark_ms passed since
@@ -204,14 +233,17 @@ class JournalWriter:
         self.plies.append(_ply_code(ply.color, ply.point, ply.kind))
         ops.append(["ply", ply.color, ply.point, ply.kind])
 
-    def _state(self, tracker, ops, clock_too, flags_too=True):
-        if flags_too:
-            flags = tracker.state()
-            if flags != self.flags:
-                self.flags = flags
-                ops.append(["flags"] + flags)
+    def _flags(self, tracker, ops):
+        flags = tracker.state()
+        if flags != self.flags:
+            self.flags = flags
+            ops.append(["flags"] + flags)
+
+    def _bowls(self, tracker, ops):
         # The bowls' snapshot (dicts of grams: ~0.7 KB of floats and dicts made on the RP2040
         # at every bowl reading, issue 20) only when what it is made of changed.
+        if tracker.bowls.same_key(self.bowls_key):
+            return
         key = tracker.bowls.snapshot_key()
         if key != self.bowls_key:
             self.bowls_key = key
@@ -219,11 +251,12 @@ class JournalWriter:
             if bowls != self.bowls:
                 self.bowls = bowls
                 ops.append(["bowls", bowls])
-        if clock_too or ops:
-            snap = tracker.clock.snapshot()
-            if snap != self.clock:
-                self.clock = snap
-                ops.append(["clock", snap])
+
+    def _clock(self, tracker, ops):
+        snap = tracker.clock.snapshot()
+        if snap != self.clock:
+            self.clock = snap
+            ops.append(["clock", snap])
 
 
 def should_compact(written, compacted, limit):

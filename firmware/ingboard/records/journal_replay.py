@@ -17,7 +17,14 @@ from ingrules.ko import PASS
 from micropython import const
 
 from ingboard.records.journal import JournalWriter
-from ingboard.records.journal_format import HEADER, MARK_MS, STATE_OPS, WHOLE_OPS, write_record
+from ingboard.records.journal_format import (
+    HEADER,
+    MARK_MS,
+    STATE_OPS,
+    WHOLE_OPS,
+    _head,
+    write_record,
+)
 from ingboard.tracking.tracker import Tracker
 
 _HEX = b"0123456789abcdef"
@@ -313,7 +320,7 @@ class Compactor:
         self.records = 0  # written
         self.bytes = 0
         self.last_t = 0  # of the last record written
-        self.pending = []
+        self.pending = []  # the JSON (bytes) of the ops of the merged record being made
         self.pending_t = 0
         self.size = 0
         self.last = {}
@@ -371,8 +378,10 @@ class Compactor:
                 # about _CHUNK bytes too, never kept as one block; others are merged whole.
                 many = len(kept) > WHOLE_OPS
                 for op in kept:
-                    self.pending.append(op)
-                    self.size += len(json.dumps(op)) + 2
+                    # Its JSON made once: its size here, its bytes in the merged record.
+                    text = json.dumps(op).encode()
+                    self.pending.append(text)
+                    self.size += len(text) + 2
                     if many and self.size > _CHUNK:
                         self._put_pending()
                 if self.size > _CHUNK:
@@ -380,15 +389,34 @@ class Compactor:
         return False
 
     def _put_pending(self):
-        self._put(self.pending_t, self.pending)
+        # The merged record of the pending ops' JSON (step): the bytes write_record() writes for
+        # those ops, without making each op's JSON again.
+        t = self.pending_t
+        texts = self.pending
+        out = self.out
+        first = ("[" + json.dumps(t)).encode()
+        n = len(first) + 1
+        crc = crc32(first)
+        for text in texts:
+            n += len(text) + 2
+            crc = crc32(text, crc32(b", ", crc))
+        crc = crc32(b"]", crc)
+        out.write(_head(n, crc))
+        out.write(first)
+        for text in texts:
+            out.write(b", ")
+            out.write(text)
+        out.write(b"]\n")
+        self.bytes += HEADER + n + 1
+        self.records += 1
+        self.last_t = t
         self.pending = []
         self.size = 0
 
     def _finish(self):
         self.done = True
         if self.pending:
-            self._put(self.pending_t, self.pending)
-            self.pending = []
+            self._put_pending()
         last = self.last
         state = [last[k] for k in STATE_OPS if k in last]
         known = max(self.state_t, self.pending_t)
