@@ -7,6 +7,7 @@ get one clear alert or error, the game goes on, and a refused line changes nothi
 """
 
 from app_fakes import VirtualTime, clear_records, hardware, run_app
+from expect import raises
 from ingboard.app.app import App
 from ingboard.records.store import RecordsStore
 
@@ -133,3 +134,27 @@ def test_a_grid_that_returns_nonsense_is_reported_a_few_times_and_the_board_runs
     warnings = [m for m in hw["link"].messages() if m["type"] == "warning"]
     assert 3 <= len(warnings) <= 10 and "scan task" in warnings[0]["text"]
     assert app.cmd_state({})[0]["type"] == "state"  # the game task and the link still answer
+
+
+def test_a_fault_in_the_scan_s_scheduling_ends_the_app_and_never_spins_the_scan_task():
+    # The scan task's handler covers the scan's reading only (as Inputs._scan's): a fault in
+    # its scheduling leaves the next scan's time unset, and reported it would be retried at
+    # once without the task ever yielding. It ends the app loudly where it occurs.
+    root = "/tmp/ingboard-test-faults-schedule"
+    clear_records(root)
+    vt = VirtualTime()
+    cfg, hw = hardware(vt, LOG)
+    app = App(hw, RecordsStore(root), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
+    begun = app._scan_begun
+    calls = []
+
+    def failing(start):
+        calls.append(start)
+        if 2 <= len(calls) <= 4:  # the second scan's (then it recovers: a failure, no hang)
+            raise RuntimeError("scheduling")
+        return begun(start)
+
+    app._scan_begun = failing
+    exc = raises(RuntimeError, vt.drive, app, 1000)
+    assert str(exc) == "scheduling" and len(calls) == 2, (exc, calls)
+    assert app.errors.get("scan", 0) == 0

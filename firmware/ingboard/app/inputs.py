@@ -180,6 +180,9 @@ class Inputs:
     async def scan_task(self):
         # 25 Hz is 25 scans a second whatever a scan takes: each is due a period after the
         # last one was due (_scan); other tasks' checkpoints (scan_if_due) may make it first.
+        # Only the reading is under the handler: a fault in the scheduling leaves the next
+        # scan's time unset, and reported it would be retried at once, forever, without the
+        # task ever yielding (the board frozen); it ends the app instead, as _scan's does.
         clock = self.cpu_ticks
         unit = self.cpu_unit_us
         self._scan_at = clock()
@@ -187,8 +190,8 @@ class Inputs:
             now = clock()
             wait = self.ticks_diff(self._scan_at, now)
             if wait <= 0:
+                self._schedule(now)  # outside the handler, as in _scan (see above)
                 try:
-                    self._schedule(now)
                     self._scan_read()
                 except Exception as exc:  # noqa: BLE001 (as _scan's: the task goes on)
                     self.report("scan", exc)
