@@ -18,7 +18,7 @@ The policy, in two parts:
   app's live heap takes ~22 ms on the RP2040 (twin, 147 KB in use; ~29 ms late in a 600-ply
   game): a scan period holds it.
   It collects without looking first: gc.mem_alloc() walks the whole heap's allocation table,
-  ~8 ms on the RP2040, and an idle board makes ~8 KB of garbage a second anyway (its
+  ~8 ms on the RP2040, and an idle board made ~8 KB of garbage a second anyway (its
   threshold collections, wherever they fell, held up scans by 20-50 ms on the twin; issue 20,
   "A CPU budget": 2.2 % of the CPU a second, as much as the looks and collections cost before).
   CHECK_MS is 3 s: since the scheduler's wait left the heap (app/idle_wait.py) an idle board

@@ -78,3 +78,23 @@ def test_a_loop_without_an_io_queue_is_left_alone():
 
     if not hasattr(getattr(asyncio, "core", None), "_io_queue"):
         assert not idle_wait.install(asyncio)
+
+
+def test_a_second_queue_gets_its_own_wait_and_the_first_keeps_working():
+    # A new event loop has a new IOQueue: each queue's wait is its own (its streams, its poll).
+    first_calls = []
+    first = _IOQueue(first_calls)
+    assert idle_wait.install(_Asyncio(first), lambda ms: first_calls.append(("sleep", ms)))
+    second_calls = []
+    second = _IOQueue(second_calls)
+    assert idle_wait.install(_Asyncio(second), lambda ms: second_calls.append(("sleep", ms)))
+    second.map[1] = [None, None, None]
+    second.wait_io_event(4)
+    assert second_calls == [("poll", 4)] and first_calls == []
+    # The first queue is given the wait again: its own map and poll, not the second's.
+    assert idle_wait.install(_Asyncio(first), lambda ms: first_calls.append(("sleep", ms)))
+    first.wait_io_event(6)
+    assert first_calls == [("sleep", 6)]
+    first.map[2] = [None, None, None]
+    first.wait_io_event(1)
+    assert first_calls[-1] == ("poll", 1) and second_calls == [("poll", 4)]

@@ -45,7 +45,7 @@ from ingboard.link.commands import HostLink
 OUTPUTS = const(64)
 # The tasks' counters: their index in cpu_meter.CPU_TASKS.
 # run(): how often it looks for a task that ended. Every wake-up of a task costs the scheduler
-# time (and, before idle_wait.py, a heap frame: ~100 B of the collection threshold).
+# time (idle_wait.py keeps its wait's frame off the heap).
 _WATCH_MS = const(250)
 _T_GAME = const(3)
 _T_BACK = const(4)

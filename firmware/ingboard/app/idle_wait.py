@@ -43,7 +43,9 @@ def install(asyncio, sleep_ms=None):
         if sleep_ms is None:
             return False
     if queue.wait_io_event is wait_io_event:
-        return True  # already given (a second app in the same loop)
+        if _streams is queue.map:
+            return True  # already given to this queue (a second app in the same loop)
+        del queue.wait_io_event  # given while another queue was the installed one
     _poll = queue.wait_io_event
     _streams = queue.map
     _sleep = sleep_ms
