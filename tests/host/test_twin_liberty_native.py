@@ -17,17 +17,23 @@ from host_tools.twin.process import Twin
 MODULES = ["ingrules/%s.py" % m for m in ("__init__", "board", "liberty_viper", "chunked")]
 MODULES += ["ingrules/%s.py" % m for m in ("ko", "ply_store", "rulesets", "game")]
 
-SCRIPT = """
+# The scripts' random numbers (the same generator on the twin and on any host).
+RANDOM = """
+x = [SEED]
+def rnd(n):
+    x[0] = (x[0] * 1103515245 + 12345) & 0x7FFFFFFF
+    return (x[0] >> 8) % n
+"""
+
+SCRIPT = (
+    """
 import json
 from ingrules import board as bd
 from ingrules.game import Game, IllegalMove
 native = bd._HAS_LIBERTY
-
-x = [12345]
-def rnd(n):
-    x[0] = (x[0] * 1103515245 + 12345) & 0x7FFFFFFF
-    return (x[0] >> 8) % n
-
+"""
+    + RANDOM.replace("SEED", "12345")
+    + """
 checked = 0
 wrong = 0
 for size in (5, 9, 19):
@@ -79,6 +85,7 @@ bd._HAS_LIBERTY = native
 print(json.dumps({"native": native is not None, "checked": checked, "wrong": wrong,
                   "games_same": games_same, "captured": takes}))
 """
+)
 
 
 @pytest.fixture(scope="module")
@@ -99,16 +106,14 @@ def test_native_liberty_search_answers_as_the_pure_flood_on_the_rp2_port(twin):
     assert result["captured"] > 0 and result["games_same"] is True, result
 
 
-FLOOD_SCRIPT = """
+FLOOD_SCRIPT = (
+    """
 import json
 from array import array
 from ingrules import board as bd, ko, liberty_viper
-
-x = [4321]
-def rnd(n):
-    x[0] = (x[0] * 1103515245 + 12345) & 0x7FFFFFFF
-    return (x[0] >> 8) % n
-
+"""
+    + RANDOM.replace("SEED", "4321")
+    + """
 checked = 0
 wrong = 0
 for size in (5, 9, 19):
@@ -136,6 +141,7 @@ for size in (5, 9, 19):
 print(json.dumps({"native": ko._FLOOD is liberty_viper.flood_chain, "checked": checked,
                   "wrong": wrong}))
 """
+)
 
 
 @pytest.mark.device
