@@ -90,17 +90,24 @@ def write_record(out, t, ops):
         out.write(payload)
         out.write(b"\n")
         return HEADER + len(payload) + 1
-    pieces = [("[" + json.dumps(t)).encode()]
-    for op in ops:
-        pieces.append((", " + json.dumps(op)).encode())
-    pieces.append(b"]")
-    n = 0
-    crc = 0
-    for piece in pieces:
-        n += len(piece)
-        crc = crc32(piece, crc)
+    return write_texts(out, t, [json.dumps(op).encode() for op in ops])
+
+
+def write_texts(out, t, texts):
+    """write_record() of ops given as their JSON (bytes, one an op): the same record, written a
+    piece at a time (a record of many ops is never one block of memory); its length in bytes.
+    The journal's compaction keeps each op's JSON from when it measured it."""
+    first = ("[" + json.dumps(t)).encode()
+    n = len(first) + 1
+    crc = crc32(first)
+    for text in texts:
+        n += len(text) + 2
+        crc = crc32(text, crc32(b", ", crc))
+    crc = crc32(b"]", crc)
     out.write(_head(n, crc))
-    for piece in pieces:
-        out.write(piece)
-    out.write(b"\n")
+    out.write(first)
+    for text in texts:
+        out.write(b", ")
+        out.write(text)
+    out.write(b"]\n")
     return HEADER + n + 1

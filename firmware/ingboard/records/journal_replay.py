@@ -22,8 +22,8 @@ from ingboard.records.journal_format import (
     MARK_MS,
     STATE_OPS,
     WHOLE_OPS,
-    _head,
     write_record,
+    write_texts,
 )
 from ingboard.tracking.tracker import Tracker
 
@@ -389,27 +389,10 @@ class Compactor:
         return False
 
     def _put_pending(self):
-        # The merged record of the pending ops' JSON (step): the bytes write_record() writes for
-        # those ops, without making each op's JSON again.
-        t = self.pending_t
-        texts = self.pending
-        out = self.out
-        first = ("[" + json.dumps(t)).encode()
-        n = len(first) + 1
-        crc = crc32(first)
-        for text in texts:
-            n += len(text) + 2
-            crc = crc32(text, crc32(b", ", crc))
-        crc = crc32(b"]", crc)
-        out.write(_head(n, crc))
-        out.write(first)
-        for text in texts:
-            out.write(b", ")
-            out.write(text)
-        out.write(b"]\n")
-        self.bytes += HEADER + n + 1
+        # The merged record of the pending ops' JSON (step), without making it again.
+        self.bytes += write_texts(self.out, self.pending_t, self.pending)
         self.records += 1
-        self.last_t = t
+        self.last_t = self.pending_t
         self.pending = []
         self.size = 0
 
