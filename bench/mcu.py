@@ -292,14 +292,27 @@ gc.collect()
 print(json.dumps({'kb': (f0 - gc.mem_free()) / 1024}))
 """
 
-APP = """
-import gc, json, asyncio, time
+# The twin scripts' start: the drivers built and the app's code loaded as firmware/main.py
+# does (main_build.py is main.py up to main()); APP_AS_MAIN makes the app as main() makes it.
+BUILT = """
 import main_build
 from ingboard import gc_policy
 hw = main_build.build()
 gc_policy.drop("ingboard.board_config")
 relay_feed, App, RecordsStore = main_build.load_app()
-async def sleep_ms(ms):
+"""
+APP_AS_MAIN = (
+    BUILT
+    + """app = App(hw, RecordsStore(""), time.ticks_ms, time.ticks_diff, asyncio.sleep_ms,
+          ticks_us=time.ticks_us)  # as main.py builds it
+"""
+)
+
+APP = (
+    """
+import gc, json, asyncio, time"""
+    + BUILT
+    + """async def sleep_ms(ms):
     await asyncio.sleep_ms(ms)
 app = App(hw, RecordsStore(""), time.ticks_ms, time.ticks_diff, sleep_ms)
 low = [gc.mem_free(), 0]
@@ -323,6 +336,7 @@ async def both():
 asyncio.run(both())
 print(json.dumps({"free_min": low[0], "samples": low[1], "plies": len(app.tracker.game.plies)}))
 """
+)
 
 DATA = """
 import gc, json
@@ -387,16 +401,11 @@ print(json.dumps({"plies": len(tracker.game.plies), "moves": out[1], "alerts": o
                   "peak": peak[0], "peak_at": peak[1], "tracker": start - base}))
 """
 
-CPU = """
-import gc, json, asyncio, time, micropython
-import main_build
-from ingboard import gc_policy
-hw = main_build.build()
-gc_policy.drop("ingboard.board_config")
-relay_feed, App, RecordsStore = main_build.load_app()
-app = App(hw, RecordsStore(""), time.ticks_ms, time.ticks_diff, asyncio.sleep_ms,
-          ticks_us=time.ticks_us)  # as main.py builds it
-async def stopper():
+CPU = (
+    """
+import gc, json, asyncio, time, micropython"""
+    + APP_AS_MAIN
+    + """async def stopper():
     await asyncio.sleep_ms(WARM_MS)
     app.cpu_reset()
     await asyncio.sleep_ms(RUN_MS)
@@ -413,6 +422,7 @@ st = app.cpu_stats()
 micropython.mem_info()
 print(json.dumps({"cpu": st, "free": gc.mem_free()}))
 """
+)
 GC_BLOCK = 16  # bytes per heap block of the rp2 port (mem_info counts blocks)
 
 
@@ -594,16 +604,11 @@ def _pace_game(log):
     ]
 
 
-COUNT_PEAK = """
-import gc, json, time, asyncio
-import main_build
-from ingboard import gc_policy
-hw = main_build.build()
-gc_policy.drop("ingboard.board_config")
-relay_feed, App, RecordsStore = main_build.load_app()
-app = App(hw, RecordsStore(""), time.ticks_ms, time.ticks_diff, asyncio.sleep_ms,
-          ticks_us=time.ticks_us)
-gc.collect()
+COUNT_PEAK = (
+    """
+import gc, json, time, asyncio"""
+    + APP_AS_MAIN
+    + """gc.collect()
 base = gc.mem_alloc()
 peak = [0, 0]
 def sample():
@@ -619,6 +624,7 @@ sample()
 print(json.dumps({"peak": peak[0], "samples": peak[1], "held": gc.mem_alloc() - base,
                   "phase": app.tracker.game.phase, "result": app.tracker.game.result}))
 """
+)
 
 
 def _count(log):

@@ -18,6 +18,8 @@ room first, e.g. fewer distinct names in the rarely used modules, or names they 
 import pytest
 from twin_support import require_images
 
+from bench import mcu
+
 pytestmark = pytest.mark.device
 require_images("romfs")
 
@@ -30,16 +32,11 @@ FIRST_POOL = 20  # entries of the first pool on the heap (the rp2 image: 2 x 10)
 ENTRY_BYTES = 6  # a pointer, a hash byte and a length byte (MICROPY_QSTR_BYTES_IN_HASH 1)
 POOL_HEAD = 24  # qstr_pool_t's fields before its entries
 
-PROBE = """
-import gc, sys, time, asyncio, micropython
-import main_build
-from ingboard import gc_policy
-hw = main_build.build()
-gc_policy.drop("ingboard.board_config")
-relay_feed, App, RecordsStore = main_build.load_app()
-app = App(hw, RecordsStore(""), time.ticks_ms, time.ticks_diff, asyncio.sleep_ms,
-          ticks_us=time.ticks_us)
-gc.collect()
+PROBE = (
+    """
+import gc, sys, time, asyncio, micropython"""
+    + mcu.APP_AS_MAIN
+    + """gc.collect()
 print("QSTR app")
 micropython.qstr_info()
 for name in MODULES:
@@ -50,6 +47,7 @@ for name in MODULES:
 print("QSTR done")
 micropython.qstr_info()
 """
+)
 
 
 def _pools(n_pool):
@@ -84,7 +82,6 @@ def _modules(files):
 
 
 def test_every_module_s_names_fit_the_pools_the_app_starts_with(tmp_path):
-    from bench import mcu
     from host_tools import FIRMWARE
     from host_tools.commands import flash
 
