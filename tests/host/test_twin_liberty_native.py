@@ -17,12 +17,22 @@ from host_tools.twin.process import Twin
 MODULES = ["ingrules/%s.py" % m for m in ("__init__", "board", "liberty_viper", "chunked")]
 MODULES += ["ingrules/%s.py" % m for m in ("ko", "ply_store", "rulesets", "game")]
 
-# The scripts' random numbers (the same generator on the twin and on any host).
+# The scripts' random numbers and positions (the same generator on the twin and on any host):
+# boards of three sizes, sparse to nearly full, both colours (`bd`: ingrules.board).
 RANDOM = """
 x = [SEED]
 def rnd(n):
     x[0] = (x[0] * 1103515245 + 12345) & 0x7FFFFFFF
     return (x[0] >> 8) % n
+
+def positions():
+    for size in (5, 9, 19):
+        for fill in (20, 50, 80, 95):
+            b = bd.Board(size)
+            for p in b.points:
+                if rnd(100) < fill:
+                    b.set(p, 1 + rnd(2))
+            yield b
 """
 
 SCRIPT = (
@@ -36,20 +46,14 @@ native = bd._HAS_LIBERTY
     + """
 checked = 0
 wrong = 0
-for size in (5, 9, 19):
-    for fill in (20, 50, 80, 95):
-        b = bd.Board(size)
-        for p in b.points:
-            r = rnd(100)
-            if r < fill:
-                b.set(p, 1 + rnd(2))
-        for p in b.points:
-            if b.get(p) in (1, 2):
-                checked += 1
-                if bool(native(b.cells, b._mark, p, b.stride)) != b._flood(p, True)[1]:
-                    wrong += 1
-        if any(b._mark):
-            wrong += 1000
+for b in positions():
+    for p in b.points:
+        if b.get(p) in (1, 2):
+            checked += 1
+            if bool(native(b.cells, b._mark, p, b.stride)) != b._flood(p, True)[1]:
+                wrong += 1
+    if any(b._mark):
+        wrong += 1000
 
 def game(search, seed):
     bd._HAS_LIBERTY = search
@@ -116,28 +120,23 @@ from ingrules import board as bd, ko, liberty_viper
     + """
 checked = 0
 wrong = 0
-for size in (5, 9, 19):
-    for fill in (20, 50, 80, 95):
-        b = bd.Board(size)
-        for p in b.points:
-            if rnd(100) < fill:
-                b.set(p, 1 + rnd(2))
-        n = len(b.cells)
-        # Every chain of the board walked in turn into one buffer, as ko.py's surround does
-        # (marks kept between the walks, the points one after another).
-        a_seen, b_seen = bytearray(n), bytearray(n)
-        a_out, b_out = array("H", bytes(2 * n)), array("H", bytes(2 * n))
-        ka = kb = 0
-        for p in b.points:
-            if b.get(p) in (1, 2) and not a_seen[p]:
-                checked += 1
-                ka2 = liberty_viper.flood_chain(b.cells, a_seen, p, b.stride, a_out, ka)
-                kb = ko.flood_chain(b.cells, b_seen, p, b.stride, b_out, kb)
-                if ka2 != kb or list(a_out[ka:ka2]) != b.chain(p):
-                    wrong += 1
-                ka = ka2
-        if a_seen != b_seen or a_out != b_out:
-            wrong += 1000
+for b in positions():
+    n = len(b.cells)
+    # Every chain of the board walked in turn into one buffer, as ko.py's surround does
+    # (marks kept between the walks, the points one after another).
+    a_seen, b_seen = bytearray(n), bytearray(n)
+    a_out, b_out = array("H", bytes(2 * n)), array("H", bytes(2 * n))
+    ka = kb = 0
+    for p in b.points:
+        if b.get(p) in (1, 2) and not a_seen[p]:
+            checked += 1
+            ka2 = liberty_viper.flood_chain(b.cells, a_seen, p, b.stride, a_out, ka)
+            kb = ko.flood_chain(b.cells, b_seen, p, b.stride, b_out, kb)
+            if ka2 != kb or list(a_out[ka:ka2]) != b.chain(p):
+                wrong += 1
+            ka = ka2
+    if a_seen != b_seen or a_out != b_out:
+        wrong += 1000
 print(json.dumps({"native": ko._FLOOD is liberty_viper.flood_chain, "checked": checked,
                   "wrong": wrong}))
 """
