@@ -24,7 +24,9 @@ firmware (RPI_PICO v1.28) on the emulated RP2040 at 125 MHz, with the board's ha
 - mcu_mem_free_kb: the least gc.mem_free() after a gc.collect() (what is live, not garbage
   waiting for the collector), sampled every 250 ms while the app (firmware/main.py's build and
   order: drivers, then the app's code around gc_policy.LOAD_RESERVE, then ingboard/app/app.py with
-  every task) runs a 19x19 game for two emulated seconds, ROMFS deploy (goal);
+  every task) runs a 19x19 game for two emulated seconds, ROMFS deploy (goal); a log line
+  says where the heap goes (HEAP_STEPS: the free heap at each step of main.py's start, in a
+  run of its own);
   mcu_mem_free_kb_mpy the same on the stock image with .mpy on littlefs (no goal: the ROMFS
   image is the deploy for play).
 
@@ -294,13 +296,16 @@ print(json.dumps({'kb': (f0 - gc.mem_free()) / 1024}))
 
 # The twin scripts' start: the drivers built and the app's code loaded as firmware/main.py
 # does (main_build.py is main.py up to main()); APP_AS_MAIN makes the app as main() makes it.
-BUILT = """
+BUILT_DRIVERS = """
 import main_build
 from ingboard import gc_policy
 hw = main_build.build()
 gc_policy.drop("ingboard.board_config")
+"""
+BUILT_CODE = """
 relay_feed, App, RecordsStore = main_build.load_app()
 """
+BUILT = BUILT_DRIVERS + BUILT_CODE
 APP_AS_MAIN = (
     BUILT
     + """app = App(hw, RecordsStore(""), time.ticks_ms, time.ticks_diff, asyncio.sleep_ms,
@@ -335,6 +340,25 @@ async def both():
     await w
 asyncio.run(both())
 print(json.dumps({"free_min": low[0], "samples": low[1], "plies": len(app.tracker.game.plies)}))
+"""
+)
+
+# Where the heap goes as main.py starts the app (a run of its own: the collections between the
+# steps would move what APP measures): the free heap after a collection at each step.
+HEAP_STEPS = (
+    """
+import gc, json, asyncio, time
+def free():
+    gc.collect()
+    return gc.mem_free()
+steps = [free()]"""
+    + BUILT_DRIVERS
+    + "steps.append(free())"
+    + BUILT_CODE
+    + """steps.append(free())
+app = App(hw, RecordsStore(""), time.ticks_ms, time.ticks_diff, asyncio.sleep_ms)
+steps.append(free())
+print(json.dumps({"steps": steps}))
 """
 )
 
@@ -800,10 +824,31 @@ def _app_free(log, romfs=None, flash_image=None):
         % (res["samples"], res["free_min"], where)
     )
     if romfs:
+        with _app_twin(romfs) as twin:
+            steps = _exec_json(twin, HEAP_STEPS, max_ms=60000)["steps"]
+        log("# mcu: where the heap goes (ROMFS): %s" % _heap_steps(steps, res["free_min"]))
         return [
             Figure("mcu_mem_free_kb", round(res["free_min"] / KB, 1), "KB", (">=", GOAL_FREE_KB))
         ]
     return [Figure("mcu_mem_free_kb_mpy", round(res["free_min"] / KB, 1), "KB")]
+
+
+def _heap_steps(steps, least):
+    """HEAP_STEPS' free heap at each step of main.py's start, and the running app's least
+    (APP), as one line: what the drivers, the app's code and the app's objects each take."""
+    start, drivers, code, made = steps
+    return (
+        "%.1f KB free at the start; main.py's imports and the drivers built take %.1f KB, the "
+        "app's code %.1f KB, the app made (game, faces, bowls, journal) %.1f KB, the app "
+        "running (its least free) %.1f KB more"
+        % (
+            start / KB,
+            (start - drivers) / KB,
+            (drivers - code) / KB,
+            (code - made) / KB,
+            (made - least) / KB,
+        )
+    )
 
 
 def _cpu_idle(romfs, log):
