@@ -28,7 +28,7 @@ HOT = {
     "ingboard/app/idle_wait.py": ["wait_io_event"],
     "ingboard/app/standalone.py": ["Standalone._face", "Standalone._paired", "Standalone.wait_ms"],
     "ingboard/sensing/classifier.py": ["Classifier.begin", "Classifier.part", "Classifier.end"],
-    "ingboard/drivers/keys.py": ["Keys.poll"],
+    "ingboard/drivers/keys.py": ["Keys.poll", "Keys._read_keys"],
     "ingboard/drivers/hx711.py": [
         "HX711.poll",
         "HX711.ready",
