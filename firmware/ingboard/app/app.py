@@ -385,6 +385,8 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
                 if fb is None:
                     continue
                 try:
+                    if self.standalone.unchanged(fb, color, t):
+                        continue
                     low = high = -1
                     self.scan_if_due()  # before the face's first piece too
                     for y, h in self.standalone.paint(fb, color, t):

@@ -258,10 +258,12 @@ class Inputs:
         period = self.periods[2]
         while not self.stopping:
             start = self.cpu_ticks()
-            t = self.now()
-            if keys is not None:
-                self._poll_keys(keys, t)
-            if buzzer is not None:
-                buzzer.update(t)
+            # Keys.poll's own first test, made here: with every key at rest and no edge since
+            # the pins were read, nor a pattern playing, not even the clock is read (50 times
+            # a second on an idle board).
+            if keys is not None and not (keys.rest and keys.read_at == keys.edges):
+                self._poll_keys(keys, self.now())
+            if buzzer is not None and buzzer.pattern:
+                buzzer.update(self.now())
             self._spent(_T_KEYS, start)
             await self.sleep_ms(period)
