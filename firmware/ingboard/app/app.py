@@ -52,6 +52,9 @@ _T_BACK = const(4)
 _T_RELAY = const(5)
 _T_DISPLAY = const(6)
 _T_LINK = const(7)
+# Each side's face: display name, colour (made once: a tuple of imported names written in the
+# loop is made again at every pass, ~64 bytes of garbage each).
+_FACES = (("B", BLACK), ("W", WHITE))
 _ROOM_US = const(20000)  # background(): the least time left before the next scan for an import
 
 
@@ -381,7 +384,7 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
         while not self.stopping:
             start = clock()
             t = self.now()
-            for name, color in (("B", BLACK), ("W", WHITE)):
+            for name, color in _FACES:
                 fb = displays.get(name)
                 if fb is None:
                     continue

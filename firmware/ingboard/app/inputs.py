@@ -24,6 +24,10 @@ _T_SCAN = const(0)
 _T_BOWLS = const(1)
 _T_KEYS = const(2)
 _T_BACK = const(4)
+# Each bowl: its index, its load cell's name, its colour (made once: a tuple of imported
+# names written in the loop is made again at every pass, 80 bytes of garbage ten times a
+# second).
+_BOWLS = ((0, "B", BLACK), (1, "W", WHITE))
 
 
 class RingQueue:
@@ -212,7 +216,7 @@ class Inputs:
         inputs = self.inputs
         while not self.stopping:
             start = self.cpu_ticks()
-            for i, c, color in ((0, "B", BLACK), (1, "W", WHITE)):
+            for i, c, color in _BOWLS:
                 hx = scales.get(c)
                 if hx is None:
                     continue
