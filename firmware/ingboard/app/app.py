@@ -319,7 +319,7 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
         if self.compaction is not None and self.journal is not None:
             if self._room():  # a slice is ~16 ms of the RP2040: not when a scan is near
                 self._compaction_step()
-        else:
+        elif self.end_preload.left:
             self.preload_end()
 
     def preload_end(self):
