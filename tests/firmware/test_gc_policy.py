@@ -1,18 +1,40 @@
 """When the app's collector collects (gc_policy.Collector): right after a scan, once every
-CHECK_MS of board time. CPython and MicroPython."""
+CHECK_MS of board time when CHECK_BYTES were allocated since the last collection. CPython and
+MicroPython."""
 
 from ingboard import gc_policy
 
 
-def test_collector_after_a_scan_every_check_ms():
+class Thresholds:
+    """gc's threshold as the collector sets it (CPython's gc has none): the values it was set
+    to, in order."""
+
+    def __init__(self):
+        self.set = []
+
+    def threshold(self, n=None):
+        if n is not None:
+            self.set.append(n)
+
+
+def test_collector_looks_after_a_scan_every_check_ms():
     c = gc_policy.Collector()
-    c.enabled = True  # (CPython has no gc.threshold: the policy's timing alone is checked)
-    assert c.after_scan(0)
-    assert not c.after_scan(gc_policy.CHECK_MS - 1)
-    assert c.after_scan(gc_policy.CHECK_MS)
-    assert not c.after_scan(2 * gc_policy.CHECK_MS - 1)
-    assert c.after_scan(2 * gc_policy.CHECK_MS)
-    assert c.collections == 3
+    c.enabled = True
+    real = gc_policy.gc
+    gc_policy.gc = fake = Thresholds()
+    try:
+        assert c.after_scan(0)
+        assert not c.after_scan(gc_policy.CHECK_MS - 1)
+        assert c.after_scan(gc_policy.CHECK_MS)
+        assert not c.after_scan(2 * gc_policy.CHECK_MS - 1)
+        assert c.after_scan(2 * gc_policy.CHECK_MS)
+    finally:
+        gc_policy.gc = real
+    assert c.looks == 3
+    # Each look: the collection if CHECK_BYTES were allocated, then the threshold until the
+    # next scan, as early() leaves it.
+    step = [gc_policy.CHECK_BYTES, gc_policy.THRESHOLD + gc_policy.BURST]
+    assert fake.set == step * 3
 
 
 def test_early_sets_the_threshold_until_the_next_scan():

@@ -205,3 +205,100 @@ def test_presses_counted_at_one_poll_are_taken_in_the_order_they_were_made():
     pins[1].set(1, 810)
     assert keys.poll(900) == 2  # Black's press read down since 710, White's from its edges
     assert keys.taken() == [0, 1]
+
+
+class CountingIrqKey(IrqKey):
+    """An IrqKey that counts its reads."""
+
+    def __init__(self, clock):
+        super().__init__(clock)
+        self.reads = 0
+
+    def __call__(self):
+        self.reads += 1
+        return self.level
+
+
+def _reads(pins):
+    return sum(p.reads for p in pins)
+
+
+def test_where_every_key_has_edges_a_poll_with_every_key_at_rest_reads_no_pin():
+    # An idle board polls its keys 50 times a second: with every key up and no edge since the
+    # last poll that read them, nothing can have been pressed (a key goes down with an edge).
+    clock = VirtualTime()
+    pins = [CountingIrqKey(clock), CountingIrqKey(clock)]
+    keys = Keys(pins, debounce_ms=20)
+    keys._ticks = clock
+    assert keys.poll(0) == 0  # the first poll reads every key
+    before = _reads(pins)
+    assert before > 0
+    for t in range(20, 400, 20):
+        assert keys.poll(t) == 0
+    assert _reads(pins) == before
+    # A press: its edge makes the next polls read, and it counts as before (debounced).
+    pins[1].set(0, 405)
+    assert keys.poll(410) == 0
+    assert _reads(pins) > before
+    assert keys.poll(430) == 1 and keys.taken() == [1]
+    # Held down: every poll reads (its release must be seen); released and settled: quiet.
+    held = _reads(pins)
+    assert keys.poll(450) == 0 and _reads(pins) > held
+    pins[1].set(1, 460)
+    for t in (470, 490, 510):
+        assert keys.poll(t) == 0
+    settled = _reads(pins)
+    for t in range(530, 700, 20):
+        assert keys.poll(t) == 0
+    assert _reads(pins) == settled
+    assert keys.taken() == []
+
+
+class PressingKey(CountingIrqKey):
+    """A key whose first read presses another key (its edge while the poll reads the pins)."""
+
+    other = None
+
+    def __call__(self):
+        level = super().__call__()
+        other = self.other
+        if other is not None:
+            self.other = None
+            other.set(0, self.clock.now)
+        return level
+
+
+def test_an_edge_while_the_pins_are_read_makes_the_next_poll_read_again():
+    # The edge's handler may run while a poll reads the pins, after the key was read up: the
+    # next poll must not take the board for quiet.
+    clock = VirtualTime()
+    pins = [CountingIrqKey(clock), PressingKey(clock)]
+    keys = Keys(pins, debounce_ms=20)
+    keys._ticks = clock
+    assert keys.poll(0) == 0
+    pins[1].set(0, 1)  # a bounce on key 1: its edges make the next poll read the pins
+    pins[1].set(1, 2)
+    pins[1].other = pins[0]  # and key 0 goes down while that poll reads key 1, after key 0
+    assert keys.poll(5) == 0
+    assert pins[0].level == 0
+    assert keys.poll(10) == 0 and keys.poll(30) == 1 and keys.taken() == [0]
+
+
+def test_pins_without_edges_are_read_at_every_poll():
+    pins = [CountingKey(), CountingKey()]
+    keys = Keys(pins, debounce_ms=20)
+    keys.poll(0)
+    before = _reads(pins)
+    keys.poll(20)
+    keys.poll(40)
+    assert _reads(pins) == before + 2 * len(pins)
+
+
+class CountingKey(Key):
+    def __init__(self):
+        super().__init__()
+        self.reads = 0
+
+    def __call__(self):
+        self.reads += 1
+        return self.level

@@ -26,9 +26,14 @@ HOT = {
     "ingboard/app/app.py": ["App.tick", "App.step", "App._play", "_take", "App._after"],
     "ingboard/app/recorder.py": ["Recorder._record"],
     "ingboard/app/idle_wait.py": ["wait_io_event"],
-    "ingboard/app/standalone.py": ["Standalone._face", "Standalone._paired", "Standalone.wait_ms"],
+    "ingboard/app/standalone.py": [
+        "Standalone._face",
+        "Standalone._paired",
+        "Standalone.wait_ms",
+        "Standalone.unchanged",
+    ],
     "ingboard/sensing/classifier.py": ["Classifier.begin", "Classifier.part", "Classifier.end"],
-    "ingboard/drivers/keys.py": ["Keys.poll"],
+    "ingboard/drivers/keys.py": ["Keys.poll", "Keys._read_keys"],
     "ingboard/drivers/hx711.py": [
         "HX711.poll",
         "HX711.ready",

@@ -115,3 +115,34 @@ def test_before_the_start_each_face_names_the_player_the_director_paired(tmp_pat
     link.pairing = None
     plain = _render(lambda fb: clock_face.draw(fb, clock, BLACK, 0))
     assert _render(lambda fb: app.standalone.draw(fb, BLACK, 0)) == plain
+
+
+def test_a_face_the_display_task_leaves_unpainted_is_one_paint_would_not_change(
+    tmp_path, monkeypatch
+):
+    # The display task asks Standalone.unchanged() before paint() (no generator, no look made
+    # for a face that stays the same: an idle board's four paints a second). Over a whole game
+    # with its clock running, every face it left alone is one that paint() would not have
+    # touched, and it did leave faces alone.
+    from ingboard.app.standalone import Standalone
+
+    real = Standalone.unchanged
+    asked = {True: 0, False: 0}
+    wrong = []  # (the display task reports an exception and goes on: collected here)
+
+    def checked(self, fb, color, t):
+        same = real(self, fb, color, t)
+        asked[same] += 1
+        if same:
+            bands = [band for band in self.paint(fb, color, t)]
+            if bands:
+                wrong.append((t, color, bands))
+        return same
+
+    monkeypatch.setattr(Standalone, "unchanged", checked)
+    game = sim.read_game(os.path.join(ROOT, "host_tools", "data", "demo_game.sgf"))
+    simulation = sim.simulate(game, "typical", seed=5)
+    app, _hw = run_app(simulation.text(), str(tmp_path), 60000)
+    assert wrong == []
+    assert asked[True] > 20 and asked[False] > 20, asked
+    assert len(app.tracker.game.plies) >= 5  # a game played meanwhile, the clock running

@@ -52,6 +52,9 @@ _T_BACK = const(4)
 _T_RELAY = const(5)
 _T_DISPLAY = const(6)
 _T_LINK = const(7)
+# Each side's face: display name, colour (made once: a tuple of imported names written in the
+# loop is made again at every pass, ~64 bytes of garbage each).
+_FACES = (("B", BLACK), ("W", WHITE))
 _ROOM_US = const(20000)  # background(): the least time left before the next scan for an import
 
 
@@ -126,6 +129,7 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
         key_ms=20,
         game_ms=40,
         display_ms=500,
+        link_ms=40,
         mark_ms=1000,
         journal_limit=JOURNAL_LIMIT,
         ticks_us=None,
@@ -137,7 +141,7 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
         self.sleep_ms = sleep_ms
         self._init_cpu_meter(ticks_ms, ticks_us)
         self._init_inputs()
-        self.periods = (scan_ms, bowl_ms, key_ms, game_ms, display_ms)
+        self.periods = (scan_ms, bowl_ms, key_ms, game_ms, display_ms, link_ms)
         self._init_recorder(mark_ms, journal_limit)
         self.outputs = RingQueue(OUTPUTS)
         self._init_host_link()
@@ -315,7 +319,7 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
         if self.compaction is not None and self.journal is not None:
             if self._room():  # a slice is ~16 ms of the RP2040: not when a scan is near
                 self._compaction_step()
-        else:
+        elif self.end_preload.left:
             self.preload_end()
 
     def preload_end(self):
@@ -380,11 +384,13 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
         while not self.stopping:
             start = clock()
             t = self.now()
-            for name, color in (("B", BLACK), ("W", WHITE)):
+            for name, color in _FACES:
                 fb = displays.get(name)
                 if fb is None:
                     continue
                 try:
+                    if self.standalone.unchanged(fb, color, t):
+                        continue
                     low = high = -1
                     self.scan_if_due()  # before the face's first piece too
                     for y, h in self.standalone.paint(fb, color, t):
@@ -417,8 +423,10 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
             await self.sleep_ms(self.standalone.wait_ms(self.now(), period))
 
     async def link_task(self):
+        # Every 40 ms: a host's command answered within ~one scan period, at half the looks of
+        # the keys' 20 ms (each ~130 us of the RP2040 on an idle board, where no host talks).
         link = self.hw.get("link")
-        period = self.periods[2]
+        period = self.periods[5]
         while not self.stopping:
             start = self.cpu_ticks()
             if link is not None:
@@ -441,8 +449,7 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
 
     def task_periods(self):
         """The period in ms of each coroutine of tasks(), in the same order."""
-        p = self.periods
-        return (p[0], p[1], p[2], p[3], p[4], p[2])
+        return self.periods
 
     def tasks(self):
         return (

@@ -24,6 +24,10 @@ _T_SCAN = const(0)
 _T_BOWLS = const(1)
 _T_KEYS = const(2)
 _T_BACK = const(4)
+# Each bowl: its index, its load cell's name, its colour (made once: a tuple of imported
+# names written in the loop is made again at every pass, 80 bytes of garbage ten times a
+# second).
+_BOWLS = ((0, "B", BLACK), (1, "W", WHITE))
 
 
 class RingQueue:
@@ -212,7 +216,7 @@ class Inputs:
         inputs = self.inputs
         while not self.stopping:
             start = self.cpu_ticks()
-            for i, c, color in ((0, "B", BLACK), (1, "W", WHITE)):
+            for i, c, color in _BOWLS:
                 hx = scales.get(c)
                 if hx is None:
                     continue
@@ -258,10 +262,12 @@ class Inputs:
         period = self.periods[2]
         while not self.stopping:
             start = self.cpu_ticks()
-            t = self.now()
-            if keys is not None:
-                self._poll_keys(keys, t)
-            if buzzer is not None:
-                buzzer.update(t)
+            # Keys.poll's own first test, made here: with every key at rest and no edge since
+            # the pins were read, nor a pattern playing, not even the clock is read (50 times
+            # a second on an idle board).
+            if keys is not None and not (keys.rest and keys.read_at == keys.edges):
+                self._poll_keys(keys, self.now())
+            if buzzer is not None and buzzer.pattern:
+                buzzer.update(self.now())
             self._spent(_T_KEYS, start)
             await self.sleep_ms(period)

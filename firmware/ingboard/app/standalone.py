@@ -314,6 +314,31 @@ class Standalone:
             self._whole(fb, kind, what)
         self.shown = kind
 
+    def unchanged(self, fb, color, t):
+        """True when paint(fb, color, t) would draw nothing on a clock face: paint()'s own
+        first test, without its generator and its look tuple (~190 bytes of garbage a paint
+        of an unchanged face, four paints a second on an idle board; the display task asks
+        this first)."""
+        if t >= self._until.get(color, 0):
+            return False
+        last = self._painted.get(color)
+        if last is None or last[0] is not fb or last[1] != "clock" or self._face(t)[0] != "clock":
+            return False
+        # (One name for the last paint and then its look, and no more: a frame of at most 11
+        # words, which MicroPython keeps on the C stack - drivers/keys.py says why.)
+        last = self._looks.get(color)
+        clock = self.app.tracker.clock
+        return (
+            last is not None
+            and last[0] is clock
+            and last[1] == self._noted
+            and last[2] == clock.turn
+            and last[3] == clock.started
+            and last[4] == clock.paused
+            and last[5] == clock.held
+            and last[6] == self._paired(clock, color)
+        )
+
     def paint(self, fb, color, t):
         """Bring color's face on fb up to date at board time t, a piece at a time (issue 20,
         "A CPU budget": the display task yields to the scan between pieces): a generator of

@@ -20,7 +20,8 @@ TIME_OUT = (800, 600)
 class Buzzer:
     def __init__(self, pwm):
         self._pwm = pwm
-        self._pattern = ()
+        # The pattern playing, () when silent (the app's key task updates only while one plays).
+        self.pattern = ()
         self._step = 0
         self._until = 0
         pwm.duty_u16(0)
@@ -28,15 +29,15 @@ class Buzzer:
     def play(self, pattern, now_ms):
         if len(pattern) % 2:
             raise ValueError("a pattern is (frequency, duration) pairs")
-        self._pattern = pattern
+        self.pattern = pattern
         self._step = 0
         self._start_step(now_ms)
 
     def _start_step(self, now_ms):
-        p = self._pattern
+        p = self.pattern
         if self._step >= len(p):
             self._pwm.duty_u16(0)
-            self._pattern = ()
+            self.pattern = ()
             return
         hz = p[self._step]
         if hz:
@@ -48,12 +49,12 @@ class Buzzer:
 
     def update(self, now_ms):
         """Advance the pattern; return True while something is playing."""
-        while self._pattern and now_ms - self._until >= 0:
+        while self.pattern and now_ms - self._until >= 0:
             start = self._until
             self._step += 2
             self._start_step(start)
-        return bool(self._pattern)
+        return bool(self.pattern)
 
     def stop(self):
-        self._pattern = ()
+        self.pattern = ()
         self._pwm.duty_u16(0)

@@ -49,6 +49,16 @@ class Keys:
         self._falling = bytearray(n)
         self._missed = bytearray(n)
         self._ticks = None
+        # Where every key has its edges, a poll with every key at rest and no edge since the
+        # last poll that read the pins has nothing to read (see poll): `edges` counts the
+        # edges' handlers run, `read_at` is its value at the last reading, `rest` whether that
+        # reading left every key at rest (`rest and read_at == edges`: the app's key task
+        # makes poll's first test itself, to skip the clock's reading too). Without edges (a
+        # port or pin without Pin.irq) every poll reads the pins.
+        self.edges = 0
+        self.read_at = -1
+        self.rest = 0
+        timed = 0
         for i in range(n):
             pin = self._pins[i]
             if hasattr(pin, "irq") and hasattr(pin, "IRQ_FALLING"):
@@ -56,6 +66,8 @@ class Keys:
 
                 self._ticks = time
                 pin.irq(self._edge_handler(i), pin.IRQ_FALLING | pin.IRQ_RISING)
+                timed += 1
+        self._all_timed = timed == n
 
     def _edge_handler(self, i):
         def edge(_pin):
@@ -67,6 +79,7 @@ class Keys:
         # The handler is scheduled (a soft IRQ): it may run late, after the polls have seen
         # and counted this press (state _DOWN). Such a press is the polls' alone - its edges
         # must never count it again (a phantom press switches the other player's clock).
+        self.edges += 1  # the next poll reads the pins (poll)
         now = self._ticks.ticks_ms()
         if self._state[i] == _DOWN:
             self._falling[i] = 0
@@ -85,10 +98,26 @@ class Keys:
         # C stack - a larger one is allocated on the heap at every call (py/objfun.c), a search
         # of the app's fragmented heap that held each poll 0.3-0.8 ms on the RP2040 twin and
         # brought the heap's threshold collections (22 ms) into the keys' time.
+        # Where every key's edges are timed, a poll after one that found every key at rest,
+        # with no edge since, has nothing to read: a key can only have gone down with an edge,
+        # whose handler runs before the next poll that reads (the common case of an idle
+        # board, 50 polls a second: three attribute loads and a compare).
+        if self.rest and self.read_at == self.edges:
+            return 0
+        return self._read_keys(now_ms)
+
+    def _read_keys(self, now_ms):
+        # Every key sampled; the edges' count taken first, so that an edge while reading
+        # makes the next poll read again.
+        if self._all_timed:
+            self.read_at = self.edges
         count = 0
+        self.rest = 1
         for i in range(len(self._pins)):
             if self._pins[i]() == self._active or self._state[i] or self._missed[i]:
                 count += self._step(i, now_ms)
+                if self._state[i] or self._missed[i]:
+                    self.rest = 0
         return count
 
     def _step(self, i, now_ms):
