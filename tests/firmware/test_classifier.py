@@ -417,6 +417,31 @@ def _grid_order(size=19):
     return array("H", order), ends
 
 
+def test_scans_in_parts_of_another_split_and_whole_scans_between_them_classify_alike():
+    # begin() writes the parts' ends once for an `ends` it has seen (the grid's, the same
+    # every scan): a scan split otherwise, or a whole classify() between two scans in parts,
+    # must still classify as a whole scan does.
+    whole = Classifier(19, settle_scans=2, track_shift=3)
+    mixed = Classifier(19, settle_scans=2, track_shift=3)
+    order, ends = _grid_order()
+    halves = [ends[7], ends[-1]]  # the same order in two parts
+    for k in range(12):
+        r = _readings(361)
+        for i in range(361):
+            r[i] = E + S if (i + k) % 5 == 0 else E - S if (i * k) % 7 == 1 else E + (i % 9)
+        nw = whole.classify(r)
+        if k % 3 == 2:
+            nm = mixed.classify(r)
+        else:
+            split = ends if k % 3 == 0 else halves
+            mixed.begin(r, order, split)
+            for a in range(len(split)):
+                mixed.part(a)
+            nm = mixed.end()
+        assert nm == nw and mixed.classes == whole.classes, k
+        assert list(mixed.baseline) == list(whole.baseline), k
+
+
 def test_a_scan_classified_in_parts_is_the_scan_classified_whole():
     # Classifier.begin/part/end (each part in a power-on wait of the grid's scan): the same
     # classes, baselines, counters and new faults - in point order - as classify(), scan
