@@ -116,11 +116,11 @@ def test_a_running_clock_face_shows_each_second_on_time_and_is_looked_at_only_th
     real_draw = clock_face.draw_part
     real_parts = clock_face.parts_until
 
-    def draw_part(fb, i, value, color, clear=True):
+    def draw_part(fb, i, value, color, clear=True, old=None):
         if i == 1 and color == 1:
             t = app.now()
             painted.append((t, value, app.tracker.clock.player(1, t)[0]))
-        return real_draw(fb, i, value, color, clear)
+        return real_draw(fb, i, value, color, clear, old)
 
     def parts_until(clock, color, now_ms):
         looks.append((now_ms, color))

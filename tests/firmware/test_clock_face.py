@@ -87,3 +87,37 @@ def test_header_is_inverted_only_on_the_side_whose_clock_runs():
     paused = Canvas()
     cf.draw(paused, clock, BLACK, 1000)
     assert paused.at(cf.WIDTH - 1, 0) == 0
+
+
+def _framebuf_face():
+    import framebuf
+
+    buf = bytearray(cf.WIDTH * cf.HEIGHT // 8)
+    return buf, framebuf.FrameBuffer(buf, cf.WIDTH, cf.HEIGHT, framebuf.MONO_VLSB)
+
+
+def test_the_time_redrawn_over_the_last_shows_what_it_shows_drawn_whole():
+    # A running clock's time is redrawn each second over the last one: only its characters
+    # that changed are drawn again (clock_face.draw_part's `old`). Over the times a face shows
+    # - the seconds, the minutes and the hours turning over, H:MM:SS to M:SS, one digit of
+    # minutes to two and back, "-:--" - the frame is the one the time drawn whole gives, on
+    # framebuf (blit) and on the recording canvas.
+    times = [3600000 * 2, 3600000 + 1, 3600000, 3599001, 600000, 599999, 60000, 59001, 10000]
+    times += [9000, 1000, 1, 0, 61000 * 11, 37000 * 13]
+    texts = [cf.clock_text(ms) for ms in times] + ["-:--", "0:00", "12:34:56", "1:23"]
+    steps = 0
+    for old in texts:
+        for new in texts:
+            whole_buf, whole = _framebuf_face()
+            cf.draw_part(whole, 1, new, BLACK)
+            buf, fb = _framebuf_face()
+            cf.draw_part(fb, 1, old, BLACK)
+            cf.draw_part(fb, 1, new, BLACK, True, old)
+            assert buf == whole_buf, (old, new)
+            canvas_whole, canvas = Canvas(), Canvas()
+            cf.draw_part(canvas_whole, 1, new, BLACK)
+            cf.draw_part(canvas, 1, old, BLACK)
+            cf.draw_part(canvas, 1, new, BLACK, True, old)
+            assert canvas.px == canvas_whole.px, (old, new)
+            steps += 1
+    assert steps == len(texts) ** 2

@@ -379,7 +379,7 @@ class Standalone:
             fb.fill(0)
         for i in range(clock_face.PARTS):
             if old is None or shown[i] != old[i]:
-                clock_face.draw_part(fb, i, shown[i], color, old is not None)
+                clock_face.draw_part(fb, i, shown[i], color, old is not None, old and old[i])
                 yield clock_face.band(i)
         self._painted[color] = (fb, kind, shown)
 

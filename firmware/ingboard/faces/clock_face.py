@@ -379,9 +379,13 @@ def band(i):
     return _BANDS[i]
 
 
-def draw_part(fb, i, value, color, clear=True):
+def draw_part(fb, i, value, color, clear=True, old=None):
     """Paint part i of color's face showing `value` (from parts()); its band cleared first
-    unless `clear` is False (a frame filled with 0 already)."""
+    unless `clear` is False (a frame filled with 0 already). `old`: what the part shows now,
+    where the time's characters that stay in place need no drawing again."""
+    if i == 1 and clear and old is not None and _same_places(old, value):
+        _changed_characters(fb, old, value)
+        return
     if clear:
         y, h = _BANDS[i]
         fb.fill_rect(0, y, WIDTH, h, 0)
@@ -399,6 +403,31 @@ def draw_part(fb, i, value, color, clear=True):
         big(fb, (WIDTH - big_width(value)) // 2, _TIME_Y, value)
     elif value:
         text(fb, 2, _BANDS[i][0], value)
+
+
+def _same_places(old, new):
+    # Whether each character of the time `new` sits where `old`'s does (the same length, the
+    # colons at the same places): then the part is the same drawn character by character.
+    if len(old) != len(new):
+        return False
+    for j in range(len(new)):
+        if (old[j] == ":") != (new[j] == ":"):
+            return False
+    return True
+
+
+def _changed_characters(fb, old, new):
+    # The time part where only some characters changed (the seconds, most of the time): each
+    # changed character's cell - the part's full height, its advance wide - cleared and
+    # drawn; the same pixels as the part drawn whole (~0.5 ms of the RP2040 a big character,
+    # five of them a second while a clock runs).
+    x = (WIDTH - big_width(new)) // 2
+    for j in range(len(new)):
+        w = 3 * _BIG if new[j] == ":" else 6 * _BIG
+        if new[j] != old[j]:
+            fb.fill_rect(x, _TIME_Y, w, 7 * _BIG, 0)
+            big(fb, x, _TIME_Y, new[j])
+        x += w
 
 
 def draw(fb, clock, color, now_ms):
