@@ -166,3 +166,36 @@ def test_a_long_line_goes_out_in_slices_and_a_cut_one_is_ended():
     assert len(lines) == 2 and len(lines[0]) == 512  # the first slice, ended
     error = json.loads(lines[1])
     assert error["type"] == "error" and error["cmd"] == "plies" and "MemoryError" in error["text"]
+
+
+def _link_waits(app, vt, until):
+    # The link task alone, stepped in virtual time: [(when it looked, how long it then slept)].
+    task = app.link_task()
+    waits = []
+    while vt.now < until:
+        ms = task.send(None)
+        waits.append((vt.now, ms))
+        vt.now += ms
+    return waits
+
+
+def test_the_link_is_looked_at_every_link_period_and_a_host_answered_within_one():
+    # The link task's period (40 ms, twice the keys'): a host's line is answered at the next
+    # look, an event goes out at the next look.
+    vt, app = _app()
+    app.outputs.clear()
+    link_ms = app.task_periods()[5]
+    assert link_ms == 40
+    waits = _link_waits(app, vt, 1000)
+    assert {ms for _t, ms in waits} == {link_ms}
+    link = app.hw["link"]
+    asked = vt.now + 7
+    link.lines.append((asked, b'{"cmd": "ping"}\n'))
+    waits = _link_waits(app, vt, vt.now + 200)
+    answered = next(t for t, _ms in waits if t >= asked)
+    assert link.messages()[-1]["type"] == "pong"
+    assert answered - asked <= link_ms
+    app.emit({"t": vt.now, "type": "alert", "code": "stone-extra"})
+    assert app.hw["link"].messages()[-1]["type"] == "pong"  # queued, not yet out
+    _link_waits(app, vt, vt.now + 1)  # one look
+    assert app.hw["link"].messages()[-1]["code"] == "stone-extra"
