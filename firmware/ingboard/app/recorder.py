@@ -299,16 +299,19 @@ class Recorder:
         # late in a long game); the scans between append nothing (only the game task appends,
         # and this is the game task).
         cp = self.scan_if_due
-        reader = self.store.journal_reader()
-        self.compaction[1] = reader
-        cp()
-        reader.seek(job.offset)
-        cp()
-        job.reading(reader)
-        done = job.step(_COMPACT_SLICE)
-        cp()
-        reader.close()
-        self.compaction[1] = None
+        if job.writing():
+            done = job.step(_COMPACT_SLICE)  # a piece of the compacted journal written
+        else:
+            reader = self.store.journal_reader()
+            self.compaction[1] = reader
+            cp()
+            reader.seek(job.offset)
+            cp()
+            job.reading(reader)
+            done = job.step(_COMPACT_SLICE)
+            cp()
+            reader.close()
+            self.compaction[1] = None
         if not done:
             return
         cp()

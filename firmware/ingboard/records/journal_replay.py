@@ -30,6 +30,7 @@ from ingboard.tracking.tracker import Tracker
 _HEX = b"0123456789abcdef"
 _CHUNK = const(2048)
 _SLICE = const(4096)  # bytes read per Compactor.step() of a whole compact()
+_WRITE = const(512)  # bytes written to the compacted journal per Compactor.step()
 _STATE_MARKS = tuple(('["%s"' % name).encode() for name in STATE_OPS)
 
 
@@ -372,6 +373,7 @@ class Compactor:
         self.pending_t = 0
         self.size = 0
         self.carry = None  # (t, JSON of ops) of a record to merge once pending is written
+        self.queue = []  # pieces of the records made, written _WRITE bytes a step (writing)
         self.last = {}
         self.read_t = 0  # t of the last record read
         self.state_t = 0
@@ -383,20 +385,46 @@ class Compactor:
         app opens the journal afresh for each slice: see App._compaction_slice)."""
         self.f = f
 
+    def write(self, piece):
+        # The sink of the records made: queued, written by the next steps (see step).
+        self.queue.append(piece)
+
+    def writing(self):
+        """True while the next step only writes (it reads nothing: no reader needed)."""
+        return len(self.queue) > 0
+
     def _put(self, t, ops):
-        self.bytes += write_record(self.out, t, ops)
+        self.bytes += write_record(self, t, ops)
         self.records += 1
         self.last_t = t
 
+    def _write_some(self):
+        # At most _WRITE bytes of the queued pieces to `out`: appending a merged record of
+        # ~2 KB to a littlefs file in one piece was up to ~60 ms of the RP2040 (issue 32).
+        queue = self.queue
+        left = _WRITE
+        while queue and left > 0:
+            piece = queue[0]
+            if len(piece) > left:
+                view = memoryview(piece)
+                self.out.write(view[:left])
+                queue[0] = view[left:]
+                return
+            self.out.write(piece)
+            left -= len(piece)
+            queue.pop(0)
+
     def step(self, budget):
-        """Read records worth `budget` bytes (at least one); True when the compacted journal is
-        complete."""
+        """Read records worth `budget` bytes (at least one), or write _WRITE bytes of the
+        records made; True when the compacted journal is complete."""
+        if self.queue:
+            self._write_some()
+            return self.done and not self.queue
         if self.done:
             return True
         if self.size > _CHUNK or self.carry is not None:
-            # A merged record's write is a step of its own: appending to a littlefs file is
-            # up to ~60 ms of the RP2040 when it takes a new block, and with the reading
-            # before it one piece held a scan up by ~95 ms on the twin (issue 32).
+            # A merged record is made a step of its own, and written by the next ones: with
+            # the reading before it one piece held a scan up by ~95 ms on the twin (issue 32).
             self._put_pending()
             return False
         start = self.offset
@@ -407,19 +435,19 @@ class Compactor:
                 payload, size = _frame(self.f)
             if payload is None:
                 self._finish()
-                return True
+                return not self.queue
             t = _time(payload)
             if t >= 0 and len(payload) <= 2 * _CHUNK and _stateless(payload):
                 if t < self.read_t:
                     self._finish()  # time going back ends the journal (as _decode)
-                    return True
+                    return not self.queue
                 self._read(t, size)
                 self._keep_text(t, payload)
             else:
                 record = _decode(payload, self.read_t)
                 if record is None:
                     self._finish()
-                    return True
+                    return not self.queue
                 self._read(record[0], size)
                 self._keep_ops(record)
             if self.size > _CHUNK or self.carry is not None:
@@ -472,12 +500,14 @@ class Compactor:
                 self.size += len(text) + 2
                 if many and self.size > _CHUNK:
                     self._put_pending()
+                    while self.queue:  # a flood's pieces written as they are cut
+                        self._write_some()
 
     def _put_pending(self):
         # The merged record of the pending ops' JSON (step), without making it again; then the
         # record that waited for it (carry) is pending.
         if self.pending:
-            self.bytes += write_texts(self.out, self.pending_t, self.pending)
+            self.bytes += write_texts(self, self.pending_t, self.pending)
             self.records += 1
             self.last_t = self.pending_t
         self.pending = []
