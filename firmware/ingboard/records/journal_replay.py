@@ -30,6 +30,8 @@ from ingboard.tracking.tracker import Tracker
 _HEX = b"0123456789abcdef"
 _CHUNK = const(2048)
 _SLICE = const(4096)  # bytes read per Compactor.step() of a whole compact()
+_WRITE = const(512)  # bytes written to the compacted journal per Compactor.step()
+_STATE_MARKS = tuple(('["%s"' % name).encode() for name in STATE_OPS)
 
 
 def _hex_value(data, start, end):
@@ -61,9 +63,9 @@ def _source(data):
     return data
 
 
-def _next(f, last_t):
-    """The next whole record of the file `f` (read(n)) and its length in bytes, or (None, 0)
-    when there is none (the end, or a torn or bad record)."""
+def _frame(f):
+    """The payload (bytes) of the next whole record of the file `f` (read(n)) and the record's
+    length in bytes, or (None, 0) when there is none (the end, a torn record, a bad CRC)."""
     head = f.read(HEADER)
     if not head or len(head) < HEADER:
         return None, 0
@@ -76,15 +78,54 @@ def _next(f, last_t):
         return None, 0
     if crc32(payload) & 0xFFFFFFFF != crc:
         return None, 0
+    return payload, HEADER + n + 1
+
+
+def _decode(payload, last_t):
+    # The record [t, op...] of a whole record's payload, or None when it is not one (not a
+    # JSON array starting with an int t, or a t before last_t).
     try:
         record = json.loads(payload)
     except ValueError:
-        return None, 0
+        return None
     if not isinstance(record, list) or not record or not isinstance(record[0], int):
-        return None, 0
+        return None
     if record[0] < last_t:
+        return None
+    return record
+
+
+def _next(f, last_t):
+    """The next whole record of the file `f` (read(n)) and its length in bytes, or (None, 0)
+    when there is none (the end, or a torn or bad record)."""
+    payload, size = _frame(f)
+    if payload is None:
         return None, 0
-    return record, HEADER + n + 1
+    record = _decode(payload, last_t)
+    if record is None:
+        return None, 0
+    return record, size
+
+
+def _time(payload):
+    # t of a payload b"[t, ...]" or b"[t]" (digits: what the writer makes), else -1.
+    end = payload.find(b",")
+    if end < 0:
+        end = len(payload) - 1
+    digits = payload[1:end]
+    if payload[:1] != b"[" or payload[-1:] != b"]" or not digits or not digits.isdigit():
+        return -1
+    return int(digits)
+
+
+def _stateless(payload):
+    # True when no op of the payload is a state op: the writer's JSON puts each op as
+    # ["name", ...], and a '"' right after '[' is never inside a string (escaped there), so a
+    # state op always shows its mark. A mark nested inside another op only costs a decode.
+    for mark in _STATE_MARKS:
+        if payload.find(mark) >= 0:
+            return False
+    return True
 
 
 def each(data, start=0):
@@ -310,7 +351,15 @@ class Compactor:
     records until `budget` bytes of them are read (at least one) and returns True once
     everything is written. Memory: one record read and one
     merged record pending at a time, whatever the journal's size. `limit`: read no further
-    than this byte offset (the records the app appends meanwhile are copied as they are)."""
+    than this byte offset (the records the app appends meanwhile are copied as they are).
+
+    A record with no state op (every merged record of an earlier compaction: most of a long
+    game's journal) is kept as the writer's JSON of its ops, one piece, never decoded: its
+    payload less `[t, ` and `]`. Decoding a merged record of ~2 KB and making each op's JSON
+    again was one piece of 30-50 ms of the RP2040 (twin, issue 32). Only a record with a state
+    op is decoded, to drop the op. The merged records hold the same ops in the same order
+    either way; where a record of many ops would have been cut part way through (below), the
+    pending record is written first instead and the record kept whole."""
 
     def __init__(self, data, out, limit=-1):
         self.f = _source(data)
@@ -323,6 +372,8 @@ class Compactor:
         self.pending = []  # the JSON (bytes) of the ops of the merged record being made
         self.pending_t = 0
         self.size = 0
+        self.carry = None  # (t, JSON of ops) of a record to merge once pending is written
+        self.queue = []  # pieces of the records made, written _WRITE bytes a step (writing)
         self.last = {}
         self.read_t = 0  # t of the last record read
         self.state_t = 0
@@ -334,70 +385,144 @@ class Compactor:
         app opens the journal afresh for each slice: see App._compaction_slice)."""
         self.f = f
 
+    def write(self, piece):
+        # The sink of the records made: queued, written by the next steps (see step).
+        self.queue.append(piece)
+
+    def writing(self):
+        """True while the next step only writes (it reads nothing: no reader needed)."""
+        return len(self.queue) > 0
+
     def _put(self, t, ops):
-        self.bytes += write_record(self.out, t, ops)
+        self.bytes += write_record(self, t, ops)
         self.records += 1
         self.last_t = t
 
+    def _write_some(self):
+        # At most _WRITE bytes of the queued pieces to `out`: appending a merged record of
+        # ~2 KB to a littlefs file in one piece was up to ~60 ms of the RP2040 (issue 32).
+        queue = self.queue
+        left = _WRITE
+        while queue and left > 0:
+            piece = queue[0]
+            if len(piece) > left:
+                view = memoryview(piece)
+                self.out.write(view[:left])
+                queue[0] = view[left:]
+                return
+            self.out.write(piece)
+            left -= len(piece)
+            queue.pop(0)
+
     def step(self, budget):
-        """Read records worth `budget` bytes (at least one); True when the compacted journal is
-        complete."""
+        """Read records worth `budget` bytes (at least one), or write _WRITE bytes of the
+        records made; True when the compacted journal is complete."""
+        if self.queue:
+            self._write_some()
+            return self.done and not self.queue
         if self.done:
             return True
-        if self.size > _CHUNK:
-            # A merged record's write is a step of its own: appending to a littlefs file is
-            # up to ~60 ms of the RP2040 when it takes a new block, and with the reading
-            # before it one piece held a scan up by ~95 ms on the twin (issue 32).
+        if self.size > _CHUNK or self.carry is not None:
+            # A merged record is made a step of its own, and written by the next ones: with
+            # the reading before it one piece held a scan up by ~95 ms on the twin (issue 32).
             self._put_pending()
             return False
         start = self.offset
         while self.offset - start < budget:
             if self.limit >= 0 and self.offset >= self.limit:
-                record = None
+                payload = None
             else:
-                record, size = _next(self.f, self.read_t)
-            if record is None:
+                payload, size = _frame(self.f)
+            if payload is None:
                 self._finish()
-                return True
-            self.offset += size
-            self.seen = True
-            t = record[0]
-            self.read_t = t
-            kept = []
-            for op in record[1:]:
-                if op[0] in STATE_OPS:
-                    self.last[op[0]] = op
-                    self.state_t = t
-                else:
-                    kept.append(op)
-            if kept:
-                # Each undo restores a clock that a later clock op replaces, so only the time
-                # of the last merged record matters.
-                self.pending_t = t
-                # A record of many ops (a flood of alerts' comments) is cut into records of
-                # about _CHUNK bytes too, never kept as one block; others are merged whole.
-                many = len(kept) > WHOLE_OPS
-                for op in kept:
-                    # Its JSON made once: its size here, its bytes in the merged record.
-                    text = json.dumps(op).encode()
-                    self.pending.append(text)
-                    self.size += len(text) + 2
-                    if many and self.size > _CHUNK:
-                        self._put_pending()
-                if self.size > _CHUNK:
-                    return False  # written at the next step, on its own
+                return not self.queue
+            t = _time(payload)
+            if t >= 0 and len(payload) <= 2 * _CHUNK and _stateless(payload):
+                if t < self.read_t:
+                    self._finish()  # time going back ends the journal (as _decode)
+                    return not self.queue
+                self._read(t, size)
+                self._keep_text(t, payload)
+            else:
+                record = _decode(payload, self.read_t)
+                if record is None:
+                    self._finish()
+                    return not self.queue
+                self._read(record[0], size)
+                self._keep_ops(record)
+            if self.size > _CHUNK or self.carry is not None:
+                return False  # written at the next step, on its own
         return False
 
+    def _read(self, t, size):
+        self.offset += size
+        self.seen = True
+        self.read_t = t
+
+    def _keep_text(self, t, payload):
+        # The ops of a record without a state op, as the writer's JSON: a view of the payload
+        # after `[t, ` up to its `]` (no copy).
+        i = payload.find(b", ")
+        if i < 0:
+            return  # a time mark: no op
+        text = memoryview(payload)[i + 2 : len(payload) - 1]
+        n = len(text) + 2
+        # Each undo restores a clock that a later clock op replaces, so only the time of the
+        # last merged record matters.
+        if self.pending and self.size + n > _CHUNK and payload.count(b"[") - 1 > WHOLE_OPS:
+            # A record of many ops crossing _CHUNK was cut at the crossing op; whole, it
+            # waits until the pending ops are written (no record much over _CHUNK + the
+            # record).
+            self.carry = (t, text)
+            return
+        self.pending_t = t
+        self.pending.append(text)
+        self.size += n
+
+    def _keep_ops(self, record):
+        t = record[0]
+        kept = []
+        for op in record[1:]:
+            if op[0] in STATE_OPS:
+                self.last[op[0]] = op
+                self.state_t = t
+            else:
+                kept.append(op)
+        if kept:
+            self.pending_t = t
+            # A record of many ops (a flood of alerts' comments) is cut into records of
+            # about _CHUNK bytes too, never kept as one block; others are merged whole.
+            many = len(kept) > WHOLE_OPS
+            for op in kept:
+                # Its JSON made once: its size here, its bytes in the merged record.
+                text = json.dumps(op).encode()
+                self.pending.append(text)
+                self.size += len(text) + 2
+                if many and self.size > _CHUNK:
+                    self._put_pending()
+                    while self.queue:  # a flood's pieces written as they are cut
+                        self._write_some()
+
     def _put_pending(self):
-        # The merged record of the pending ops' JSON (step), without making it again.
-        self.bytes += write_texts(self.out, self.pending_t, self.pending)
-        self.records += 1
-        self.last_t = self.pending_t
+        # The merged record of the pending ops' JSON (step), without making it again; then the
+        # record that waited for it (carry) is pending.
+        if self.pending:
+            self.bytes += write_texts(self, self.pending_t, self.pending)
+            self.records += 1
+            self.last_t = self.pending_t
         self.pending = []
         self.size = 0
+        carry = self.carry
+        if carry is not None:
+            self.carry = None
+            self.pending_t = carry[0]
+            self.pending.append(carry[1])
+            self.size = len(carry[1]) + 2
 
     def _finish(self):
         self.done = True
+        if self.pending or self.carry is not None:
+            self._put_pending()
         if self.pending:
             self._put_pending()
         last = self.last
