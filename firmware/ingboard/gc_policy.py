@@ -25,10 +25,14 @@ The policy, in two parts:
   counts ~5 KB a second towards the threshold, and `early()` below makes the collections it
   needs right after a scan; one every second was 2.3 % of the idle board's CPU on the twin
   (background 213 -> 158 ms in 5 s at 3 s), and the long-game memory test's largest free block
-  is the same at 1 s and 3 s (96.7 KB; 87.1 KB at 10 s). And it collects only when CHECK_BYTES
-  were allocated since the last collection (gc.threshold's own test, as early() makes it):
-  on an idle board every other look came soon after early()'s collection, with little
-  garbage to take (the twin: 4 collections in 5 s -> 2, background 128 -> 105 ms).
+  is the same at 1 s and 3 s (96.7 KB; 87.1 KB at 10 s). A look that collects only when 8 KB
+  were allocated since the last collection (gc.threshold's own test) was measured and not
+  taken: the idle board's background 105 -> 83 ms in 5 s on the twin, but the count at the
+  end of a long game held a scan up 34 ms instead of 12, and a game's first faces 42 instead
+  of 24 (the start's and the count's garbage then collected in the middle of their work).
+  After the look, as after early(), the threshold until the next scan is THRESHOLD + BURST:
+  left at THRESHOLD, the count's work after a look collected in the middle of a piece (the
+  twin: a scan held up 32 ms, 17 ms with it).
 - `early()`: right after every scan (the scan task's, and a checkpoint's within a long piece of
   work) the collection the threshold would make later in the period is made at once when
   THRESHOLD bytes have been allocated since the last one (gc.threshold's own test, made by one
@@ -98,17 +102,16 @@ from micropython import const
 THRESHOLD = const(12 * 1024)
 BURST = const(12 * 1024)  # between two scans: the threshold is THRESHOLD + BURST (early())
 CHECK_MS = const(3000)
-CHECK_BYTES = const(8 * 1024)  # after_scan collects once this much was allocated since the last
 LOAD_RESERVE = const(28 * 1024)
 
 
 class Collector:
-    """Applies the policy (see the module docstring); `looks` counts after_scan's looks."""
+    """Applies the policy (see the module docstring); `collections` counts its collections."""
 
     def __init__(self):
         self.enabled = hasattr(gc, "threshold") and hasattr(gc, "mem_alloc")
-        self.looks = 0
-        self.checked = None  # board time of the last look (after_scan(t))
+        self.collections = 0
+        self.checked = None  # board time of the last collection (after_scan(t))
 
     def start(self):
         """Set the threshold and start from a clean heap (the app calls this once)."""
@@ -118,19 +121,17 @@ class Collector:
         gc.threshold(THRESHOLD)
 
     def after_scan(self, t):
-        """A scan has just been made at board time t: once every CHECK_MS, collect if
-        CHECK_BYTES were allocated since the last collection (see the module docstring), and
-        set the threshold until the next scan as early() does. True if it looked (the time
-        it took is the caller's to count)."""
+        """A scan has just been made at board time t: collect if CHECK_MS passed since the
+        last collection here (see the module docstring), and let the work until the next scan
+        allocate THRESHOLD + BURST, as after early(). True if it collected."""
         if not self.enabled:
             return False
         if self.checked is not None and 0 <= t - self.checked < CHECK_MS:
             return False
         self.checked = t
-        gc.threshold(CHECK_BYTES)
-        bytearray(0)  # an allocation: gc.threshold's test (a collection here, if due)
-        gc.threshold(THRESHOLD + BURST)
-        self.looks += 1
+        gc.collect()
+        gc.threshold(THRESHOLD + BURST)  # until the next scan, as early() leaves it
+        self.collections += 1
         return True
 
     def early(self):

@@ -1,27 +1,28 @@
 """When the app's collector collects (gc_policy.Collector): right after a scan, once every
-CHECK_MS of board time when CHECK_BYTES were allocated since the last collection. CPython and
-MicroPython."""
+CHECK_MS of board time. CPython and MicroPython."""
 
 from ingboard import gc_policy
 
 
-class Thresholds:
-    """gc's threshold as the collector sets it (CPython's gc has none): the values it was set
-    to, in order."""
+class FakeGc:
+    """gc as the collector uses it (CPython's has no threshold): its calls, in order."""
 
     def __init__(self):
-        self.set = []
+        self.calls = []
+
+    def collect(self):
+        self.calls.append("collect")
 
     def threshold(self, n=None):
         if n is not None:
-            self.set.append(n)
+            self.calls.append(n)
 
 
-def test_collector_looks_after_a_scan_every_check_ms():
+def test_collector_after_a_scan_every_check_ms():
     c = gc_policy.Collector()
     c.enabled = True
     real = gc_policy.gc
-    gc_policy.gc = fake = Thresholds()
+    gc_policy.gc = fake = FakeGc()
     try:
         assert c.after_scan(0)
         assert not c.after_scan(gc_policy.CHECK_MS - 1)
@@ -30,11 +31,9 @@ def test_collector_looks_after_a_scan_every_check_ms():
         assert c.after_scan(2 * gc_policy.CHECK_MS)
     finally:
         gc_policy.gc = real
-    assert c.looks == 3
-    # Each look: the collection if CHECK_BYTES were allocated, then the threshold until the
-    # next scan, as early() leaves it.
-    step = [gc_policy.CHECK_BYTES, gc_policy.THRESHOLD + gc_policy.BURST]
-    assert fake.set == step * 3
+    assert c.collections == 3
+    # Each: a collection, then the threshold until the next scan as early() leaves it.
+    assert fake.calls == ["collect", gc_policy.THRESHOLD + gc_policy.BURST] * 3
 
 
 def test_early_sets_the_threshold_until_the_next_scan():

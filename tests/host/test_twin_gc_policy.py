@@ -1,7 +1,8 @@
-"""The app's collector on MicroPython's rp2 port in the device twin (gc_policy.Collector): a
-look after a scan collects only when CHECK_BYTES were allocated since the last collection, and
-early() only when THRESHOLD were - gc.threshold's own test, which the WebAssembly port cannot
-show (its collector sees the running script's whole stack and frees nothing there)."""
+"""The app's collector on MicroPython's rp2 port in the device twin (gc_policy.Collector):
+early() collects only when THRESHOLD bytes were allocated since the last collection -
+gc.threshold's own test, which the WebAssembly port cannot show (its collector sees the running
+script's whole stack and frees nothing there) - and the look after a scan every CHECK_MS
+collects whatever there is and leaves the threshold as early() does."""
 
 import json
 
@@ -25,20 +26,18 @@ def held():
 c.start()
 base = gc.mem_alloc()
 out = {"enabled": c.enabled}
-garbage(gc_policy.CHECK_BYTES // 4)
+garbage(2048)
 c.after_scan(0)
-out["look_little"] = held()  # not collected: the garbage is still counted
-garbage(gc_policy.CHECK_BYTES)
-c.after_scan(gc_policy.CHECK_MS)
-out["look_enough"] = held()  # collected
+out["look"] = held()  # collected, little as there was
+out["after_look"] = gc.threshold()
 garbage(gc_policy.THRESHOLD // 2)
 c.early()
 out["early_little"] = held()
 garbage(gc_policy.THRESHOLD)
 c.early()
 out["early_enough"] = held()
-out["check_bytes"] = gc_policy.CHECK_BYTES
 out["threshold"] = gc_policy.THRESHOLD
+out["burst"] = gc_policy.BURST
 print(json.dumps(out))
 """
 
@@ -52,14 +51,14 @@ def twin():
 
 
 @pytest.mark.device
-def test_the_collector_collects_only_after_enough_garbage_on_the_rp2_port(twin):
+def test_early_collects_only_after_threshold_bytes_and_a_look_always_on_the_rp2_port(twin):
     out = json.loads(twin.exec(SCRIPT, max_ms=60000).strip().splitlines()[-1])
     assert out["enabled"] is True
-    check, threshold = out["check_bytes"], out["threshold"]
-    # A look a quarter of CHECK_BYTES after the last collection leaves the garbage there.
-    assert out["look_little"] >= check // 8, out
-    # One after CHECK_BYTES more collects it (what is left is small: the script's own).
-    assert out["look_enough"] < check // 8, out
-    # early(): the same at THRESHOLD.
+    threshold = out["threshold"]
+    # The look after a scan collects what there is (the script's own objects stay).
+    assert out["look"] < 1024, out
+    # And the work until the next scan may allocate THRESHOLD + BURST, as after early().
+    assert out["after_look"] == threshold + out["burst"], out
+    # early(): a collection only once THRESHOLD bytes were allocated since the last.
     assert out["early_little"] >= threshold // 4, out
     assert out["early_enough"] < threshold // 8, out
