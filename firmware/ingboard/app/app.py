@@ -7,9 +7,10 @@ its deadlines, writes the session log and the journal, queues the events), `disp
 faces), `link` (host commands in, events out through the bounded output queue). A task that
 dies stops the program loudly (the global exception handler records it and stops the loop).
 Periods (ms, the constructor's defaults): scan 40 (25 Hz), bowls 100 (10 readings a second
-per load cell), keys and link 10, game 40 - one pass per scan: an input waits at most a scan
-period, and its idle pass (the clock kept current, the journal's mark) costs the RP2040 half
-what it did at 20 ms (issue 20, "A CPU budget") - display 500.
+per load cell), keys 20, game 40 - one pass per scan: an input waits at most a scan period,
+and its idle pass (the clock kept current, the journal's mark) costs the RP2040 half what it
+did at 20 ms (issue 20, "A CPU budget") - link 40 (a host answered within a scan period),
+display 500.
 
 Time: `ticks_ms`/`ticks_diff` (injected; time.ticks_ms on the board) are turned into the
 session's board time in ONE place, `now()`: ms since the game started, never decreasing, with
@@ -21,8 +22,9 @@ log on flash always explains the game the journal gives back.
 
 Hardware (`hw`, a dict; board_config.build() plus displays and the link): "grid" (scan() ->
 readings), "classifier" (sensing/classifier.Classifier), "hx711" {"B", "W"} (poll(now_ms) ->
-grams or None, SensorFault), "keys" (poll(now_ms), taken(): 0 B, 1 W, 2 pause), "buzzer"
-(play(pattern, now_ms), update(now_ms)), "displays" {"B", "W"} (framebuf-like, show() if
+grams or None, SensorFault), "keys" (drivers/keys.Keys: poll(now_ms), taken(): 0 B, 1 W, 2
+pause, 3 menu; rest, read_at, edges), "buzzer" (drivers/buzzer.Buzzer: play(pattern,
+now_ms), update(now_ms), pattern), "displays" {"B", "W"} (framebuf-like, show() if
 present), "link" (readline() -> bytes or None without blocking, write(bytes)). Any may be
 missing (None) except grid and classifier.
 
