@@ -19,7 +19,8 @@ class UsbSerial:
         self.poll.register(self.inp, select.POLLIN)
         # ipoll (MicroPython) yields into one tuple the poller owns: a look that finds nothing
         # allocates nothing, where poll() makes a new list at every look (~3 KB/s of garbage
-        # at the link task's 100 looks a second on the Pico, issue 20). CPython has poll only.
+        # at what were the link task's 100 looks a second on the Pico, issue 20; 25 now).
+        # CPython has poll only.
         self._ipoll = getattr(self.poll, "ipoll", None)
         self.buf = bytearray(MAX)
         self.n = 0
