@@ -30,9 +30,7 @@ The policy, in two parts:
   taken: the idle board's background 105 -> 83 ms in 5 s on the twin, but the count at the
   end of a long game held a scan up 34 ms instead of 12, and a game's first faces 42 instead
   of 24 (the start's and the count's garbage then collected in the middle of their work).
-  After the look, as after early(), the threshold until the next scan is THRESHOLD + BURST:
-  left at THRESHOLD, the count's work after a look collected in the middle of a piece (the
-  twin: a scan held up 32 ms, 17 ms with it).
+  After the look, as after early(), the threshold until the next scan is THRESHOLD + BURST.
 - `early()`: right after every scan (the scan task's, and a checkpoint's within a long piece of
   work) the collection the threshold would make later in the period is made at once when
   THRESHOLD bytes have been allocated since the last one (gc.threshold's own test, made by one
