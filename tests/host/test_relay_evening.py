@@ -43,8 +43,11 @@ HAVE = (
     and (os.path.exists("/usr/sbin/mosquitto") or brokers.shutil.which("mosquitto"))
 )
 # Among the longest files of make test: run early (tests/conftest.py orders the files).
+# The thread method of pytest-timeout: it ends a run that hangs in a C call holding the GIL,
+# which the signal method cannot interrupt.
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.timeout(600, method="thread"),
     pytest.mark.skipif(
         not HAVE, reason="chromium, playwright-core or mosquitto missing: make setup"
     ),
@@ -101,15 +104,45 @@ class Venue:
         self.fleet.play(True)
 
     def close(self):
+        """Every part stopped, each within STOP_S: a part that does not stop (paho's network
+        thread, a server's request thread, under a heavily loaded machine) is named in a
+        failure instead of hanging the run (one such teardown once waited 40 minutes)."""
         self.stop.set()
-        if self.fleet is not None:
-            self.fleet.close()
-        self.mqtt.stop()
-        self.server.stop()
-        self.fresh.stop()
-        self.store.close()
-        self.fresh_store.close()
-        self.broker.stop()
+        steps = [("the boards", self.fleet.close)] if self.fleet is not None else []
+        steps += [
+            ("the relay's MQTT client", self.mqtt.stop),
+            ("the live server", self.server.stop),
+            ("the fresh event's server", self.fresh.stop),
+            ("the store", self.store.close),
+            ("the fresh store", self.fresh_store.close),
+            ("the broker", self.broker.stop),
+        ]
+        failed = [(name, _stops_within(stop, STOP_S)) for name, stop in steps]
+        failed = ["%s: %s" % (name, why) for name, why in failed if why]
+        assert not failed, "the venue did not close: " + "; ".join(failed)
+
+
+STOP_S = 60
+
+
+def _stops_within(stop, seconds):
+    """Runs `stop` in a thread of its own: None when it returned within `seconds`, else why
+    not (still running, or the exception it raised; the other parts are stopped all the
+    same)."""
+    failure = []
+
+    def run():
+        try:
+            stop()
+        except Exception as exc:  # noqa: BLE001 (reported by close(), after the other parts)
+            failure.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        return "still running after %d s" % seconds
+    return repr(failure[0]) if failure else None
 
 
 @pytest.fixture
