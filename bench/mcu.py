@@ -58,6 +58,15 @@ firmware (RPI_PICO v1.28) on the emulated RP2040 at 125 MHz, with the board's ha
   (an OSError of the file system is one), a traceback, or a file system that is not whole on
   the host afterwards (host_tools/twin/flash_fs.py: every file read, the journal record by
   record) fails the section, its figures logged first.
+- mcu_flash_erases_per_ply, mcu_flash_busy_ms_per_ply (no goal: a figure of the real chip the
+  twin cannot give): the long game's flash erases (4 KB sectors) and page programs, per ply,
+  counted by the twin's flash, and what they would cost on the Pico's W25Q16JV at its
+  datasheet's typical times (sector erase 45 ms, page program 0.4 ms; maxima 400 ms and 3 ms).
+  The twin's flash completes every write at once, so none of this is in the CPU and scan-delay
+  figures above; on the chip each erase holds the CPU (interrupts off, no code from flash) for
+  longer than a scan period. littlefs copies a file's partly written last block to a freshly
+  erased one at the first write after each flush: an erase per flushed append, whatever its
+  length.
 
 - mcu_count_ms, mcu_count_late_ms, mcu_count_peak_kb, mcu_count_held_kb,
   mcu_count_largest_free_kb (issue 20, the end of a long game): a COUNT_PLIES-ply 19x19 game
@@ -92,6 +101,9 @@ import tempfile
 from bench import KB, BenchError, Figure, games, heap, scan
 
 FLASH_CACHE = 1.40
+# The Pico's flash (Winbond W25Q16JV datasheet, AC characteristics: typical tSE, tPP).
+FLASH_ERASE_MS = 45
+FLASH_PROGRAM_MS = 0.4
 FULL_BOWL_G = 180 * 6.5  # a bowl of 180 nominal stones (Ing 1991 Art. 12: 6.5 g a stone)
 PASSES = 6
 GOAL_SCAN_US = 40000
@@ -558,7 +570,7 @@ def _long_game(log):
             "ms",
             ("<=", GOAL_JITTER_MS),
         ),
-    ]
+    ] + _flash_figures(res["flash_ops"], len(plies), log)
     # A warning of the app (an OSError of the file system in the journal's compaction is one),
     # a traceback, or a file system that is not whole on the host after the game fails the
     # section: the figures are logged first.
@@ -578,6 +590,20 @@ def _long_game(log):
         % (len(res["fs"]["files"]), res["fs"]["blocks_used"], journal.get("records"))
     )
     return figures
+
+
+def _flash_figures(ops, plies, log):
+    """mcu_flash_erases_per_ply, mcu_flash_busy_ms_per_ply (see the module docstring)."""
+    busy = ops["erases"] * FLASH_ERASE_MS + ops["programs"] * FLASH_PROGRAM_MS
+    log(
+        "# mcu: long game, the flash: %d erases, %d page programs in %d plies; on the "
+        "W25Q16JV ~%.0f s busy at typical times (interrupts off for each), the twin: none"
+        % (ops["erases"], ops["programs"], plies, busy / 1000)
+    )
+    return [
+        Figure("mcu_flash_erases_per_ply", round(ops["erases"] / max(1, plies), 2), "/ply"),
+        Figure("mcu_flash_busy_ms_per_ply", round(busy / max(1, plies), 1), "ms/ply"),
+    ]
 
 
 def _pace_game(log):
@@ -950,6 +976,8 @@ PARTS = {
         ("mcu_cpu_load_game_pct", "%", ("<=", GOAL_LOAD_PCT)),
         ("mcu_cpu_load_game_pct_fc", "%", ("<=", GOAL_LOAD_PCT)),
         ("mcu_scan_jitter_game_ms", "ms", ("<=", GOAL_JITTER_MS)),
+        ("mcu_flash_erases_per_ply", "/ply", None),
+        ("mcu_flash_busy_ms_per_ply", "ms/ply", None),
     ],
     "data": [("mcu_heap_data_peak_kb", "KB", ("<=", GOAL_DATA_KB))],
 }

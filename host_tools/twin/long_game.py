@@ -422,7 +422,8 @@ def play_through(
             board.record_actions = True
         number = board.new_game(config)["game"]
         board.looked = len(board.messages)
-        start_us = board.twin.status()["us"]
+        start = board.twin.status()
+        start_us = start["us"]
         start_wall = time.time()
 
         def progress(ply, event):
@@ -437,7 +438,15 @@ def play_through(
         board.play(plies, progress, think_ms)
         end = board.run_until(lambda m: m.get("type") == "end")
         end_us = board.found_us
-        emulated_s = (board.twin.status()["us"] - start_us) / 1e6
+        after = board.twin.status()
+        emulated_s = (after["us"] - start_us) / 1e6
+        # The flash writes of the game (the journal, the session log, the SGF at the end):
+        # their count, not their duration - the twin's flash completes them at once.
+        erases = after["flash_erases"] - start["flash_erases"]
+        flash_ops = {
+            "erases": erases,
+            "programs": after["flash_writes"] - start["flash_writes"] - erases,
+        }
         play_wall = time.time() - start_wall
         during = list(board.messages)  # the game's own messages (not the next game's)
         cpu = board.command({"cmd": "cpu"})
@@ -486,6 +495,7 @@ def play_through(
         "sgf": sgf,
         "log": session,
         "emulated_s": emulated_s,
+        "flash_ops": flash_ops,
         "play_wall_s": play_wall,
         "wall_s": time.time() - wall,
         "presses_again": board.presses_again,

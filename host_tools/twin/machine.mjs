@@ -97,6 +97,10 @@ export class Machine {
     return this.flash.writes;
   }
 
+  get flashErases() {
+    return this.flash.erases;
+  }
+
   flashImage() {
     return this.mcu.flash.slice(0, FLASH_BYTES);
   }

@@ -49,6 +49,7 @@ export class NorFlash {
     this.quadEnabled = true; // status register 2 QE: the stage-2 loader then skips setting it
     this.selected = false;
     this.writes = 0; // erases + page programs done
+    this.erases = 0; // sector and block erases done (of them)
     this.onWrite = null; // (kind, address, length, index) => false to refuse the write
     this.cmd = -1;
     this.pos = 0;
@@ -160,6 +161,7 @@ export class NorFlash {
     const index = this.writes;
     if (this.onWrite && this.onWrite(kind, address, length, index) === false) return;
     this.writes++;
+    if (kind === 'erase') this.erases++;
     if (apply) apply();
     else this.bytes.fill(0xff, address, Math.min(address + length, this.size));
   }

@@ -165,8 +165,8 @@ class Twin:
     # -- time and state -----------------------------------------------------------------
 
     def run_ms(self, ms):
-        """Advance emulated time by `ms`; the state afterwards ({us, cycles, flash_writes}).
-        PowerCut once the power has been cut (during this run or before)."""
+        """Advance emulated time by `ms`; the state afterwards ({us, cycles, flash_writes,
+        flash_erases}). PowerCut once the power has been cut (during this run or before)."""
         state = self._send({"cmd": "run", "ms": ms})
         if state.get("stopped"):
             raise PowerCut(state["stopped"])

@@ -10,7 +10,7 @@
 //   write {data}             bytes (base64) to the device's USB serial input
 //   go {realtime}            run freely until pause (realtime: never ahead of the wall clock)
 //   pause                    stop running freely
-//   status                   {us, cycles, flash_writes, stopped}
+//   status                   {us, cycles, flash_writes, flash_erases, stopped}
 //   save_flash {path}        the 2 MiB flash to a file (written whole, then renamed)
 //   cut {write | cycle | write_after_us}   power cut before flash write N / at CPU cycle N /
 //                            at the first flash write after emulated time T µs (-1: none)
@@ -76,6 +76,7 @@ function state() {
     us: machine.nowUs,
     cycles: machine.cycles,
     flash_writes: machine.flashWrites,
+    flash_erases: machine.flashErases,
     stopped: machine.stopped,
     active_cycles: machine.activeCycles,
     busy_ms: Math.round(busyMs),

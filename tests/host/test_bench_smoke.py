@@ -98,6 +98,7 @@ def _long_game_result(plies, **changes):
         "mem": {"free": 90000, "largest": 40000},
         "cpu": {"load_pct": 50, "scan_late_max_us": 10000, "scans": 100, "tasks": {}},
         "emulated_s": 10.0,
+        "flash_ops": {"erases": 40, "programs": 500},
         "play_wall_s": 60.0,
         "fs": {"files": {"/journal/game.jnl": 600}, "journals": {}, "blocks_used": 20},
         "fs_problem": None,
@@ -127,6 +128,10 @@ def test_the_long_game_on_the_twin_fails_on_a_warning_or_a_file_system_not_whole
     monkeypatch.setattr(lg, "play_through", lambda plies, *a, **k: _long_game_result(plies))
     figures = mcu._long_game(lambda line: None)
     assert figures[0].name == "mcu_game_plies_ok" and figures[0].value == 10
+    # The flash's work per ply, and its time on the Pico's flash at the datasheet's typical
+    # times: (40 erases x 45 ms + 500 programs x 0.4 ms) / 10 plies.
+    flash = {f.name: f.value for f in figures if f.name.startswith("mcu_flash")}
+    assert flash == {"mcu_flash_erases_per_ply": 4.0, "mcu_flash_busy_ms_per_ply": 200.0}
     monkeypatch.setattr(
         lg, "play_through", lambda plies, *a, **k: _long_game_result(plies, **trouble)
     )
