@@ -23,7 +23,7 @@ firmware (RPI_PICO v1.28) on the emulated RP2040 at 125 MHz, with the board's ha
   printed beside it.
 - mcu_mem_free_kb: the least gc.mem_free() after a gc.collect() (what is live, not garbage
   waiting for the collector), sampled every 250 ms while the app (firmware/main.py's build and
-  order: drivers, then the app's code around gc_policy.LOAD_RESERVE, then ingboard/app/app.py with
+  order: drivers, then the app's code around gc_policy.LOAD_RESERVES, then ingboard/app/app.py with
   every task) runs a 19x19 game for two emulated seconds, ROMFS deploy (goal); a log line
   says where the heap goes (HEAP_STEPS: the free heap at each step of main.py's start, in a
   run of its own);

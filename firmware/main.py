@@ -66,6 +66,22 @@ def load_code():
     return relay_feed, App, RecordsStore
 
 
+def _load_beside(size, loaded):
+    # The code loaded while `size` bytes are held (let go as this returns); None when it did
+    # not fit beside them (more code, a smaller heap): what it loaded is forgotten (`loaded`:
+    # the modules before), to be loaded again beside the next smaller reserve.
+    try:
+        reserve = bytearray(size)
+        code = load_code()
+    except MemoryError:
+        for name in list(sys.modules):
+            if name not in loaded:
+                gc_policy.drop(name)
+        return None
+    del reserve
+    return code
+
+
 def load_app():
     """The app's code, loaded as the device loads it (after build()): the tracker first, the
     rest around a reserve (gc_policy.py, "Loading the code"). Returns (relay_feed, App,
@@ -76,19 +92,11 @@ def load_app():
     from ingboard.tracking import tracker  # noqa: F401
 
     loaded = list(sys.modules)
-    try:
-        reserve = bytearray(gc_policy.LOAD_RESERVE)
-        code = load_code()
-    except MemoryError:
-        # The code did not fit beside the reserve (more code, a smaller heap): what was loaded
-        # is forgotten and loaded again without it, into whatever room there is.
-        reserve = None
-        for name in list(sys.modules):
-            if name not in loaded:
-                gc_policy.drop(name)
-        code = load_code()
-    del reserve
-    return code
+    for size in gc_policy.LOAD_RESERVES:
+        code = _load_beside(size, loaded)
+        if code is not None:
+            return code
+    return load_code()  # without a reserve, into whatever room there is
 
 
 def main():

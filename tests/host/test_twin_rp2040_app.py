@@ -11,7 +11,7 @@
   README says so). It must still start and play these moves without a MemoryError.
 
 On the stock image the app gets that far only because main.py builds the drivers first, drops
-board_config, and loads the code around a reserve (gc_policy.LOAD_RESERVE); what runs once or
+board_config, and loads the code around a reserve (gc_policy.LOAD_RESERVES); what runs once or
 rarely (the resume after a power cut, the journal's reader, the host's diagnostic commands, the
 relay link without network settings, the menus, faces, SGF writer and scoring) loads only when
 used and is dropped after (gc_policy.drop), and the littlefs .mpy carry no line numbers
