@@ -43,6 +43,7 @@ class Recorder:
         self.journal_limit = journal_limit
         self.compacted = 0  # bytes of the journal after its last compaction
         self.compaction = None  # [Compactor, reader, new file, limit, records] while it runs
+        self.compaction_due = False  # the journal has grown enough: background() starts it
         self.tracker = None
         self.number = 0
         self.log = None
@@ -65,7 +66,10 @@ class Recorder:
                 if self.compaction is None and journal.should_compact(
                     self.journal.written, self.compacted, self.journal_limit
                 ):
-                    self._compact()
+                    # Started by background() where a scan period has room: its code's
+                    # import and the new file's creation were, here in the middle of a ply's
+                    # work, ~50 ms of the RP2040 in one piece (twin; issue 32).
+                    self.compaction_due = True
         except journal.JournalError as exc:
             self.warn("journal stopped: %s" % exc)
             self.journal = None
@@ -262,8 +266,10 @@ class Recorder:
         # Compacted a slice at a time by background(), between scans (issue 20: a burst must
         # not delay a scan by a period; read record by record, never whole). The records
         # written meanwhile go on into the old file and are copied after the compacted ones.
+        self.compaction_due = False
         from ingboard.records.journal_replay import Compactor  # dropped once done (issue 17)
 
+        self.scan_if_due()  # (the import and the file's creation: a piece each)
         limit = self.journal.written
         out = self.store.new_journal()
         job = Compactor(None, out, limit)  # its reader: opened for each slice
@@ -271,6 +277,9 @@ class Recorder:
 
     def _compaction_step(self):
         try:
+            if self.compaction is None:
+                self._compact()  # its first step: the code and the new file
+                return
             self._compaction_slice()
         except Exception as exc:  # noqa: BLE001 (MemoryError, OSError: the journal stays)
             # A compaction that fails part way is never taken up again where it stopped (its
@@ -349,6 +358,7 @@ class Recorder:
         writer.written = job.bytes + appended
 
     def _abort_compaction(self):
+        self.compaction_due = False
         if self.compaction is not None:
             if self.compaction[1] is not None:
                 self.compaction[1].close()
