@@ -6,9 +6,9 @@ never fails to start for want of a reserve. main.py's own source (up to main(), 
 builds it) with a heap whose room is counted here."""
 
 import pytest
+from ingboard import gc_policy
 
 from bench import mcu
-from ingboard import gc_policy
 
 
 class Heap:
