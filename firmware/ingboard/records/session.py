@@ -116,18 +116,31 @@ def colour_text(color):
 
 
 def grams_text(grams):
-    if not is_number(grams) or grams != grams or grams > 1e6 or grams < -1e6:
-        raise ValueError("grams must be a finite number, not %r" % (grams,))
-    if is_int(grams):
+    if is_int(_checked_grams(grams)):
         return str(grams)
-    # Whole tenths (what the board's load cells give, rounded) from ints: the same text as
-    # "%.1f", whose soft-float formatting was ~1 ms of the RP2040's time a reading (issue 20).
-    d = int(grams * 10 + (0.5 if grams >= 0 else -0.5))
-    if d and -1e-6 < grams * 10 - d < 1e-6:
+    d = _tenths(grams)
+    if d:
         a = -d if d < 0 else d
         # One string made (a bowl reading is the most frequent line of the log).
         return "%s%d.%d" % ("-" if d < 0 else "", a // 10, a % 10)
     return "%.1f" % grams
+
+
+def _checked_grams(grams):
+    if not is_number(grams) or grams != grams or grams > 1e6 or grams < -1e6:
+        raise ValueError("grams must be a finite number, not %r" % (grams,))
+    return grams
+
+
+def _tenths(grams):
+    # Whole tenths (what the board's load cells give, rounded) as an int, else 0: the same
+    # text as "%.1f" from ints, whose soft-float formatting was ~1 ms of the RP2040's time a
+    # reading (issue 20). The product is made once: each float is a heap object (issue 32).
+    x = grams * 10
+    d = int(x + (0.5 if grams >= 0 else -0.5))
+    if d and -1e-6 < x - d < 1e-6:
+        return d
+    return 0
 
 
 def payload_text(kind, payload):
@@ -237,8 +250,19 @@ class SessionWriter:
     def bowl(self, t_ms, color, grams):
         self._check_time(t_ms)
         self._need_config()
-        # The same text as payload_text(BOWL, ...), without its pieces joined twice.
-        self.out.write("%d %s %s %s\n" % (t_ms, BOWL, colour_text(color), grams_text(grams)))
+        # The same text as payload_text(BOWL, ...), without its pieces joined twice; whole
+        # tenths (the load cells' readings) in the line's one format, no grams text made first
+        # (issue 32: a reading is the most frequent line; the bytes a ply allocates decide how
+        # often the RP2040 collects).
+        d = 0 if is_int(_checked_grams(grams)) else _tenths(grams)
+        if d:
+            a = -d if d < 0 else d
+            self.out.write(
+                "%d %s %s %s%d.%d\n"
+                % (t_ms, BOWL, colour_text(color), "-" if d < 0 else "", a // 10, a % 10)
+            )
+        else:
+            self.out.write("%d %s %s %s\n" % (t_ms, BOWL, colour_text(color), grams_text(grams)))
         self.t_ms = t_ms
         self.lines += 1
 

@@ -47,9 +47,15 @@ class BowlReadings:
         return [event, self._bowls_event(t, "before")] + self._bowl_alerts(t)
 
     def _bowl_alerts(self, t):
+        alerts = self.bowls.poll()
+        if not alerts:
+            # The usual case (every reading the tracker takes): the empty list poll() handed
+            # over is the caller's, no other list or iterator made (issue 32: the bytes a ply
+            # allocates decide how often the RP2040 collects).
+            return alerts
         events = []
         counting = self.game.phase == ENDED and not self.filled
-        for alert in self.bowls.poll():
+        for alert in alerts:
             if counting and alert.get("code") == "bowl-mismatch":
                 continue  # stones are on their way to the board; the after-count check rules
             alert["t"] = t

@@ -345,15 +345,15 @@ class Tracker(
         )
 
     def _reading(self, t, color, grams):
-        # A reading in the game with nothing due before it: the most frequent input the
-        # tracker gets (a stone taken, a still bowl evaluated again). Only the bowls can
-        # change: no clock event or forfeit falls before self.due and no deadline depends on
-        # the bowls, so the clock is brought to t without looking for events (the journal
-        # snapshots it as of t) and self.due stands (issue 20: ~4 ms of the RP2040's time a
-        # reading). `reading_only` tells the journal nothing of state() changed.
+        # A reading in the game with nothing due before it: the most frequent input (a stone
+        # taken, a still bowl evaluated again). Only the bowls can change: no clock event or
+        # forfeit falls before self.due and no deadline depends on the bowls, so the clock is
+        # brought to t without looking for events (the journal snapshots it as of t) and
+        # self.due stands (issue 20). `reading_only`: nothing of state() changed.
         self.last_t = t
         self.clock.advance(t)  # nothing to report before self.due
-        events = self._feed(t, color, grams) + self._bowl_alerts(t)
+        events = self._feed(t, color, grams)
+        events += self._bowl_alerts(t)
         self.reading_only = not events
         return events
 
