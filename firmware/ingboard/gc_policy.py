@@ -68,11 +68,10 @@ against 28.1 KB (resumed at its pause). A larger reserve keeps a larger piece: a
 of a 604-ply game played whole on the twin (ROMFS) the largest free block was 28.2 KB with 28
 KB and 30.5 KB with 40 KB - the game's own objects take part of the piece - and is 36.6 KB with
 48 KB (issue 20 asks a long game to leave 32 KB; the end resumed at its pause: 40.1 KB with
-40 KB), the idle app's
-least free heap (83.8 KB) and largest free block (42.2 KB) unchanged; 28 KB stays the step
-down for a heap that cannot hold 48 KB beside the code. main.py collects once more
-before the tasks start, so that what building and resuming the game left behind is not what
-their first objects fill around.
+40 KB), the idle app's least free heap (83.8 KB) and largest free block (42.2 KB) unchanged;
+28 KB stays the step down for a heap that cannot hold 48 KB beside the code. main.py collects
+once more before the tasks start, so that what building and resuming the game left behind is
+not what their first objects fill around.
 
 Code used once (issue 17): what runs only at boot (board_config.build, the recovery of a game
 from its journal) or rarely (the host's diagnostic commands, the journal's compaction) is
