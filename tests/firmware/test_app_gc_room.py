@@ -56,8 +56,11 @@ def _burst(pieces, kb, policy=True):
     model = ModelGc(vt)
     app.collector.enabled = True
     if not policy:  # the policy before issue 32's room: never held, always room
-        app.collector.hold = lambda: None
-        app._room_us = lambda: gc_policy.ROOM_US
+        c = app.collector
+        early, after_scan = c.early, c.after_scan
+        c.hold = lambda: None
+        c.early = lambda room: early()
+        c.after_scan = lambda t, room: after_scan(t)
     real_step = app.step
 
     def step(item):

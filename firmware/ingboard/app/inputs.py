@@ -185,7 +185,8 @@ class Inputs:
             self._poll_keys(keys, self.now())
             end = self.cpu_ticks()
         # gc_policy: a collection due soon, made now if the period has room for it
-        if self.collector.early(self._room_us()):
+        d = self.ticks_diff(self._scan_at, end) * self.cpu_unit_us  # the room left, us
+        if self.collector.early(d):
             end = self._spent(_T_BACK, end)
         self._inline = inline + self.ticks_diff(end, start)
         d = self.ticks_diff(end, self._scan_at)
@@ -218,12 +219,12 @@ class Inputs:
                     self.report("scan", exc)
                 end = self._spent(_T_SCAN, now)
                 # gc_policy: the most room there is, and a collection due soon made now
-                room = self._room_us()
+                room = self.ticks_diff(self._scan_at, end) * unit
                 if self.collector.after_scan(self._last, room) or self.collector.early(room):
                     end = self._spent(_T_BACK, end)
                 if self.preload_end():  # app.py: the end's code, in the pause
-                    self._spent(_T_BACK, end)
-                if self._room_us() < ROOM_US:
+                    end = self._spent(_T_BACK, end)
+                if self.ticks_diff(self._scan_at, end) * unit < ROOM_US:
                     self.collector.hold()  # the next scan is near already (gc_policy)
                 continue
             await self.sleep_ms((wait * unit + 999) // 1000)
