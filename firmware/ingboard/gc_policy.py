@@ -40,6 +40,17 @@ The policy, in two parts:
   writing and the count made a threshold collection every ~65 ms of work, and those that fell
   just before a scan was due held it up by 25-40 ms on the twin. A period's work that
   allocates more than BURST still collects where it is (the backstop).
+- `ROOM_US`, `hold()`: a collection is made only where the rest of the period holds it.
+  Late in a long game a collection is ~25-29 ms of the RP2040 and the longest pieces of work
+  between two checkpoints ~18 ms (the count's slices, the SGF's, the end's journal record): a
+  collection inside a piece that started just before a scan was due held that scan up by
+  their sum, 34 ms on the twin after a 600-ply game (the worst a game's scan waited; issue 32).
+  So after a scan early() and after_scan() collect only when ROOM_US is left before the next
+  scan is due (a scan that came late, or took long, leaves less), and once a checkpoint finds
+  the scan due within ROOM_US (the app's scan_if_due) the threshold is HOLD until that scan:
+  a threshold collection then waits for it, where early() makes it. The worst a scan waits is
+  then the longest piece, or a collection and a piece less ROOM_US (~25 ms), not their sum. A
+  period's work that allocates HOLD bytes still collects where it is (the backstop).
 - The threshold at a scan stays 12 KB all game (BURST above it only until the next scan; a
   600-ply game in a Pico-sized heap still ends with a largest free block of 95.8 KB). A higher
   one costs the heap's room: a 600-ply game in a
@@ -105,6 +116,8 @@ from micropython import const
 
 THRESHOLD = const(12 * 1024)
 BURST = const(12 * 1024)  # between two scans: the threshold is THRESHOLD + BURST (early())
+HOLD = const(48 * 1024)  # the threshold once a scan is near (hold())
+ROOM_US = const(22000)  # the least time left before the next scan for a collection
 CHECK_MS = const(3000)
 LOAD_RESERVES = (48 * 1024, 28 * 1024)  # tried in turn (main.load_app), then none
 
@@ -116,6 +129,7 @@ class Collector:
         self.enabled = hasattr(gc, "threshold") and hasattr(gc, "mem_alloc")
         self.collections = 0
         self.checked = None  # board time of the last collection (after_scan(t))
+        self.held = False  # hold() made until the next early() or after_scan()
 
     def start(self):
         """Set the threshold and start from a clean heap (the app calls this once)."""
@@ -124,31 +138,46 @@ class Collector:
         gc.collect()
         gc.threshold(THRESHOLD)
 
-    def after_scan(self, t):
-        """A scan has just been made at board time t: collect if CHECK_MS passed since the
-        last collection here (see the module docstring), and let the work until the next scan
-        allocate THRESHOLD + BURST, as after early(). True if it collected."""
-        if not self.enabled:
+    def after_scan(self, t, room=ROOM_US):
+        """A scan has just been made at board time t, `room` us before the next is due:
+        collect if CHECK_MS passed since the last collection here and the room holds a
+        collection (see the module docstring), and let the work until the next scan allocate
+        THRESHOLD + BURST, as after early(). True if it collected."""
+        if not self.enabled or room < ROOM_US:
             return False
         if self.checked is not None and 0 <= t - self.checked < CHECK_MS:
             return False
         self.checked = t
         gc.collect()
         gc.threshold(THRESHOLD + BURST)  # until the next scan, as early() leaves it
+        self.held = False
         self.collections += 1
         return True
 
-    def early(self):
-        """A scan has just been made: collect now if THRESHOLD bytes were allocated since the
-        last collection, and let the work until the next scan allocate BURST more before the
-        threshold collects (see the module docstring). True if it looked (the time it took is
-        the caller's to count)."""
+    def early(self, room=ROOM_US):
+        """A scan has just been made, `room` us before the next is due: collect now if
+        THRESHOLD bytes were allocated since the last collection, and let the work until the
+        next scan allocate BURST more before the threshold collects; with less room than a
+        collection needs, hold() instead (see the module docstring). True if it looked (the
+        time it took is the caller's to count)."""
         if not self.enabled:
+            return False
+        if room < ROOM_US:
+            self.held = False
+            self.hold()
             return False
         gc.threshold(THRESHOLD)
         bytearray(0)  # an allocation: gc.threshold's test (a collection here, if due)
         gc.threshold(THRESHOLD + BURST)
+        self.held = False
         return True
+
+    def hold(self):
+        """The next scan is near: no threshold collection before it unless HOLD bytes were
+        allocated since the last one (see the module docstring); early() ends it."""
+        if self.enabled and not self.held:
+            gc.threshold(HOLD)
+            self.held = True
 
 
 def drop(name):

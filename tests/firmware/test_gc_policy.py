@@ -61,3 +61,39 @@ def test_early_sets_the_threshold_until_the_next_scan():
         assert gc.threshold() == gc_policy.THRESHOLD + gc_policy.BURST
     finally:
         gc.threshold(old)
+
+
+def test_early_holds_instead_of_collecting_when_the_period_has_no_room():
+    # Issue 32: a collection right after a scan that came late (or took long) ran past the
+    # next scan's time. With less than ROOM_US left, early() looks no further and holds the
+    # threshold at HOLD until the next scan; with room, it makes its test as before.
+    c = gc_policy.Collector()
+    c.enabled = True
+    real = gc_policy.gc
+    gc_policy.gc = fake = FakeGc()
+    try:
+        assert not c.early(gc_policy.ROOM_US - 1)
+        assert fake.calls == [gc_policy.HOLD] and c.held
+        c.hold()  # held already: nothing more
+        assert fake.calls == [gc_policy.HOLD]
+        assert c.early(gc_policy.ROOM_US)
+        assert not c.held
+        assert fake.calls[1:] == [gc_policy.THRESHOLD, gc_policy.THRESHOLD + gc_policy.BURST]
+    finally:
+        gc_policy.gc = real
+
+
+def test_after_scan_waits_for_a_period_with_room():
+    # The every-CHECK_MS collection is made after the first scan that leaves ROOM_US.
+    c = gc_policy.Collector()
+    c.enabled = True
+    real = gc_policy.gc
+    gc_policy.gc = fake = FakeGc()
+    try:
+        assert not c.after_scan(0, gc_policy.ROOM_US - 1)
+        assert fake.calls == [] and c.checked is None
+        assert c.after_scan(40, gc_policy.ROOM_US)
+        assert fake.calls == ["collect", gc_policy.THRESHOLD + gc_policy.BURST]
+        assert c.checked == 40
+    finally:
+        gc_policy.gc = real

@@ -335,10 +335,7 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
     def _room(self):
         # Right after a scan: most of a period before the next is due (an import is a piece of
         # up to ~35 ms of the RP2040).
-        if self._scan_at is None:
-            return True
-        left = self.ticks_diff(self._scan_at, self.cpu_ticks()) * self.cpu_unit_us
-        return left >= _ROOM_US
+        return self._scan_at is None or self._room_us() >= _ROOM_US
 
     # -- tasks ----------------------------------------------------------------------------------
 
@@ -347,6 +344,8 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
         while not self.stopping:
             start = self.cpu_ticks()
             item = self.inputs.get()
+            if item is not None:
+                self.scan_if_due()  # (also: no collection started just before it, gc_policy)
             while item is not None:
                 try:
                     self.step(item)

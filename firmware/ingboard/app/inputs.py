@@ -14,6 +14,7 @@ from ingrules.board import BLACK, WHITE
 from micropython import const
 
 from ingboard.bowls.bowls import MAX_READING_G, plausible
+from ingboard.gc_policy import ROOM_US
 from ingboard.sensing.classifier import format_scan
 
 # The kinds of input, the first item of a queued (kind, t, a, b).
@@ -74,6 +75,9 @@ class Inputs:
     def _init_inputs(self):
         self.inputs = RingQueue(INPUTS)
         self._scan_at = None  # when the next scan is due (cpu units), once the scan task runs
+        # scan_if_due(): from this far before a scan is due (cpu units, negative) no threshold
+        # collection before it (gc_policy.hold: it would hold the scan up)
+        self._hold_from = -(ROOM_US // self.cpu_unit_us)
         self._seen = None  # the classes of the last scan line (bytearray)
         # Each bowl's last reading, Black's then White's, in whole tenths of a gram (None
         # before the first): the `enrol` command's weights.
@@ -165,7 +169,10 @@ class Inputs:
         if self._scan_at is None:
             return
         start = self.cpu_ticks()
-        if self.ticks_diff(start, self._scan_at) < 0:
+        d = self.ticks_diff(start, self._scan_at)
+        if d < 0:
+            if d > self._hold_from and not self.collector.held:
+                self.collector.hold()  # the scan is near (gc_policy: ROOM_US)
             return
         inline = self._inline
         self._inline = 0
@@ -177,9 +184,20 @@ class Inputs:
         if keys is not None:
             self._poll_keys(keys, self.now())
             end = self.cpu_ticks()
-        if self.collector.early():  # gc_policy: a collection due soon, made now
+        # gc_policy: a collection due soon, made now if the period has room for it
+        d = self.ticks_diff(self._scan_at, end) * self.cpu_unit_us  # the room left, us
+        if self.collector.early(d):
             end = self._spent(_T_BACK, end)
         self._inline = inline + self.ticks_diff(end, start)
+        d = self.ticks_diff(end, self._scan_at)
+        if d >= 0:
+            self.scan_if_due()  # the collection took the rest of the period (gc_policy)
+        elif d > self._hold_from:
+            self.collector.hold()  # the next scan is near already (gc_policy: ROOM_US)
+
+    def _room_us(self):
+        # The time left before the next scan is due, in us.
+        return self.ticks_diff(self._scan_at, self.cpu_ticks()) * self.cpu_unit_us
 
     async def scan_task(self):
         # 25 Hz is 25 scans a second whatever a scan takes: each is due a period after the
@@ -201,10 +219,13 @@ class Inputs:
                     self.report("scan", exc)
                 end = self._spent(_T_SCAN, now)
                 # gc_policy: the most room there is, and a collection due soon made now
-                if self.collector.after_scan(self._last) or self.collector.early():
+                room = self.ticks_diff(self._scan_at, end) * unit
+                if self.collector.after_scan(self._last, room) or self.collector.early(room):
                     end = self._spent(_T_BACK, end)
                 if self.preload_end():  # app.py: the end's code, in the pause
-                    self._spent(_T_BACK, end)
+                    end = self._spent(_T_BACK, end)
+                if self.ticks_diff(self._scan_at, end) * unit < ROOM_US:
+                    self.collector.hold()  # the next scan is near already (gc_policy)
                 continue
             await self.sleep_ms((wait * unit + 999) // 1000)
 
