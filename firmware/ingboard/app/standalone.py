@@ -377,6 +377,9 @@ class Standalone:
         if kind != "clock":
             if same and last[2] == what:
                 return
+            other = self._painted.get(WHITE if color == BLACK else BLACK)
+            if other is not None and other[1] == kind and other[2] == what:
+                what = other[2]  # the other face's rows: one copy kept for both (~1 KB)
             self._painted[color] = None  # until the face is whole
             for _ in self._whole_steps(fb, kind, what):
                 yield 0, clock_face.HEIGHT  # a piece drawn: the display task lets a scan run
