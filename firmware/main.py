@@ -12,6 +12,7 @@ Without either the board plays offline, as before.
 
 import asyncio
 import gc
+import os
 import sys
 import time
 
@@ -58,10 +59,17 @@ async def run(app, transport):
 
 
 def load_code():
-    # The code the app keeps (on the stock image it is heap; issue 17).
+    # The code the app keeps (on the stock image it is heap; issue 17). The relay feed's only
+    # where network settings are on flash: a board without them plays offline and keeps none
+    # of the feed's code (relay_feed None; main()).
     from ingboard.app.app import App
-    from ingboard.link import relay_feed
     from ingboard.records.store import RecordsStore
+
+    try:
+        os.stat(storage_paths.NETWORK)
+    except OSError:
+        return None, App, RecordsStore
+    from ingboard.link import relay_feed
 
     return relay_feed, App, RecordsStore
 
@@ -85,7 +93,8 @@ def _load_beside(size, loaded):
 def load_app():
     """The app's code, loaded as the device loads it (after build()): the tracker first, the
     rest around a reserve (gc_policy.py, "Loading the code"). Returns (relay_feed, App,
-    RecordsStore); the bench starts the app through it too."""
+    RecordsStore), relay_feed None without network settings; the bench starts the app through
+    it too."""
     # The tracker's code before the reserve: the largest module, it needs blocks of over 1 KB
     # that the holes between the other modules' code may not have (the twin's stock image
     # then raised MemoryError at it with 20 KB free).
@@ -105,9 +114,11 @@ def main():
     hw = build()
     gc_policy.drop("ingboard.board_config")  # the variants' tables: used once, by build()
     relay_feed, App, RecordsStore = load_app()
-    hw["relay"], transport = relay_feed.from_settings(
-        storage_paths.NETWORK, storage_paths.RELAY_JOURNAL, time.ticks_ms, time.ticks_diff
-    )
+    hw["relay"], transport = None, None
+    if relay_feed is not None:
+        hw["relay"], transport = relay_feed.from_settings(
+            storage_paths.NETWORK, storage_paths.RELAY_JOURNAL, time.ticks_ms, time.ticks_diff
+        )
     if hw["relay"] is None:
         # A board playing offline keeps none of the feed's code (gc_policy.drop).
         relay_feed = None

@@ -12,7 +12,7 @@ COLOURS = {"b": BLACK, "w": WHITE}
 
 def rules_name(record, override=None):
     name = override or record.rules or "ing1991"
-    if name not in rulesets.RULESETS:
+    if name not in rulesets.NAMES:
         raise InputError("unknown rules %r (known: %s)" % (name, ", ".join(rulesets.NAMES)))
     return name
 

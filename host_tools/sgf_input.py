@@ -29,10 +29,10 @@ RU_NAMES = {
 
 def rules_from_ru(ru):
     """Our ruleset name for an SGF RU value, or None when it names none of them."""
-    from ingrules.rulesets import RULESETS
+    from ingrules.rulesets import NAMES
 
     key = ru.strip().lower()
-    if key in RULESETS:
+    if key in NAMES:
         return key
     return RU_NAMES.get(key.replace("-", " ").replace("_", " "))
 

@@ -5,7 +5,7 @@ None."""
 import os
 
 import pytest
-from ingboard.drivers.usb_serial import MAX, UsbSerial
+from ingboard.drivers.usb_serial import FIRST, MAX, UsbSerial
 
 
 @pytest.fixture
@@ -38,6 +38,18 @@ def test_a_line_longer_than_max_is_cut_at_max(link):
     out.write(b"x" * (MAX + 50) + b"\nok\n")
     assert usb.readline() == b"x" * MAX
     assert usb.readline() == b"ok"
+
+
+def test_lines_past_the_first_buffer_come_whole(link):
+    # The buffer grows (FIRST, doubled to MAX) only when a line needs it: each line whole,
+    # whatever its length, before and after a long one.
+    usb, out = link
+    lengths = (FIRST - 1, FIRST, FIRST + 1, 2 * FIRST, 3 * FIRST + 7, 5, MAX)
+    for i, n in enumerate(lengths):
+        line = bytes(48 + (i + k) % 10 for k in range(n))
+        out.write(line + b"\n")
+        assert usb.readline() == line
+    assert usb.readline() is None
 
 
 def test_the_end_of_input_is_none(link):

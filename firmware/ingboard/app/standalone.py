@@ -26,13 +26,15 @@ from micropython import const
 
 from ingboard import cues, gc_policy, storage_paths
 from ingboard.faces import clock_face
-from ingboard.menus import settings as st
 from ingboard.tracking.tracker import Tracker
 
 # The menus (menus/menu.py, menu_face.py) and the board faces (board_face.py) are imported when
 # first shown, and the Menu and its modules are dropped when it closes: most of a game shows
 # only the clock, and on a Pico with .mpy on littlefs their code would take heap from the game
 # (README "Device twin", memory). `settings` keeps the remembered settings while no menu is open.
+# The settings' own code (menus/settings.py and the config_check.py it imports) is used at the
+# start, at a new game and in the menu: imported for each use and dropped after it (_st(),
+# _drop_st()): ~1.8 KB of the heap on the twin's ROMFS image all game long.
 
 KEY_NAMES = ("B", "W", "pause", "menu")
 HEALTH_MS = const(30000)
@@ -45,6 +47,17 @@ _TIMED = ("bowl-mismatch", "sensor-fault", "not-your-turn")
 # Clock cues sounded from the tracker's `cue` events (the others are read off the clock state:
 # periods, penalty points, the forfeit).
 _WARNING_CUES = (cues.BASIC_ENDING, cues.POINTS_NEXT, cues.FORFEIT_NEXT, cues.COUNTDOWN)
+
+
+def _st():
+    from ingboard.menus import settings
+
+    return settings
+
+
+def _drop_st():
+    gc_policy.drop("ingboard.menus.settings")
+    gc_policy.drop("ingboard.config_check")
 
 
 def _sooner(wait, left):
@@ -74,6 +87,12 @@ class Standalone:
     # -- settings on flash ---------------------------------------------------------------------
 
     def _load(self):
+        settings = self._read()
+        _drop_st()
+        return settings
+
+    def _read(self):
+        st = _st()
         for path in (self.path, self.path + ".tmp"):
             try:
                 with open(path) as f:
@@ -89,8 +108,10 @@ class Standalone:
         import os
 
         tmp = self.path + ".tmp"
+        text = _st().text(settings)
+        _drop_st()
         with open(tmp, "w") as f:
-            f.write(st.text(settings))
+            f.write(text)
         try:
             os.rename(tmp, self.path)  # littlefs replaces the old file in one step
         except OSError:
@@ -101,7 +122,9 @@ class Standalone:
 
     def config(self, size):
         """The config of a new game with the remembered settings on a board of `size`."""
-        return st.config(self.settings, size)
+        config = _st().config(self.settings, size)
+        _drop_st()
+        return config
 
     def menu_open(self):
         return self.menu is not None and self.menu.is_open()
@@ -114,6 +137,7 @@ class Standalone:
             self.menu = None
             gc_policy.drop("ingboard.menus.menu")
             gc_policy.drop("ingboard.faces.menu_face")
+            _drop_st()
 
     # -- keys ----------------------------------------------------------------------------------
 
@@ -150,7 +174,7 @@ class Standalone:
                 settings = action[1]
                 size = app.tracker.config["size"]
                 try:
-                    config = st.config(settings, size)
+                    config = _st().config(settings, size)
                     Tracker(config)  # what the game refuses, before anything changes
                 except ValueError as exc:
                     app.warn("new game refused: %s" % exc)
@@ -353,6 +377,9 @@ class Standalone:
         if kind != "clock":
             if same and last[2] == what:
                 return
+            other = self._painted.get(WHITE if color == BLACK else BLACK)
+            if other is not None and other[1] == kind and other[2] == what:
+                what = other[2]  # the other face's rows: one copy kept for both (~1 KB)
             self._painted[color] = None  # until the face is whole
             for _ in self._whole_steps(fb, kind, what):
                 yield 0, clock_face.HEIGHT  # a piece drawn: the display task lets a scan run

@@ -1,11 +1,16 @@
 """The host link over USB serial (the REPL's stdin/stdout), polled without blocking.
 
 `readline()` returns one complete line (bytes, without the newline) or None; bytes are read
-only while `select.poll` says they are there, into a buffer of MAX bytes allocated once (a
-longer line is cut there and refused by protocol.py). `write(data)` sends bytes.
+only while `select.poll` says they are there, into a buffer of at most MAX bytes (a longer
+line is cut there and refused by protocol.py). `write(data)` sends bytes.
+
+The buffer starts at FIRST bytes and doubles (to MAX) only when a line needs it: a board
+playing on its own, or a host sending short commands, never holds MAX bytes of heap for it
+(4.1 KB all game long on the Pico; the host's long lines - a calibration - grow it once).
 """
 
 MAX = 4200
+FIRST = 256
 
 
 class UsbSerial:
@@ -22,7 +27,7 @@ class UsbSerial:
         # at what were the link task's 100 looks a second on the Pico, issue 20; 25 now).
         # CPython has poll only.
         self._ipoll = getattr(self.poll, "ipoll", None)
-        self.buf = bytearray(MAX)
+        self.buf = bytearray(FIRST)
         self.n = 0
 
     def _waiting(self):
@@ -43,9 +48,17 @@ class UsbSerial:
                 self.n = 0
                 return line
             if self.n < MAX:
+                if self.n == len(self.buf):
+                    self._grow()
                 self.buf[self.n] = b[0]
                 self.n += 1
         return None
+
+    def _grow(self):
+        # The buffer full (n == its length) and the line longer: one twice as long, to MAX.
+        buf = bytearray(min(MAX, 2 * self.n))
+        buf[: self.n] = self.buf
+        self.buf = buf
 
     def write(self, data):
         self.out.write(data)

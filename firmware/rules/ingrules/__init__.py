@@ -19,7 +19,6 @@ _ATTRS = {
     "IllegalMove": "game",
     "KoRule": "ko",
     "PASS": "ko",
-    "RULESETS": "rulesets",
     "Ruleset": "rulesets",
     "count_game": "counting",
     "game_sgf": "sgf",

@@ -57,7 +57,7 @@ COMPENSATIONS = (COMPENSATION_RULES, COMPENSATION_KSS)
 
 
 class Ruleset:
-    """One rule system. All fields are plain data; see RULESETS for the sources. A ruleset
+    """One rule system. All fields are plain data; see _row() for the sources. A ruleset
     holds only the fields its rule system sets apart from the defaults below (class
     attributes): ten rulesets of 25 fields each as instance dicts took ~2 KB of the Pico's
     heap all game long."""
@@ -130,7 +130,10 @@ class Ruleset:
         return "Ruleset(%s)" % self.name
 
 
-RULESETS = {
+# The table: each rule system's row, made into a Ruleset only when get() first asks for it. A
+# game uses one; all nine made at import held ~1 KB of the Pico's heap all game long (the rows
+# themselves are code: on a ROMFS image, flash).
+def _row(name):
     # Ing 1991 Art. 1 "Self-removal of a single stone ... prohibited ...; self removal of a
     # group of stones does not cause invariation so it is not prohibited"; Art. 3 ko; Art. 1
     # "both players pass and play pauses ... both players pass again and play ends"; Art. 4
@@ -138,165 +141,191 @@ RULESETS = {
     # game to black"; Art. 6 handicap plays "The size of the handicap is one less than the
     # number (N) of initial board plays by Black" (so Black makes handicap+1 plays, White
     # handicap mandatory passes).
-    "ing1991": Ruleset(
-        "ing1991",
-        "Ing SST Laws 1991",
-        SUICIDE_GROUPS_ONLY,
-        KO_ING,
-        ING_FILL_IN,
-        sgf_ru="GOE",
-        komi=8,
-        komi_handicap=0,
-        passes_to_pause=2,
-        passes_to_end=4,
-        handicap_style=HANDICAP_ING_PLAYS,
-        illegal=ILLEGAL_REJECT,
-        draw_winner=BLACK,
-        fill_in=True,
-        resign_two_stones=True,
-        pass_signal="beside",  # Art. 9 "Passing" (2): "one stone beside the board"
-    ),
+    if name == "ing1991":
+        return Ruleset(
+            "ing1991",
+            "Ing SST Laws 1991",
+            SUICIDE_GROUPS_ONLY,
+            KO_ING,
+            ING_FILL_IN,
+            sgf_ru="GOE",
+            komi=8,
+            komi_handicap=0,
+            passes_to_pause=2,
+            passes_to_end=4,
+            handicap_style=HANDICAP_ING_PLAYS,
+            illegal=ILLEGAL_REJECT,
+            draw_winner=BLACK,
+            fill_in=True,
+            resign_two_stones=True,
+            pass_signal="beside",  # Art. 9 "Passing" (2): "one stone beside the board"
+        )
     # Ing 1996: as 1991; Rule 8 "Fixed compensation: Mandatory eight points handicap, black
     # wins in case of drawn games"; Rule 3 "At the start of a handicap game, white makes
     # mandatory passes, known as handicap plays" and Rule 8 "gives a 5 duan one handicap play"
     # (N handicap plays = N mandatory White passes, as in 1991); "Penalized mistakes: ...
     # recapturing a ko stone without an intervening play violates the ko rule. ... the game is
     # forfeited."
-    "ing1996": Ruleset(
-        "ing1996",
-        "Ing's Goe Rules 1996",
-        SUICIDE_GROUPS_ONLY,
-        KO_ING,
-        ING_FILL_IN,
-        sgf_ru="GOE",
-        prisoners="bowl",
-        pass_signal="beside",  # 1996 Rule 2 "Shoutan": "at the side of the board"
-        komi=8,
-        komi_handicap=0,
-        passes_to_pause=2,
-        passes_to_end=4,
-        handicap_style=HANDICAP_ING_PLAYS,
-        illegal=ILLEGAL_FORFEIT_KO,
-        draw_winner=BLACK,
-        fill_in=True,
-        late_forfeit=True,
-    ),
+    if name == "ing1996":
+        return Ruleset(
+            "ing1996",
+            "Ing's Goe Rules 1996",
+            SUICIDE_GROUPS_ONLY,
+            KO_ING,
+            ING_FILL_IN,
+            sgf_ru="GOE",
+            prisoners="bowl",
+            pass_signal="beside",  # 1996 Rule 2 "Shoutan": "at the side of the board"
+            komi=8,
+            komi_handicap=0,
+            passes_to_pause=2,
+            passes_to_end=4,
+            handicap_style=HANDICAP_ING_PLAYS,
+            illegal=ILLEGAL_FORFEIT_KO,
+            draw_winner=BLACK,
+            fill_in=True,
+            late_forfeit=True,
+        )
     # Simplified Ing (EGF): "area scoring, positional superko, allowed suicide, two successive
     # passes, an agreement phase for removals, an optional playing out continuation"; after a
     # disagreement "immediately after the next two successive passes, they determine the
     # scores"; komi is set by extra tournament rules ("4 white stones can represent a komi of
     # 7.5 or 8"): 7.5 by default here.
-    "simplified-ing": Ruleset(
-        "simplified-ing",
-        "Simplified Ing Rules (EGF)",
-        SUICIDE_ALLOWED,
-        KO_POSITIONAL,
-        AREA,
-        sgf_ru="Simplified Ing",
-        komi=7.5,
-        komi_handicap=0,
-        pause_again_after_dispute=False,
-        pause_passes_confirm=False,
-        handicap_style=HANDICAP_FREE,
-    ),
+    if name == "simplified-ing":
+        return Ruleset(
+            "simplified-ing",
+            "Simplified Ing Rules (EGF)",
+            SUICIDE_ALLOWED,
+            KO_POSITIONAL,
+            AREA,
+            sgf_ru="Simplified Ing",
+            komi=7.5,
+            komi_handicap=0,
+            pause_again_after_dispute=False,
+            pause_passes_confirm=False,
+            handicap_style=HANDICAP_FREE,
+        )
     # AGA 1991: Rule 3 komi 5 1/2 even, 1/2 handicap; Rule 4 fixed star-point order and, under
     # area counting, "White receives an additional point of compensation for each Black
     # handicap stone after the first"; Rule 5 "self-capture is illegal"; Rule 6 situational
     # superko; Rule 7 pass stones; Rule 8 illegal move = pass; Rules 9-10 agreement, dispute,
     # then "if both players pass twice in succession" the game is over; Rule 11 White last.
-    "aga": Ruleset(
-        "aga",
-        "AGA Rules 1991 (area counting)",
-        SUICIDE_FORBIDDEN,
-        KO_SITUATIONAL,
-        AREA,
-        sgf_ru="AGA",
-        komi=5.5,
-        komi_handicap=0.5,
-        pause_again_after_dispute=False,
-        pass_stones=True,
-        white_passes_last=True,
-        handicap_style=HANDICAP_FIXED,
-        handicap_compensation=1,
-        illegal=ILLEGAL_AS_PASS,
-    ),
-    "aga-territory": Ruleset(
-        "aga-territory",
-        "AGA Rules 1991 (territory counting)",
-        SUICIDE_FORBIDDEN,
-        KO_SITUATIONAL,
-        TERRITORY,
-        sgf_ru="AGA",
-        komi=5.5,
-        komi_handicap=0.5,
-        pause_again_after_dispute=False,
-        pass_stones=True,
-        white_passes_last=True,
-        handicap_style=HANDICAP_FIXED,
-        illegal=ILLEGAL_AS_PASS,
-    ),
+    if name == "aga":
+        return Ruleset(
+            "aga",
+            "AGA Rules 1991 (area counting)",
+            SUICIDE_FORBIDDEN,
+            KO_SITUATIONAL,
+            AREA,
+            sgf_ru="AGA",
+            komi=5.5,
+            komi_handicap=0.5,
+            pause_again_after_dispute=False,
+            pass_stones=True,
+            white_passes_last=True,
+            handicap_style=HANDICAP_FIXED,
+            handicap_compensation=1,
+            illegal=ILLEGAL_AS_PASS,
+        )
+    if name == "aga-territory":
+        return Ruleset(
+            "aga-territory",
+            "AGA Rules 1991 (territory counting)",
+            SUICIDE_FORBIDDEN,
+            KO_SITUATIONAL,
+            TERRITORY,
+            sgf_ru="AGA",
+            komi=5.5,
+            komi_handicap=0.5,
+            pause_again_after_dispute=False,
+            pass_stones=True,
+            white_passes_last=True,
+            handicap_style=HANDICAP_FIXED,
+            illegal=ILLEGAL_AS_PASS,
+        )
     # Chinese (1988/2002): area counting, no suicide, basic ko, komi 7.5.
-    "chinese": Ruleset(
-        "chinese",
-        "Chinese rules",
-        SUICIDE_FORBIDDEN,
-        KO_SIMPLE,
-        AREA,
-        sgf_ru="Chinese",
-        komi=7.5,
-        komi_handicap=0,
-        handicap_style=HANDICAP_FIXED,
-        handicap_compensation=2,  # White receives one point per handicap stone
-    ),
+    if name == "chinese":
+        return Ruleset(
+            "chinese",
+            "Chinese rules",
+            SUICIDE_FORBIDDEN,
+            KO_SIMPLE,
+            AREA,
+            sgf_ru="Chinese",
+            komi=7.5,
+            komi_handicap=0,
+            handicap_style=HANDICAP_FIXED,
+            handicap_compensation=2,  # White receives one point per handicap stone
+        )
     # Japanese 1989: territory counting, no suicide, basic ko, komi 6.5.
-    "japanese": Ruleset(
-        "japanese",
-        "Japanese rules 1989",
-        SUICIDE_FORBIDDEN,
-        KO_SIMPLE,
-        TERRITORY,
-        sgf_ru="Japanese",
-        komi=6.5,
-        komi_handicap=0.5,
-        handicap_style=HANDICAP_FIXED,
-        seki_territory=False,
-    ),
+    if name == "japanese":
+        return Ruleset(
+            "japanese",
+            "Japanese rules 1989",
+            SUICIDE_FORBIDDEN,
+            KO_SIMPLE,
+            TERRITORY,
+            sgf_ru="Japanese",
+            komi=6.5,
+            komi_handicap=0.5,
+            handicap_style=HANDICAP_FIXED,
+            seki_territory=False,
+        )
     # New Zealand: area counting, suicide of any chain allowed, situational superko, komi 7.
-    "nz": Ruleset(
-        "nz",
-        "New Zealand rules",
-        SUICIDE_ALLOWED,
-        KO_SITUATIONAL,
-        AREA,
-        sgf_ru="NZ",
-        komi=7,
-        komi_handicap=0,
-        handicap_style=HANDICAP_FREE,
-    ),
+    if name == "nz":
+        return Ruleset(
+            "nz",
+            "New Zealand rules",
+            SUICIDE_ALLOWED,
+            KO_SITUATIONAL,
+            AREA,
+            sgf_ru="NZ",
+            komi=7,
+            komi_handicap=0,
+            handicap_style=HANDICAP_FREE,
+        )
     # Tromp-Taylor: area counting, suicide allowed, positional superko, the game ends at two
     # consecutive passes with every stone on the board counted alive.
-    "tromp-taylor": Ruleset(
-        "tromp-taylor",
-        "Tromp-Taylor rules",
-        SUICIDE_ALLOWED,
-        KO_POSITIONAL,
-        AREA,
-        sgf_ru="Tromp-Taylor",
-        komi=7.5,
-        komi_handicap=0,
-        ends_at_pause=True,
-        handicap_style=HANDICAP_FREE,
-    ),
-}
+    if name == "tromp-taylor":
+        return Ruleset(
+            "tromp-taylor",
+            "Tromp-Taylor rules",
+            SUICIDE_ALLOWED,
+            KO_POSITIONAL,
+            AREA,
+            sgf_ru="Tromp-Taylor",
+            komi=7.5,
+            komi_handicap=0,
+            ends_at_pause=True,
+            handicap_style=HANDICAP_FREE,
+        )
 
-NAMES = tuple(sorted(RULESETS))
+    return None
+
+
+# The known names, sorted (a test checks them against the table).
+NAMES = (
+    "aga",
+    "aga-territory",
+    "chinese",
+    "ing1991",
+    "ing1996",
+    "japanese",
+    "nz",
+    "simplified-ing",
+    "tromp-taylor",
+)
+_MADE = {}  # name -> its Ruleset, made once
 
 
 def get(name):
     """The ruleset called `name`; ValueError naming the known ones otherwise."""
-    rules = RULESETS.get(name)
+    rules = _MADE.get(name)
     if rules is None:
-        raise ValueError("unknown rules %r (known: %s)" % (name, ", ".join(NAMES)))
+        rules = _row(name)
+        if rules is None:
+            raise ValueError("unknown rules %r (known: %s)" % (name, ", ".join(NAMES)))
+        _MADE[name] = rules
     return rules
 
 
