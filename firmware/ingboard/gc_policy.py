@@ -31,6 +31,9 @@ The policy, in two parts:
   end of a long game held a scan up 34 ms instead of 12, and a game's first faces 42 instead
   of 24 (the start's and the count's garbage then collected in the middle of their work).
   After the look, as after early(), the threshold until the next scan is THRESHOLD + BURST.
+  CHECK_MS counts from the last collection after a scan, early()'s too (early(t) sees one by
+  the time its test took): an idle board that allocated THRESHOLD bytes in a little under
+  CHECK_MS collected twice a moment apart, early() and then the look (issue 32).
 - `early()`: right after every scan (the scan task's, and a checkpoint's within a long piece of
   work) the collection the threshold would make later in the period is made at once when
   THRESHOLD bytes have been allocated since the last one (gc.threshold's own test, made by one
@@ -106,6 +109,9 @@ from micropython import const
 THRESHOLD = const(12 * 1024)
 BURST = const(12 * 1024)  # between two scans: the threshold is THRESHOLD + BURST (early())
 CHECK_MS = const(3000)
+# early()'s test took this long (us): it collected (on the RP2040 a collection of the app's heap
+# is ~22-30 ms, of a nearly empty heap ~1 ms; the test alone a few tens of us).
+_COLLECTED_US = const(500)
 LOAD_RESERVES = (48 * 1024, 28 * 1024)  # tried in turn (main.load_app), then none
 
 
@@ -115,7 +121,15 @@ class Collector:
     def __init__(self):
         self.enabled = hasattr(gc, "threshold") and hasattr(gc, "mem_alloc")
         self.collections = 0
-        self.checked = None  # board time of the last collection (after_scan(t))
+        self.checked = None  # board time of the last collection after a scan
+        # early()'s clock: whether its test collected (time.ticks_us where there is a
+        # threshold, MicroPython; a test may give another).
+        self.ticks_us = self.ticks_diff = None
+        if self.enabled:
+            import time
+
+            self.ticks_us = time.ticks_us
+            self.ticks_diff = time.ticks_diff
 
     def start(self):
         """Set the threshold and start from a clean heap (the app calls this once)."""
@@ -138,15 +152,21 @@ class Collector:
         self.collections += 1
         return True
 
-    def early(self):
-        """A scan has just been made: collect now if THRESHOLD bytes were allocated since the
-        last collection, and let the work until the next scan allocate BURST more before the
-        threshold collects (see the module docstring). True if it looked (the time it took is
-        the caller's to count)."""
+    def early(self, t=None):
+        """A scan has just been made (at board time t, when given): collect now if THRESHOLD
+        bytes were allocated since the last collection, and let the work until the next scan
+        allocate BURST more before the threshold collects (see the module docstring). A
+        collection made here at t is the last one after_scan() counts CHECK_MS from. True if it
+        looked (the time it took is the caller's to count)."""
         if not self.enabled:
             return False
         gc.threshold(THRESHOLD)
+        clock = self.ticks_us
+        t0 = clock()
         bytearray(0)  # an allocation: gc.threshold's test (a collection here, if due)
+        if t is not None and self.ticks_diff(clock(), t0) >= _COLLECTED_US:
+            self.checked = t  # (nothing else in the test takes a millisecond)
+            self.collections += 1
         gc.threshold(THRESHOLD + BURST)
         return True
 

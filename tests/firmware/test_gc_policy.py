@@ -61,3 +61,39 @@ def test_early_sets_the_threshold_until_the_next_scan():
         assert gc.threshold() == gc_policy.THRESHOLD + gc_policy.BURST
     finally:
         gc.threshold(old)
+
+
+def test_a_collection_made_early_is_the_one_the_next_look_counts_from():
+    # early(t) that collected (its test took a collection's time) at board time t: the look
+    # after a scan collects again CHECK_MS after t, not CHECK_MS after its own last one - two
+    # collections a moment apart were all the idle board's threshold gave (issue 32).
+    c = gc_policy.Collector()
+    c.enabled = True
+    taken = []  # the microseconds early()'s test takes, in turn
+    now = [0]
+
+    def ticks_us():
+        now[0] += taken.pop(0) if taken else 0
+        return now[0]
+
+    c.ticks_us = ticks_us
+    c.ticks_diff = lambda a, b: a - b
+    real = gc_policy.gc
+    gc_policy.gc = fake = FakeGc()
+    try:
+        assert c.after_scan(0)
+        taken[:] = [0, 30]  # a test without a collection
+        assert c.early(1000)
+        assert c.after_scan(gc_policy.CHECK_MS)  # counted from 0
+        taken[:] = [0, 25000]  # the test collected
+        assert c.early(gc_policy.CHECK_MS + 1000)
+        assert not c.after_scan(2 * gc_policy.CHECK_MS)
+        assert not c.after_scan(2 * gc_policy.CHECK_MS + 999)
+        assert c.after_scan(2 * gc_policy.CHECK_MS + 1000)
+        taken[:] = [0, 25000]
+        assert c.early()  # no board time given: nothing to count from
+        assert not c.after_scan(3 * gc_policy.CHECK_MS + 999)
+    finally:
+        gc_policy.gc = real
+    assert c.collections == 4  # three looks and the early one
+    assert fake.calls.count("collect") == 3

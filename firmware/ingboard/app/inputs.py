@@ -177,7 +177,7 @@ class Inputs:
         if keys is not None:
             self._poll_keys(keys, self.now())
             end = self.cpu_ticks()
-        if self.collector.early():  # gc_policy: a collection due soon, made now
+        if self.collector.early(self._last):  # gc_policy: a collection due soon, made now
             end = self._spent(_T_BACK, end)
         self._inline = inline + self.ticks_diff(end, start)
 
@@ -201,7 +201,7 @@ class Inputs:
                     self.report("scan", exc)
                 end = self._spent(_T_SCAN, now)
                 # gc_policy: the most room there is, and a collection due soon made now
-                if self.collector.after_scan(self._last) or self.collector.early():
+                if self.collector.after_scan(self._last) or self.collector.early(self._last):
                     end = self._spent(_T_BACK, end)
                 if self.preload_end():  # app.py: the end's code, in the pause
                     self._spent(_T_BACK, end)
