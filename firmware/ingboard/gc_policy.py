@@ -152,6 +152,22 @@ class Collector:
         self.collections += 1
         return True
 
+    def scanned(self, t):
+        """after_scan(t) or early(t), in one call: the scan task's after each of its scans (25 a
+        second; a call less is ~35 us of the RP2040 each). True if it looked."""
+        if not self.enabled:
+            return False
+        if self.checked is None or not 0 <= t - self.checked < CHECK_MS:
+            return self.after_scan(t)
+        gc.threshold(THRESHOLD)  # early()'s test, in line
+        t0 = self.ticks_us()
+        bytearray(0)
+        if self.ticks_diff(self.ticks_us(), t0) >= _COLLECTED_US:
+            self.checked = t
+            self.collections += 1
+        gc.threshold(THRESHOLD + BURST)
+        return True
+
     def early(self, t=None):
         """A scan has just been made (at board time t, when given): collect now if THRESHOLD
         bytes were allocated since the last collection, and let the work until the next scan

@@ -97,3 +97,32 @@ def test_a_collection_made_early_is_the_one_the_next_look_counts_from():
         gc_policy.gc = real
     assert c.collections == 4  # three looks and the early one
     assert fake.calls.count("collect") == 3
+
+
+def test_scanned_is_the_look_after_a_scan_or_else_early():
+    # The scan task's one call after its scans: the same collections and thresholds, in the
+    # same order, as after_scan(t) or early(t) on a collector of its own.
+    def run(call):
+        c = gc_policy.Collector()
+        c.enabled = True
+        taken = [0, 30, 0, 25000, 0, 30, 0, 30, 0, 30]  # early()'s tests: one collected
+        now = [0]
+
+        def ticks_us():
+            now[0] += taken.pop(0) if taken else 0
+            return now[0]
+
+        c.ticks_us = ticks_us
+        c.ticks_diff = lambda a, b: a - b
+        real = gc_policy.gc
+        gc_policy.gc = fake = FakeGc()
+        try:
+            looked = [call(c, t) for t in (0, 40, 1000, 2000, 3000, 4000, 5000, 5040, 6000)]
+        finally:
+            gc_policy.gc = real
+        return looked, fake.calls, c.collections, c.checked
+
+    one = run(lambda c, t: c.scanned(t))
+    two = run(lambda c, t: c.after_scan(t) or c.early(t))
+    assert one == two
+    assert one[1].count("collect") == 2 and one[2] == 3  # two looks, one early collection

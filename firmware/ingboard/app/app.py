@@ -346,7 +346,8 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
         period = self.periods[3]
         while not self.stopping:
             start = self.cpu_ticks()
-            item = self.inputs.get()
+            # (The queue's count looked at first: most passes of an idle board find it empty.)
+            item = self.inputs.get() if self.inputs.count else None
             while item is not None:
                 try:
                     self.step(item)
@@ -358,7 +359,8 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
                 self.tick(self.now())
                 start = self._spent(_T_GAME, start)
                 self.scan_if_due()
-                self.background()  # between scans: nothing is waiting
+                if self.compaction is not None or self.compaction_due or self.end_preload.left:
+                    self.background()  # between scans: nothing is waiting (else: nothing to do)
             except Exception as exc:  # noqa: BLE001
                 self.report("game", exc)
             start = self._spent(_T_BACK, start)
@@ -446,7 +448,8 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
                             self._send_queued(link)
                             self._reply(link, reply, self.protocol.cmd)
                     line = link.readline()
-            self._send_queued(link)
+            if self.outputs.count:  # (most passes have nothing to send)
+                self._send_queued(link)
             self._spent(_T_LINK, start)
             await self.sleep_ms(period)
 

@@ -201,7 +201,7 @@ class Inputs:
                     self.report("scan", exc)
                 end = self._spent(_T_SCAN, now)
                 # gc_policy: the most room there is, and a collection due soon made now
-                if self.collector.after_scan(self._last) or self.collector.early(self._last):
+                if self.collector.scanned(self._last):
                     end = self._spent(_T_BACK, end)
                 if self.preload_end():  # app.py: the end's code, in the pause
                     self._spent(_T_BACK, end)

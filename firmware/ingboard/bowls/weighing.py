@@ -125,7 +125,8 @@ def _quiet(bowl, v, now_ms):
         return False
     if now_ms - bowl.last_eval >= bowl.eval_ms or now_ms < bowl.last_eval:
         return False
-    band = bowl.stone_mg() // 4
+    # (stone_mg() in line: every reading of a settled bowl comes here.)
+    band = (bowl.w180 // bowl.total if bowl.w180 else _NOMINAL_STONE_MG) // 4
     return -band <= v - bowl.plateau <= band
 
 
