@@ -189,12 +189,15 @@ class Inputs:
         # task ever yielding (the board frozen); it ends the app instead, as _scan's does.
         clock = self.cpu_ticks
         unit = self.cpu_unit_us
+        span = self.periods[0] * 1000 // unit
         self._scan_at = clock()
         while not self.stopping:
             now = clock()
             wait = self.ticks_diff(self._scan_at, now)
             if wait <= 0:
-                self._schedule(now)  # outside the handler, as in _scan (see above)
+                # _schedule(now) in line, outside the handler as in _scan (see above)
+                late = self._scan_begun(now)
+                self._scan_at = now + span - (late if 0 < late < span else 0)
                 try:
                     self._scan_read()
                 except Exception as exc:  # noqa: BLE001 (as _scan's: the task goes on)
