@@ -408,15 +408,17 @@ def test_a_board_swept_clear_is_journaled_in_pieces_not_one_block():
 def test_a_time_mark_is_written_as_encode_frames_it():
     # A record with no op (a time mark, once a second while a clock runs) is written in one
     # piece, made as bytes: the same bytes as encode() and the reader gives back the same time.
+    class Out:
+        def __init__(self):
+            self.pieces = []
+
+        def write(self, piece):
+            self.pieces.append(bytes(piece))
+
     for t in (0, 7, 1000, 59999, 3600000, 2**29 + 12345):
-        pieces = []
-
-        class Out:
-            def write(self, piece):
-                pieces.append(bytes(piece))
-
-        n = journal_format.write_record(Out(), t, ())
+        out = Out()
+        n = journal_format.write_record(out, t, ())
         whole = journal_format.encode(t, ())
-        assert pieces == [whole] and n == len(whole)
+        assert out.pieces == [whole] and n == len(whole)
         records, end, dropped = journal_replay.read(whole)
         assert records == [[t]] and end == len(whole) and dropped == 0
