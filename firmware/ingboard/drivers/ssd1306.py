@@ -3,9 +3,10 @@
 Our own small driver, from the controller's datasheet (Solomon Systech SSD1306 rev 1.1, 10
 "Command Table" and the application note's power-on sequence), so the board needs nothing
 installed besides ingboard. Every I2C write starts with a control byte: 0x80 = one command byte
-follows, 0x00 = commands follow (the window of a page sent), 0x40 = display data follows. The frame is sent in horizontal addressing mode
-(1024 bytes for 128x64, MONO_VLSB: byte = 8 rows of one column, as framebuf lays it out),
-whole (`show()`) or a range of pages (`show_pages()`: what changed).
+follows, 0x00 = commands follow (the window of the pages sent), 0x40 = display data follows.
+The frame is sent in horizontal addressing mode (1024 bytes for 128x64, MONO_VLSB: byte = 8
+rows of one column, as framebuf lays it out), whole (`show()`) or a range of pages
+(`show_pages()`: what changed).
 A display that does not answer raises OSError from the constructor (no ACK).
 """
 
