@@ -227,6 +227,17 @@ class Clock(TimeSystem, IngPenalty):
             return _NO_EVENTS
         if now_ms < self._since:
             return _NO_EVENTS  # time never runs backwards: an earlier instant uses no time
+        p = self._players[self.turn - 1]
+        if not p[_FORFEIT] and now_ms < self._next_crossing(p, self._since):
+            # Before the next warning, countdown second or limit (nearly always: the app's
+            # quiet ticks and bowl readings): only the time of the span it is in runs out, as
+            # _consume would charge it, without its frame on the heap (issue 32).
+            if p[_PERIOD]:
+                p[_LEFT] -= now_ms - self._since
+            else:
+                p[_MAIN] -= now_ms - self._since
+            self._since = now_ms
+            return _NO_EVENTS
         events = self._scratch
         self._consume(self.turn, self._since, now_ms, events)
         self._since = now_ms
