@@ -45,15 +45,15 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         self._cmd[0] = 0x80
         self._window = bytearray((0x00, _COLUMNS, 0, width - 1, _PAGES, 0, 0))
         self._data_prefix = b"\x40"
-        # One page's write: the data's control byte and the page copied behind it, one piece
-        # (each page's view of the frame made once). Two pieces made a tuple and a view, and
-        # the I2C driver a copy joining them: ~0.2 KB allocated a page, four pages a second
-        # while a clock runs - the idle board's collections (issue 32).
+        # One page's write: the data's control byte and the page copied behind it, one piece.
+        # Two pieces made a tuple and a view, and the I2C driver a copy joining them: ~0.2 KB
+        # allocated a page, four pages a second while a clock runs - the idle board's
+        # collections (issue 32). (A view of the page is still made at each: a view of each
+        # page kept would be ~0.3 KB of the heap a display.)
         self._page = bytearray(1 + width)
         self._page[0] = 0x40
         self._page_send = (self._page,)
-        view = memoryview(self.buffer)
-        self._views = [view[p * width : (p + 1) * width] for p in range(self.pages)]
+        self._view = memoryview(self.buffer)
         super().__init__(self.buffer, width, height, framebuf.MONO_VLSB)
         self.init_display()
 
@@ -121,7 +121,7 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         # (A frame MicroPython keeps on the C stack, a page at a time: drivers/keys.py says why.)
         self._address(first, last)
         if first == last:
-            self._page[1:] = self._views[first]
+            self._page[1:] = self._view[first * self.width : (first + 1) * self.width]
             self.i2c.writevto(self.addr, self._page_send)
             return
         if first == 0 and last == self.pages - 1:
