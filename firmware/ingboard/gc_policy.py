@@ -31,6 +31,9 @@ The policy, in two parts:
   end of a long game held a scan up 34 ms instead of 12, and a game's first faces 42 instead
   of 24 (the start's and the count's garbage then collected in the middle of their work).
   After the look, as after early(), the threshold until the next scan is THRESHOLD + BURST.
+  CHECK_MS counts from the last collection after a scan, early()'s too (early(t) sees one by
+  the time its test took): an idle board that allocated THRESHOLD bytes in a little under
+  CHECK_MS collected twice a moment apart, early() and then the look (issue 32).
 - `early()`: right after every scan (the scan task's, and a checkpoint's within a long piece of
   work) the collection the threshold would make later in the period is made at once when
   THRESHOLD bytes have been allocated since the last one (gc.threshold's own test, made by one
@@ -119,6 +122,9 @@ BURST = const(12 * 1024)  # between two scans: the threshold is THRESHOLD + BURS
 HOLD = const(48 * 1024)  # the threshold once a scan is near (hold())
 ROOM_US = const(22000)  # the least time left before the next scan for a collection
 CHECK_MS = const(3000)
+# early()'s test took this long (us): it collected (on the RP2040 a collection of the app's heap
+# is ~22-30 ms, of a nearly empty heap ~1 ms; the test alone a few tens of us).
+_COLLECTED_US = const(500)
 LOAD_RESERVES = (48 * 1024, 28 * 1024)  # tried in turn (main.load_app), then none
 
 
@@ -128,8 +134,16 @@ class Collector:
     def __init__(self):
         self.enabled = hasattr(gc, "threshold") and hasattr(gc, "mem_alloc")
         self.collections = 0
-        self.checked = None  # board time of the last collection (after_scan(t))
+        self.checked = None  # board time of the last collection after a scan
         self.held = False  # hold() made until the next early() or after_scan()
+        # early()'s clock: whether its test collected (time.ticks_us where there is a
+        # threshold, MicroPython; a test may give another).
+        self.ticks_us = self.ticks_diff = None
+        if self.enabled:
+            import time
+
+            self.ticks_us = time.ticks_us
+            self.ticks_diff = time.ticks_diff
 
     def start(self):
         """Set the threshold and start from a clean heap (the app calls this once)."""
@@ -154,12 +168,34 @@ class Collector:
         self.collections += 1
         return True
 
-    def early(self, room=ROOM_US):
-        """A scan has just been made, `room` us before the next is due: collect now if
-        THRESHOLD bytes were allocated since the last collection, and let the work until the
-        next scan allocate BURST more before the threshold collects; with less room than a
-        collection needs, hold() instead (see the module docstring). True if it looked (the
-        time it took is the caller's to count)."""
+    def scanned(self, t, room=ROOM_US):
+        """after_scan(t, room) or early(room, t), in one call: the scan task's after each of its
+        scans (25 a second; a call less is ~35 us of the RP2040 each). True if it looked."""
+        if not self.enabled:
+            return False
+        if room < ROOM_US:
+            self.held = False
+            self.hold()
+            return False
+        if self.checked is None or not 0 <= t - self.checked < CHECK_MS:
+            return self.after_scan(t)
+        gc.threshold(THRESHOLD)  # early()'s test, in line
+        t0 = self.ticks_us()
+        bytearray(0)
+        if self.ticks_diff(self.ticks_us(), t0) >= _COLLECTED_US:
+            self.checked = t
+            self.collections += 1
+        gc.threshold(THRESHOLD + BURST)
+        self.held = False
+        return True
+
+    def early(self, room=ROOM_US, t=None):
+        """A scan has just been made (at board time t, when given), `room` us before the next
+        is due: collect now if THRESHOLD bytes were allocated since the last collection, and
+        let the work until the next scan allocate BURST more before the threshold collects;
+        with less room than a collection needs, hold() instead (see the module docstring). A
+        collection made here at t is the last one after_scan() counts CHECK_MS from. True if it
+        looked (the time it took is the caller's to count)."""
         if not self.enabled:
             return False
         if room < ROOM_US:
@@ -167,7 +203,12 @@ class Collector:
             self.hold()
             return False
         gc.threshold(THRESHOLD)
+        clock = self.ticks_us
+        t0 = clock()
         bytearray(0)  # an allocation: gc.threshold's test (a collection here, if due)
+        if t is not None and self.ticks_diff(clock(), t0) >= _COLLECTED_US:
+            self.checked = t  # (nothing else in the test takes a millisecond)
+            self.collections += 1
         gc.threshold(THRESHOLD + BURST)
         self.held = False
         return True

@@ -54,13 +54,15 @@ def _burst(pieces, kb, policy=True):
     clear_records(ROOT)
     app = App(hw, RecordsStore(ROOT), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
     model = ModelGc(vt)
-    app.collector.enabled = True
+    c = app.collector
+    c.enabled = True
+    c.ticks_us = lambda: vt.now * 1000  # early()'s clock: whether its test collected
+    c.ticks_diff = lambda a, b: a - b
     if not policy:  # the policy before issue 32's room: never held, always room
-        c = app.collector
-        early, after_scan = c.early, c.after_scan
+        early, scanned = c.early, c.scanned
         c.hold = lambda: None
-        c.early = lambda room: early()
-        c.after_scan = lambda t, room: after_scan(t)
+        c.early = lambda room, t=None: early(gc_policy.ROOM_US, t)
+        c.scanned = lambda t, room: scanned(t, gc_policy.ROOM_US)
     real_step = app.step
 
     def step(item):

@@ -742,3 +742,63 @@ def test_the_systems_index_is_the_settings_order():
         return  # MicroPython: folded
     names = ("_NONE", "_ABSOLUTE", "_ING_PP", "_BYOYOMI", "_CANADIAN", "_FISCHER")
     assert [getattr(time_systems, n) for n in names] == list(range(len(configs)))
+
+
+def test_a_running_players_numbers_are_those_the_clock_charges_at_that_instant():
+    # Kim/Simon/Straus sec. 7: the clock shows the time the player has left. What player()
+    # gives at any instant without stepping the clock - a face asks every second, before and
+    # after each limit, warning and forfeit - is what advance() to that instant charges.
+    configs = (
+        {"system": "ing-pp", "basic_s": 6, "warn_s": 2},
+        {"system": "ing-pp", "basic_s": 6, "exceeded": "at"},
+        {"system": "byoyomi", "basic_s": 3, "periods": 2, "period_s": 2},
+        {"system": "canadian", "basic_s": 3, "stones": 2, "period_s": 4},
+        {"system": "fischer", "basic_s": 3, "increment_s": 1},
+        {"system": "absolute", "basic_s": 3},
+    )
+    for cfg in configs:
+        for first in (0, 1700):  # the running player's time from the start, or after a switch
+            asked, stepped = Clock(cfg), Clock(cfg)
+            for c in (asked, stepped):
+                c.start(0, BLACK)
+                if first:
+                    c.advance(first)
+                    c.moved(first, BLACK)
+            t = first
+            while t < first + 40000:
+                numbers = asked.player(WHITE if first else BLACK, t)
+                stepped.advance(t)
+                assert numbers == stepped.player(WHITE if first else BLACK), (cfg, first, t)
+                assert asked.player(BLACK if first else WHITE, t) == stepped.player(
+                    BLACK if first else WHITE
+                ), (cfg, first, t)
+                t += 1 if t % 1000 in (998, 999, 0, 1, 2) else 499
+
+
+def test_the_time_charged_and_the_events_are_the_same_in_small_steps_or_large_ones():
+    # Kim/Simon/Straus sec. 7: the clock charges the time that passed, whenever it is asked.
+    # Advanced a few ms at a time (the app's quiet ticks) or seconds at a time, a clock gives
+    # the same events at the same instants and the same numbers - warnings, countdown seconds,
+    # periods, penalty points and the forfeit included.
+    configs = (
+        {"system": "ing-pp", "basic_s": 6, "warn_s": 2},
+        {"system": "ing-pp", "basic_s": 6, "exceeded": "at"},
+        {"system": "byoyomi", "basic_s": 3, "periods": 2, "period_s": 12},
+        {"system": "canadian", "basic_s": 3, "stones": 2, "period_s": 4, "warn_s": 1},
+        {"system": "fischer", "basic_s": 3, "increment_s": 1},
+        {"system": "absolute", "basic_s": 3},
+    )
+    for cfg in configs:
+        small, large = Clock(cfg), Clock(cfg)
+        for c in (small, large):
+            c.start(0, BLACK)
+        got_small, got_large = [], []
+        t = 0
+        for stop in range(2500, 45001, 2500):
+            while t < stop:
+                t = min(stop, t + 7)
+                got_small += small.advance(t)
+            got_large += large.advance(stop)
+            assert got_small == got_large, (cfg, stop)
+            assert small.player(BLACK) == large.player(BLACK), (cfg, stop)
+        assert got_small and small.loser == BLACK, cfg  # the limits were all crossed

@@ -69,6 +69,8 @@ def test_early_holds_instead_of_collecting_when_the_period_has_no_room():
     # threshold at HOLD until the next scan; with room, it makes its test as before.
     c = gc_policy.Collector()
     c.enabled = True
+    c.ticks_us = lambda: 0
+    c.ticks_diff = lambda a, b: a - b
     real = gc_policy.gc
     gc_policy.gc = fake = FakeGc()
     try:
@@ -95,5 +97,86 @@ def test_after_scan_waits_for_a_period_with_room():
         assert c.after_scan(40, gc_policy.ROOM_US)
         assert fake.calls == ["collect", gc_policy.THRESHOLD + gc_policy.BURST]
         assert c.checked == 40
+    finally:
+        gc_policy.gc = real
+
+
+def test_a_collection_made_early_is_the_one_the_next_look_counts_from():
+    # early(t) that collected (its test took a collection's time) at board time t: the look
+    # after a scan collects again CHECK_MS after t, not CHECK_MS after its own last one - two
+    # collections a moment apart were all the idle board's threshold gave (issue 32).
+    c = gc_policy.Collector()
+    c.enabled = True
+    taken = []  # the microseconds early()'s test takes, in turn
+    now = [0]
+
+    def ticks_us():
+        now[0] += taken.pop(0) if taken else 0
+        return now[0]
+
+    c.ticks_us = ticks_us
+    c.ticks_diff = lambda a, b: a - b
+    real = gc_policy.gc
+    gc_policy.gc = fake = FakeGc()
+    try:
+        assert c.after_scan(0)
+        taken[:] = [0, 30]  # a test without a collection
+        assert c.early(t=1000)
+        assert c.after_scan(gc_policy.CHECK_MS)  # counted from 0
+        taken[:] = [0, 25000]  # the test collected
+        assert c.early(t=gc_policy.CHECK_MS + 1000)
+        assert not c.after_scan(2 * gc_policy.CHECK_MS)
+        assert not c.after_scan(2 * gc_policy.CHECK_MS + 999)
+        assert c.after_scan(2 * gc_policy.CHECK_MS + 1000)
+        taken[:] = [0, 25000]
+        assert c.early()  # no board time given: nothing to count from
+        assert not c.after_scan(3 * gc_policy.CHECK_MS + 999)
+    finally:
+        gc_policy.gc = real
+    assert c.collections == 4  # three looks and the early one
+    assert fake.calls.count("collect") == 3
+
+
+def test_scanned_is_the_look_after_a_scan_or_else_early():
+    # The scan task's one call after its scans: the same collections and thresholds, in the
+    # same order, as after_scan(t) or early(t) on a collector of its own.
+    def run(call):
+        c = gc_policy.Collector()
+        c.enabled = True
+        taken = [0, 30, 0, 25000, 0, 30, 0, 30, 0, 30]  # early()'s tests: one collected
+        now = [0]
+
+        def ticks_us():
+            now[0] += taken.pop(0) if taken else 0
+            return now[0]
+
+        c.ticks_us = ticks_us
+        c.ticks_diff = lambda a, b: a - b
+        real = gc_policy.gc
+        gc_policy.gc = fake = FakeGc()
+        try:
+            looked = [call(c, t) for t in (0, 40, 1000, 2000, 3000, 4000, 5000, 5040, 6000)]
+        finally:
+            gc_policy.gc = real
+        return looked, fake.calls, c.collections, c.checked
+
+    one = run(lambda c, t: c.scanned(t))
+    two = run(lambda c, t: c.after_scan(t) or c.early(t=t))
+    assert one == two
+    assert one[1].count("collect") == 2 and one[2] == 3  # two looks, one early collection
+
+
+def test_scanned_holds_when_the_period_has_no_room():
+    # As early(): with less than ROOM_US before the next scan, neither the look nor the test.
+    c = gc_policy.Collector()
+    c.enabled = True
+    real = gc_policy.gc
+    gc_policy.gc = fake = FakeGc()
+    try:
+        assert not c.scanned(0, gc_policy.ROOM_US - 1)
+        assert fake.calls == [gc_policy.HOLD] and c.held and c.checked is None
+        assert c.scanned(40, gc_policy.ROOM_US)
+        assert fake.calls[1:] == ["collect", gc_policy.THRESHOLD + gc_policy.BURST]
+        assert not c.held and c.checked == 40
     finally:
         gc_policy.gc = real

@@ -403,3 +403,22 @@ def test_a_board_swept_clear_is_journaled_in_pieces_not_one_block():
     text = "".join(pieces)
     assert text.count("alert stone-missing") == len(missing)
     assert "C[alert stone-missing" in text.split(";")[-1]  # at the last ply's node
+
+
+def test_a_time_mark_is_written_as_encode_frames_it():
+    # A record with no op (a time mark, once a second while a clock runs) is written in one
+    # piece, made as bytes: the same bytes as encode() and the reader gives back the same time.
+    class Out:
+        def __init__(self):
+            self.pieces = []
+
+        def write(self, piece):
+            self.pieces.append(bytes(piece))
+
+    for t in (0, 7, 1000, 59999, 3600000, 2**29 + 12345):
+        out = Out()
+        n = journal_format.write_record(out, t, ())
+        whole = journal_format.encode(t, ())
+        assert out.pieces == [whole] and n == len(whole)
+        records, end, dropped = journal_replay.read(whole)
+        assert records == [[t]] and end == len(whole) and dropped == 0

@@ -19,9 +19,11 @@ class FakeI2C:
             raise OSError(19)  # ENODEV: no ACK
 
     def writeto(self, addr, buf):
+        # A command (0x80, one byte) or a run of commands (0x00, Co = 0: every byte after it).
         self._check(addr)
-        assert len(buf) == 2 and buf[0] == 0x80, bytes(buf)
-        self.commands.append(buf[1])
+        buf = bytes(buf)
+        assert (len(buf) == 2 and buf[0] == 0x80) or (len(buf) > 1 and buf[0] == 0x00), buf
+        self.commands.extend(buf[1:])
 
     def writevto(self, addr, bufs):
         self._check(addr)

@@ -133,7 +133,7 @@ def step():
     _drain(APP)
     APP.background()  # as the game task does once its queue is empty
     # As the scan task does after a scan (gc_policy).
-    APP.collector.after_scan(t) or APP.collector.early()
+    APP.collector.scanned(t)
     return True
 """
 

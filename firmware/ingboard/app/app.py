@@ -254,14 +254,21 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
             self._after(last, events, None)
 
     def tick(self, t):
+        # Nothing can happen (Tracker.nothing_due) and nothing to journal (JournalWriter.mark_due),
+        # in line: 25 passes a second, a call ~25 us of the RP2040; a frame on the C stack.
+        tracker = self.tracker
+        journal = self.journal
         if (
             self.relay is None
-            and self.tracker.nothing_due(t)
-            and (self.journal is None or not self.journal.mark_due(self.tracker, t))
+            and tracker.started
+            and tracker.last_t <= t < tracker.due
+            and not tracker.press_pending
+            and (
+                journal is None
+                or t - journal.last_t < journal.mark_ms
+                or not tracker.clock.running()
+            )
         ):
-            # Nothing can happen and nothing is to be journaled: not even the clock is
-            # advanced (the quiet tick was ~1 % of an idle board's CPU). In a frame
-            # MicroPython keeps on the C stack (at most 11 words: drivers/keys.py says why).
             return
         self._tick(t)
 
@@ -343,7 +350,8 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
         period = self.periods[3]
         while not self.stopping:
             start = self.cpu_ticks()
-            item = self.inputs.get()
+            # (The queue's count looked at first: most passes of an idle board find it empty.)
+            item = self.inputs.get() if self.inputs.count else None
             if item is not None:
                 self.scan_if_due()  # (also: no collection started just before it, gc_policy)
             while item is not None:
@@ -357,7 +365,8 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
                 self.tick(self.now())
                 start = self._spent(_T_GAME, start)
                 self.scan_if_due()
-                self.background()  # between scans: nothing is waiting
+                if self.compaction is not None or self.compaction_due or self.end_preload.left:
+                    self.background()  # between scans: nothing is waiting (else: nothing to do)
             except Exception as exc:  # noqa: BLE001
                 self.report("game", exc)
             start = self._spent(_T_BACK, start)
@@ -445,7 +454,8 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
                             self._send_queued(link)
                             self._reply(link, reply, self.protocol.cmd)
                     line = link.readline()
-            self._send_queued(link)
+            if self.outputs.count:  # (most passes have nothing to send)
+                self._send_queued(link)
             self._spent(_T_LINK, start)
             await self.sleep_ms(period)
 

@@ -95,7 +95,12 @@ class CpuMeter:
         self._slice_max = 0
         self._slice_task = -1
         self._scans += 1
-        self._add(_T_WALL, self.ticks_diff(start, self._cpu_mark))
+        # (_add's sum in line, as in _spent: once a scan.)
+        d = self.ticks_diff(start, self._cpu_mark)
+        if 0 < d and d + self._cpu[2 * _T_WALL] < CPU_BLOCK:
+            self._cpu[2 * _T_WALL] += d
+        else:
+            self._add(_T_WALL, d)
         self._cpu_mark = start
         return late
 

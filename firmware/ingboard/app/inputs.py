@@ -186,7 +186,7 @@ class Inputs:
             end = self.cpu_ticks()
         # gc_policy: a collection due soon, made now if the period has room for it
         d = self.ticks_diff(self._scan_at, end) * self.cpu_unit_us  # the room left, us
-        if self.collector.early(d):
+        if self.collector.early(d, self._last):
             end = self._spent(_T_BACK, end)
         self._inline = inline + self.ticks_diff(end, start)
         d = self.ticks_diff(end, self._scan_at)
@@ -207,12 +207,15 @@ class Inputs:
         # task ever yielding (the board frozen); it ends the app instead, as _scan's does.
         clock = self.cpu_ticks
         unit = self.cpu_unit_us
+        span = self.periods[0] * 1000 // unit
         self._scan_at = clock()
         while not self.stopping:
             now = clock()
             wait = self.ticks_diff(self._scan_at, now)
             if wait <= 0:
-                self._schedule(now)  # outside the handler, as in _scan (see above)
+                # _schedule(now) in line, outside the handler as in _scan (see above)
+                late = self._scan_begun(now)
+                self._scan_at = now + span - (late if 0 < late < span else 0)
                 try:
                     self._scan_read()
                 except Exception as exc:  # noqa: BLE001 (as _scan's: the task goes on)
@@ -220,7 +223,7 @@ class Inputs:
                 end = self._spent(_T_SCAN, now)
                 # gc_policy: the most room there is, and a collection due soon made now
                 room = self.ticks_diff(self._scan_at, end) * unit
-                if self.collector.after_scan(self._last, room) or self.collector.early(room):
+                if self.collector.scanned(self._last, room):
                     end = self._spent(_T_BACK, end)
                 if self.preload_end():  # app.py: the end's code, in the pause
                     end = self._spent(_T_BACK, end)

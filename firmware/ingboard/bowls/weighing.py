@@ -125,7 +125,8 @@ def _quiet(bowl, v, now_ms):
         return False
     if now_ms - bowl.last_eval >= bowl.eval_ms or now_ms < bowl.last_eval:
         return False
-    band = bowl.stone_mg() // 4
+    # (stone_mg() in line: every reading of a settled bowl comes here.)
+    band = (bowl.w180 // bowl.total if bowl.w180 else _NOMINAL_STONE_MG) // 4
     return -band <= v - bowl.plateau <= band
 
 
@@ -396,9 +397,15 @@ class Weighing:
         a gram (an int): the same answer without a float made (the board's most frequent
         question: each bowl's reading ten times a second, issue 32)."""
         bowl = self.bowls[index]
-        if bowl.refused:
+        # (_quiet() in line: each bowl's reading ten times a second.)
+        if bowl.refused or not bowl.settled or bowl.faulty or bowl.last_eval is None:
             return False
-        return _quiet(bowl, dg * 100 - bowl.zero, now_ms)
+        if bowl.count < 0 and bowl.w180:
+            return False
+        if now_ms - bowl.last_eval >= bowl.eval_ms or now_ms < bowl.last_eval:
+            return False
+        band = (bowl.w180 // bowl.total if bowl.w180 else _NOMINAL_STONE_MG) // 4
+        return -band <= dg * 100 - bowl.zero - bowl.plateau <= band
 
     def fault(self, color, now_ms, why=""):
         """The driver has no reading for this bowl (chip missing, timeout): counts uncertain."""

@@ -138,17 +138,31 @@ class Clock(TimeSystem, IngPenalty):
         c = colour(color)
         p = self._players[c - 1]
         if now_ms is not None and self.running() and self.turn == c and now_ms != self._since:
-            p = self._running(c, p, now_ms)
+            return self._running(p, now_ms)
         return _numbers(p)
 
-    def _running(self, c, p, now_ms):
-        # player()'s numbers of the running player c at now_ms: as advance(now_ms) would charge
-        # them, on a copy (a face asks twice a second: snapshot() and restore() took ~4 ms of
-        # the RP2040's time, issue 20). Apart from player() to keep its frame on the C stack
-        # (drivers/keys.py says why).
+    def _running(self, p, now_ms):
+        # player()'s numbers of the running player (p) at now_ms: as advance(now_ms) would
+        # charge them. While no limit falls before now_ms - nearly always: a face asks every
+        # second - that is the time running out of the span it is in, and nothing else that
+        # player() gives changes (a warning's cue only marks it given): those numbers are made
+        # at once, without the copy and the charge of _charged (~0.4 KB allocated a call on
+        # the RP2040, the idle board's collections: issue 32). In a frame MicroPython keeps on
+        # the C stack (drivers/keys.py says why).
         check_time(now_ms)
         if now_ms <= self._since:
-            return p
+            return _numbers(p)
+        used = now_ms - self._since
+        if p[_FORFEIT] or used >= (p[_LEFT] if p[_PERIOD] else p[_MAIN]) + (0 if self._at else 1):
+            return self._charged(self.turn, p, now_ms)
+        if p[_PERIOD]:
+            return p[_MAIN], p[_PERIOD], p[_LEFT] - used, p[_STONES], p[_POINTS], p[_FORFEIT]
+        return p[_MAIN] - used, p[_PERIOD], p[_LEFT], p[_STONES], p[_POINTS], p[_FORFEIT]
+
+    def _charged(self, c, p, now_ms):
+        # _running()'s numbers when a limit falls before now_ms: charged as advance(now_ms)
+        # would, on a copy (a face asks every second: snapshot() and restore() took ~4 ms of
+        # the RP2040's time, issue 20).
         players = self._players
         loser = self.loser
         work = list(p)
@@ -158,7 +172,7 @@ class Clock(TimeSystem, IngPenalty):
         finally:
             self._players = players
             self.loser = loser
-        return work
+        return _numbers(work)
 
     def next_event_ms(self):
         """The instant of the next event advance() will report (a period, penalty, forfeit or
@@ -213,6 +227,17 @@ class Clock(TimeSystem, IngPenalty):
             return _NO_EVENTS
         if now_ms < self._since:
             return _NO_EVENTS  # time never runs backwards: an earlier instant uses no time
+        p = self._players[self.turn - 1]
+        if not p[_FORFEIT] and now_ms < self._next_crossing(p, self._since):
+            # Before the next warning, countdown second or limit (nearly always: the app's
+            # quiet ticks and bowl readings): only the time of the span it is in runs out, as
+            # _consume would charge it, without its frame on the heap (issue 32).
+            if p[_PERIOD]:
+                p[_LEFT] -= now_ms - self._since
+            else:
+                p[_MAIN] -= now_ms - self._since
+            self._since = now_ms
+            return _NO_EVENTS
         events = self._scratch
         self._consume(self.turn, self._since, now_ms, events)
         self._since = now_ms

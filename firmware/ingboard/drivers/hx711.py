@@ -156,12 +156,16 @@ class HX711:
         """
         if self.last_ok_ms is None:
             self.last_ok_ms = now_ms
-        if not self.ready():
+        if self.data():  # not ready() (in line: ten polls a second a bowl)
             if now_ms - self.last_ok_ms > self.timeout_ms:
                 self.last_ok_ms = now_ms  # one fault per timeout, then try again
                 raise SensorFault("HX711: no conversion in %d ms (unplugged?)" % self.timeout_ms)
             return None
-        code = self.read_code()
+        # read_code() in line (ten reads a second a bowl: a call is ~25 us of the RP2040)
+        native = self.native
+        code = self._read_pins() if native is None else self._read_native(native)
+        if code & 0x800000:
+            code -= 0x1000000
         if code == self.last_code:
             self.same += 1
             if self.same + 1 >= _STUCK:  # _STUCK identical codes in a row

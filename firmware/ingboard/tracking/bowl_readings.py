@@ -35,7 +35,15 @@ class BowlReadings:
     def bowl_quiet_dg(self, t, index, dg):
         """bowl_quiet() for bowl `index` (0 Black, 1 White) and a plausible reading in whole
         tenths of a gram (an int): the app's bowl task asks it before it queues the reading."""
-        return self._before_due(t) and not self.press_pending and self.bowls.quiet_dg(index, dg, t)
+        # (_before_due() in line: twenty readings a second.)
+        return (
+            self.started
+            and self.last_t <= t < self.due
+            and not self.clock_behind
+            and not self.press_pending
+            and self.game.phase != ENDED
+            and self.bowls.quiet_dg(index, dg, t)
+        )
 
     def _enrol(self, t):
         # The players confirm they counted the set with the frame (Ing 1991 Art. 9 "Counting"
