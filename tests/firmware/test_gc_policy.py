@@ -101,13 +101,11 @@ def test_after_scan_waits_for_a_period_with_room():
         gc_policy.gc = real
 
 
-def test_a_collection_made_early_is_the_one_the_next_look_counts_from():
-    # early(t) that collected (its test took a collection's time) at board time t: the look
-    # after a scan collects again CHECK_MS after t, not CHECK_MS after its own last one - two
-    # collections a moment apart were all the idle board's threshold gave (issue 32).
+def _timed_collector(taken):
+    # A collector whose clock advances by taken's microseconds in turn, one per reading (each
+    # early() test reads it twice: before and after): `taken` may be refilled between calls.
     c = gc_policy.Collector()
     c.enabled = True
-    taken = []  # the microseconds early()'s test takes, in turn
     now = [0]
 
     def ticks_us():
@@ -116,6 +114,15 @@ def test_a_collection_made_early_is_the_one_the_next_look_counts_from():
 
     c.ticks_us = ticks_us
     c.ticks_diff = lambda a, b: a - b
+    return c
+
+
+def test_a_collection_made_early_is_the_one_the_next_look_counts_from():
+    # early(t) that collected (its test took a collection's time) at board time t: the look
+    # after a scan collects again CHECK_MS after t, not CHECK_MS after its own last one - two
+    # collections a moment apart were all the idle board's threshold gave (issue 32).
+    taken = []  # the microseconds early()'s test takes, in turn
+    c = _timed_collector(taken)
     real = gc_policy.gc
     gc_policy.gc = fake = FakeGc()
     try:
@@ -141,17 +148,7 @@ def test_scanned_is_the_look_after_a_scan_or_else_early():
     # The scan task's one call after its scans: the same collections and thresholds, in the
     # same order, as after_scan(t) or early(t) on a collector of its own.
     def run(call):
-        c = gc_policy.Collector()
-        c.enabled = True
-        taken = [0, 30, 0, 25000, 0, 30, 0, 30, 0, 30]  # early()'s tests: one collected
-        now = [0]
-
-        def ticks_us():
-            now[0] += taken.pop(0) if taken else 0
-            return now[0]
-
-        c.ticks_us = ticks_us
-        c.ticks_diff = lambda a, b: a - b
+        c = _timed_collector([0, 30, 0, 25000, 0, 30, 0, 30, 0, 30])  # one test collected
         real = gc_policy.gc
         gc_policy.gc = fake = FakeGc()
         try:
