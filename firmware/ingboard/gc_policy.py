@@ -7,7 +7,7 @@ snapshot, the journal's state) then lands wherever the allocator was in that swe
 few KB across the whole heap, and after the collection the free memory is nothing but holes
 between them: on the twin a long game raised MemoryError with 100 KB free and no 16 KB block.
 
-The policy, in two parts:
+The policy, in four parts:
 - `THRESHOLD`: the heap is collected after every THRESHOLD bytes allocated (gc.threshold), so
   garbage never fills it. Freed blocks are reused lowest first, so long-lived objects pack at
   the bottom and the top of the heap stays one free region: large blocks stay available.
@@ -215,7 +215,8 @@ class Collector:
 
     def hold(self):
         """The next scan is near: no threshold collection before it unless HOLD bytes were
-        allocated since the last one (see the module docstring); early() ends it."""
+        allocated since the last one (see the module docstring); the next scan's look ends it
+        (early(), scanned() or after_scan() with room)."""
         if self.enabled and not self.held:
             gc.threshold(HOLD)
             self.held = True

@@ -67,7 +67,12 @@ HOT = {
     "ingboard/tracking/tracker.py": ["Tracker.nothing_due", "Tracker._before_due"],
     "ingboard/clock/clock.py": ["Clock.player", "Clock.running"],
     "ingboard/faces/clock_face.py": ["_blit"],
-    "ingboard/gc_policy.py": ["Collector.after_scan"],
+    "ingboard/gc_policy.py": [
+        "Collector.after_scan",
+        "Collector.scanned",
+        "Collector.early",
+        "Collector.hold",
+    ],
     "ingboard/records/journal.py": [
         "JournalWriter.mark_due",
         "JournalWriter.sync",

@@ -189,10 +189,11 @@ class Inputs:
         if self.collector.early(d, self._last):
             end = self._spent(_T_BACK, end)
         self._inline = inline + self.ticks_diff(end, start)
-        d = self.ticks_diff(end, self._scan_at)
-        if d >= 0:
-            self.scan_if_due()  # the collection took the rest of the period (gc_policy)
-        elif d > self._hold_from:
+        inline = self.ticks_diff(end, self._scan_at)  # (the name reused) past the next scan
+        if inline >= 0:
+            if d > 0:  # the scan left room, early()'s collection took it: once more, now
+                self.scan_if_due()  # (a scan that took a period itself: the next checkpoint)
+        elif inline > self._hold_from:
             self.collector.hold()  # the next scan is near already (gc_policy: ROOM_US)
 
     def _room_us(self):

@@ -271,8 +271,8 @@ class Tracker(
     def nothing_due(self, t):
         """True when tick(t) could only bring the clock up to t: the game started, t before
         the next deadline, no press kept. Looks only (the app's game task skips such a tick
-        unless the journal's mark is due; every look at the clock - a face, the SGF - gives
-        its own time)."""
+        unless the journal's mark is due - App.tick makes this test in line: keep them in
+        step; every look at the clock - a face, the SGF - gives its own time)."""
         return self.started and self.last_t <= t < self.due and not self.press_pending
 
     def _quiet(self, t):
