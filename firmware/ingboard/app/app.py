@@ -322,10 +322,11 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
 
     def background(self):
         """What can wait for a quiet moment - the game task calls it once a period, after its
-        queue, when there is any (its test in line there: keep it in step with this): a slice of the journal's compaction while one runs or is due (its start: the
-        code and the new file), else in the pause after two
-        passes one of the end's modules (gc_policy.EndPreload). (The heap is collected right
-        after a scan: scan_task, gc_policy.)"""
+        queue, when there is any (its test in line there: keep it in step with this): a slice
+        of the journal's compaction while one runs or is due (its start: the code and the new
+        file), else in the pause after two passes one of the end's modules
+        (gc_policy.EndPreload). (The heap is collected right after a scan: scan_task,
+        gc_policy.)"""
         if self.journal is not None and (self.compaction is not None or self.compaction_due):
             if self._room():  # a slice is ~16 ms of the RP2040: not when a scan is near
                 self._compaction_step()
