@@ -99,8 +99,10 @@ sgf_record with its clock root, clock_sgf_root) and the result face (board_face)
 only when the game ends; each import is one piece of 11-35 ms of the
 RP2040 from ROMFS, and together they held up scans by up to 85 ms at the end of a game on the
 twin. Where the code runs in place (ROMFS, frozen: `code_in_place`), an import costs the heap
-only its functions and names, so `EndPreload` imports them one at a time once two passes have
-paused the game - the end is near - each right after a scan (the app's background()), without a
+only its functions and names, so `EndPreload` imports them one at a time from a pass on - the
+pause, or the end (AGA, a game resumed after a dispute), may be a press away: brisk players'
+passes left too few periods for all nine, and the rest, imported in the count, held a scan up
+by 36 ms on the twin (issue 32) - each right after a scan (the app's background()), without a
 collection of its own: one before each import left the count after a 600-ply game the same
 largest free block on the twin (15.7 KB) and made that piece a collection longer (a scan held
 up 62 ms, 43 ms without). On littlefs their bytecode would be heap held through a disputed

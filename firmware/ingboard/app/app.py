@@ -324,9 +324,8 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
         """What can wait for a quiet moment - the game task calls it once a period, after its
         queue, when there is any (its test in line there: keep it in step with this): a slice
         of the journal's compaction while one runs or is due (its start: the code and the new
-        file), else in the pause after two passes one of the end's modules
-        (gc_policy.EndPreload). (The heap is collected right after a scan: scan_task,
-        gc_policy.)"""
+        file), else from a pass on one of the end's modules (gc_policy.EndPreload). (The heap
+        is collected right after a scan: scan_task, gc_policy.)"""
         if self.journal is not None and (self.compaction is not None or self.compaction_due):
             if self._room():  # a slice is ~16 ms of the RP2040: not when a scan is near
                 self._compaction_step()
@@ -334,10 +333,12 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
             self.preload_end()
 
     def preload_end(self):
-        # In the pause after two passes, one of the end's modules a scan period with most of it
-        # left (gc_policy.EndPreload); also right after a scan (the scan task), where the room is.
-        if self.end_preload.left and self.tracker.game.phase == PAUSED and self._room():
-            return self.end_preload.step_once(self._scan_at, self.report)
+        # One of the end's modules a scan period with most of it left, from a pass on
+        # (gc_policy.EndPreload); also right after a scan (the scan task), where the room is.
+        game = self.tracker.game
+        if self.end_preload.left and (game.phase == PAUSED or game.consecutive_passes):
+            if self._room():
+                return self.end_preload.step_once(self._scan_at, self.report)
         return False
 
     def _room(self):
