@@ -176,9 +176,7 @@ class Collector:
         if not self.enabled:
             return False
         if room < ROOM_US:
-            self.held = False
-            self.hold()
-            return False
+            return self.early(room)  # (it holds)
         if self.checked is None or not 0 <= t - self.checked < CHECK_MS:
             return self.after_scan(t)
         gc.threshold(THRESHOLD)  # early()'s test, in line
@@ -201,7 +199,6 @@ class Collector:
         if not self.enabled:
             return False
         if room < ROOM_US:
-            self.held = False
             self.hold()
             return False
         gc.threshold(THRESHOLD)
