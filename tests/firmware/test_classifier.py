@@ -269,12 +269,15 @@ def test_bad_parameters_are_rejected():
     raises(ValueError, Classifier, 5, 10, 20)
     raises(ValueError, Classifier, 5, 25, 12, 90)
     raises(ValueError, Classifier, 5, settle_scans=256)  # an empty run is counted in a byte
+    # A span times over_pct must stay within the native loop's 31 bits.
+    raises(ValueError, Classifier, 5, over_pct=30001)
+    assert Classifier(5, over_pct=30000).over_pct == 30000
 
 
 class _Definition:
     # The classifier as its docstring defines it, one point at a time, every limit an exact
-    # (unbounded) integer: Classifier keeps its limits in 2-byte arrays, capped where no
-    # reading can reach them, and must read every scan the same.
+    # (unbounded) integer: Classifier keeps only the spans and compares in hundredths, and must
+    # read every scan the same.
     def __init__(self, n, enter, leave, over, rail, fault_scans, frozen, settle, shift, drift):
         self.p = (enter, leave, over, rail, fault_scans, frozen, settle, shift, drift)
         self.cls = [C.EMPTY] * n
@@ -362,11 +365,11 @@ def test_limits_kept_in_two_bytes_read_as_the_exact_limits():
         x[0] = v
         return v % k
 
-    for case in range(6):
+    for case in range(7):
         n = 25
-        over = (120, 250, 400, 1000, 3000, 250)[case]
-        drift = (25, 100, 300, 1000, 25, 250)[case]
-        settle = (0, 1, 3, 20, 255, 2)[case]
+        over = (120, 250, 400, 1000, 3000, 250, 30000)[case]
+        drift = (25, 100, 300, 1000, 25, 250, 50)[case]
+        settle = (0, 1, 3, 20, 255, 2, 4)[case]
         args = (25, 12, over, 1 + rnd(300), 1 + rnd(6), 2 + rnd(8), settle, 1 + rnd(8), drift)
         ref = _Definition(n, *args)
         clf = Classifier(

@@ -65,6 +65,8 @@ DEFAULT_EMPTY = const(32768)
 DEFAULT_SPAN = const(8818)
 
 _COUNT_CAP = const(60000)
+# over_pct's limit: a span (< 65536) times it stays within the native loop's 31 bits.
+_OVER_CAP = const(30000)
 _PARTS = const(16)  # a scan classified in parts (begin): at most one a group address
 _ARRAY = type(array("H"))
 
@@ -202,8 +204,8 @@ class Classifier:
         drift_pct=25,
         min_span=1000,
     ):
-        if not 0 < leave_pct < enter_pct < 100 < over_pct:
-            raise ValueError("need 0 < leave_pct < enter_pct < 100 < over_pct")
+        if not 0 < leave_pct < enter_pct < 100 < over_pct <= _OVER_CAP:
+            raise ValueError("need 0 < leave_pct < enter_pct < 100 < over_pct <= %d" % _OVER_CAP)
         if not 0 < fault_scans <= _COUNT_CAP or not 0 <= frozen_scans <= _COUNT_CAP:
             raise ValueError("fault_scans and frozen_scans must fit in 1..%d" % _COUNT_CAP)
         if not 0 <= settle_scans <= 255:
@@ -235,16 +237,12 @@ class Classifier:
         # Calibration, per point: empty level, and signed black/white spans (counts).
         self.cal_empty = array("H", zeros)
         self._sign_b = bytearray(n)  # 1: black reads above empty, 0: below
-        # Thresholds as deviations projected toward each colour (always positive), 2 bytes a
-        # point: under a span (< 100 %) at most 65535; over-range (over_pct > 100) capped at
-        # 0xFFFF, which no deviation exceeds (a reading and a baseline are both 0..65535), so a
-        # point reads '?' exactly where the uncapped limit would have it.
-        self._enter_b = array("H", zeros)
-        self._leave_b = array("H", zeros)
-        self._over_b = array("H", zeros)
-        self._enter_w = array("H", zeros)
-        self._leave_w = array("H", zeros)
-        self._over_w = array("H", zeros)
+        # Each point's black and white spans (counts, the deviation's size toward each colour;
+        # at most 0xFFFF). The thresholds are fractions of them, compared in hundredths
+        # (`_classify`): 2 arrays where the thresholds themselves were 6 (~2.9 KB of the
+        # board's heap on 19x19).
+        self._span_b = array("H", zeros)
+        self._span_w = array("H", zeros)
         # The baseline's limit (counts, capped at 0xFFFF: a limit that wide is no limit for a
         # baseline that stays within 0..65535 either way).
         self._drift = array("H", zeros)
@@ -260,12 +258,8 @@ class Classifier:
             self.fault,
             self.baseline,
             self._sign_b,
-            self._enter_b,
-            self._leave_b,
-            self._over_b,
-            self._enter_w,
-            self._leave_w,
-            self._over_w,
+            self._span_b,
+            self._span_w,
             self._last,
             self._same,
             self._rail,
@@ -275,8 +269,9 @@ class Classifier:
             self._drift,
         ]
         # classify_viper's params: 7 settings, the new faults so far, the part (-1: the whole
-        # scan), the ends of up to _PARTS parts (begin).
-        self._params = array("i", [0] * (9 + _PARTS))
+        # scan), the ends of up to _PARTS parts (begin), then enter_pct, leave_pct, over_pct
+        # (written once, here).
+        self._params = array("i", [0] * (9 + _PARTS) + [enter_pct, leave_pct, over_pct])
         self._order = None  # a scan classified in parts (begin): its points by part
         self._ends_of = None  # the `ends` whose parts the params hold (begin)
         self._readings = None
@@ -320,12 +315,8 @@ class Classifier:
             self.classes[i] = UNKNOWN
             ab = aw = self.min_span
         self._sign_b[i] = 1 if sb > 0 else 0
-        self._enter_b[i] = ab * self.enter_pct // 100
-        self._leave_b[i] = ab * self.leave_pct // 100
-        self._over_b[i] = min(ab * self.over_pct // 100, 0xFFFF)
-        self._enter_w[i] = aw * self.enter_pct // 100
-        self._leave_w[i] = aw * self.leave_pct // 100
-        self._over_w[i] = min(aw * self.over_pct // 100, 0xFFFF)
+        self._span_b[i] = ab
+        self._span_w[i] = aw
         self._drift[i] = min(min(ab, aw) * self.drift_pct // 100, 0xFFFF)
 
     def clear_faults(self):
@@ -443,12 +434,11 @@ class Classifier:
         fault = self.fault
         base = self.baseline
         sign_b = self._sign_b
-        enter_b = self._enter_b
-        leave_b = self._leave_b
-        over_b = self._over_b
-        enter_w = self._enter_w
-        leave_w = self._leave_w
-        over_w = self._over_w
+        span_b = self._span_b
+        span_w = self._span_w
+        enter = self.enter_pct
+        leave = self.leave_pct
+        over = self.over_pct
         last = self._last
         same = self._same
         railc = self._rail
@@ -491,32 +481,38 @@ class Classifier:
                 else:
                     same[i] = 0
                     last[i] = r
+            # The deviation toward black and toward white in hundredths of a count, against
+            # each span times a percentage: `pb >= span * enter_pct // 100` is exactly
+            # `100 * pb + 100 > span * enter_pct`, and `pb > span * over_pct // 100` (capped at
+            # 0xFFFF, which no deviation exceeds) exactly `100 * pb > span * over_pct`.
             d = r - (base[i] >> 8)
             if sign_b[i]:
-                pb = d
+                pb = d * 100
             else:
-                pb = -d
+                pb = -d * 100
             pw = -pb
+            ab = span_b[i]
+            aw = span_w[i]
             s = classes[i]
-            if pb > over_b[i] or pw > over_w[i]:
+            if pb > ab * over or pw > aw * over:
                 new = UNKNOWN
             elif s == BLACK:
-                if pb >= leave_b[i]:
+                if pb + 100 > ab * leave:
                     new = BLACK
-                elif pw >= enter_w[i]:
+                elif pw + 100 > aw * enter:
                     new = WHITE
                 else:
                     new = EMPTY
             elif s == WHITE:
-                if pw >= leave_w[i]:
+                if pw + 100 > aw * leave:
                     new = WHITE
-                elif pb >= enter_b[i]:
+                elif pb + 100 > ab * enter:
                     new = BLACK
                 else:
                     new = EMPTY
-            elif pb >= enter_b[i]:
+            elif pb + 100 > ab * enter:
                 new = BLACK
-            elif pw >= enter_w[i]:
+            elif pw + 100 > aw * enter:
                 new = WHITE
             else:
                 new = EMPTY
