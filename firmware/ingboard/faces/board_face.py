@@ -18,38 +18,12 @@ MicroPython on a PC and in the host's PNGs (host_tools/menu_png.py, tests/golden
 from ingrules.board import COLUMNS
 from micropython import const
 
+from ingboard.alerts import face_words
 from ingboard.faces.clock_face import HEIGHT, WIDTH, text
 
 TEXT_X = const(64)
 _LINE = const(7)
 _CHARS = const(16)  # characters per line in the right half
-
-# Each alert code's few words on the face (alerts.py has the full sentence; a test keeps
-# both tables complete).
-SHORT = {
-    "occupied": ("POINT TAKEN", "TAKE THE STONE BACK"),
-    "suicide": ("SUICIDE", "NOT ALLOWED: TAKE THE STONE BACK"),
-    "ko": ("KO", "HOT STONE: PLAY ELSEWHERE FIRST"),
-    "superko": ("SUPERKO", "REPEATS A POSITION: TAKE IT BACK"),
-    "recycle": ("ING KO", "CYCLE ALREADY USED: PLAY ELSEWHERE"),
-    "not-your-turn": ("NOT YOUR TURN", "THE OTHER PLAYER IS TO MOVE"),
-    "wrong-colour": ("WRONG COLOUR", "TAKE THE STONE BACK"),
-    "two-stones": ("TWO STONES", "TAKE ONE BACK (OR RESIGN)"),
-    "remove-captured": ("CAPTURED", "REMOVE THE CAPTURED STONES"),
-    "stone-missing": ("STONE MISSING", "PUT IT BACK"),
-    "stone-extra": ("EXTRA STONE", "REMOVE IT"),
-    "stone-moved": ("STONE MOVED", "PUT IT BACK ON ITS POINT"),
-    "outside-board": ("OUTSIDE BOARD", "NOT IN THE SMALL GAME: TAKE IT OFF"),
-    "two-moves": ("TWO MOVES", "TWO IN A ROW: THE RULES DECIDE"),
-    "retraction": ("PLAY CHANGED", "RECORDED: PUT THE STONE BACK"),
-    "resign-offer": ("RESIGN?", "PRESS AGAIN TO RESIGN"),
-    "dead-point": ("DEAD POINT", "PLAYED THERE? PRESS AGAIN"),
-    "fill-in-wrong": ("FILL-IN", "NOT AS THE PLAN: CHECK THE POINTS"),
-    "fill-in-disturbed": ("STONE MOVED", "PUT THE COUNTED STONE BACK"),
-    "odd-komi": ("ODD KOMI", "ING KOMI IS PAID IN TWOS: CHECK THE SETTINGS"),
-    "bowl-mismatch": ("BOWLS", "STONES DO NOT ADD UP: CHECK THE BOWLS"),
-    "sensor-fault": ("SENSOR FAULT", "PLAY ON AND CALL THE DIRECTOR"),
-}
 
 
 def wrap(s, width=_CHARS):
@@ -194,7 +168,7 @@ def alert_steps(fb, rows, event):
     points = event.get("points") or []
     yield from mini_board_steps(fb, rows, _marks(points, size))
     yield
-    title, todo = SHORT[event["code"]]
+    title, todo = face_words(event["code"])  # (alerts.py: the few words of each code)
     _title(fb, title)
     yield
     lines = []
