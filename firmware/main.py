@@ -17,7 +17,6 @@ import sys
 import time
 
 from ingboard import gc_policy, storage_paths
-from ingboard.drivers import display
 from ingboard.drivers.usb_serial import UsbSerial
 from ingboard.sensing.classifier import Classifier
 
@@ -43,7 +42,10 @@ def build():
             hw["hx711"][colour].scale = scale
     except (OSError, ValueError):
         pass
+    from ingboard.drivers import display  # dropped after: used only to build the displays
+
     hw["displays"] = display.build(hw["i2c"], cfg["displays"])
+    gc_policy.drop("ingboard.drivers.display")
     hw["link"] = UsbSerial()
     return hw
 
