@@ -67,6 +67,7 @@ DEFAULT_SPAN = const(8818)
 _COUNT_CAP = const(60000)
 # over_pct's limit: a span (< 65536) times it stays within the native loop's 31 bits.
 _OVER_CAP = const(30000)
+_RAIL_RUN = const(256)  # a run at a rail is kept as this plus its scans (Classifier._run)
 _PARTS = const(16)  # a scan classified in parts (begin): at most one a group address
 _ARRAY = type(array("H"))
 
@@ -248,8 +249,10 @@ class Classifier:
         self._drift = array("H", zeros)
         self._last = array("H", zeros)
         self._same = array("H", zeros)
-        self._rail = array("H", zeros)
-        self._empty_run = bytearray(n)  # empty scans in a row, up to settle_scans (<= 255)
+        # A point's run: its empty scans in a row (up to settle_scans, <= 255), or _RAIL_RUN +
+        # its scans at a rail in a row (up to fault_scans): never both at once (a scan at a rail
+        # ends the empty run, one off the rails the rail run), so one array holds either.
+        self._run = array("H", zeros)
         # The native loop (classify_viper.py) on ports that have one; `native = None` forces
         # the pure loop (the twin's test compares the two).
         self.native = _native_loop()
@@ -262,8 +265,7 @@ class Classifier:
             self._span_w,
             self._last,
             self._same,
-            self._rail,
-            self._empty_run,
+            self._run,
             self.new_faults,
             self.cal_empty,
             self._drift,
@@ -305,8 +307,7 @@ class Classifier:
         self.classes[i] = EMPTY
         self.fault[i] = 0
         self._same[i] = 0
-        self._rail[i] = 0
-        self._empty_run[i] = 0
+        self._run[i] = 0
         ab = sb if sb > 0 else -sb
         aw = sw if sw > 0 else -sw
         if (sb > 0) == (sw > 0) or ab < self.min_span or aw < self.min_span:
@@ -325,7 +326,8 @@ class Classifier:
             if self.fault[i] and self.fault[i] != FAULT_CALIBRATION:
                 self.fault[i] = 0
                 self._same[i] = 0
-                self._rail[i] = 0
+                if self._run[i] >= _RAIL_RUN:
+                    self._run[i] = 0  # the rail run ends (an empty run stays)
                 self.classes[i] = EMPTY
 
     # -- the per-scan path (allocates nothing) ---------------------------------------------
@@ -441,8 +443,7 @@ class Classifier:
         over = self.over_pct
         last = self._last
         same = self._same
-        railc = self._rail
-        run = self._empty_run
+        run = self._run
         rail_low = self.rail_low
         rail_high = self.rail_high
         fault_scans = self.fault_scans
@@ -458,16 +459,17 @@ class Classifier:
                 continue
             r = readings[i]
             if r <= rail_low or r >= rail_high:
-                c = railc[i] + 1
-                railc[i] = c
-                run[i] = 0
+                c = run[i]
+                c = c - _RAIL_RUN + 1 if c >= _RAIL_RUN else 1
+                run[i] = _RAIL_RUN + c  # (the empty run ends)
                 classes[i] = UNKNOWN
                 if c >= fault_scans:
                     fault[i] = FAULT_RAIL
                     new_faults[nf] = i
                     nf += 1
                 continue
-            railc[i] = 0
+            if run[i] >= _RAIL_RUN:
+                run[i] = 0  # the rail run ends
             if frozen_scans:
                 if r == last[i]:
                     c = same[i] + 1

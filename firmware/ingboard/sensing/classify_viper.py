@@ -11,7 +11,7 @@ Measured on the device twin (RPI_PICO, RP2040 at 125 MHz, 361 points, ~150 stone
 loop 26 ms (73 us a point), this one 1.5 ms (4 us a point).
 
 `state` is the list Classifier builds once: classes, fault, baseline, sign_b, span_b, span_w,
-last, same, rail, empty_run, new_faults, cal_empty, drift;
+last, same, run (the empty run, or 256 + the rail run), new_faults, cal_empty, drift;
 `params` an array('i'): points, rail_low, rail_high, fault_scans, frozen_scans, settle_scans,
 track_shift, then the new faults found so far in this scan, the part to classify (-1: every
 point, in point order; k: the points order[ends[k - 1]:ends[k]], a part of a scan read in parts,
@@ -33,6 +33,7 @@ _WHITE = const(87)
 _UNKNOWN = const(63)
 _FAULT_RAIL = const(1)
 _FAULT_FROZEN = const(2)
+_RAIL_RUN = const(256)  # classifier._RAIL_RUN
 _ENTER = const(25)  # params' index of enter_pct: after 9 and classifier._PARTS (16)
 
 
@@ -46,11 +47,10 @@ def classify_points(state, readings, params, order) -> int:
     span_w = ptr16(state[5])  # noqa: F821
     last = ptr16(state[6])  # noqa: F821
     same = ptr16(state[7])  # noqa: F821
-    railc = ptr16(state[8])  # noqa: F821
-    run = ptr8(state[9])  # noqa: F821
-    new_faults = ptr16(state[10])  # noqa: F821
-    cal = ptr16(state[11])  # noqa: F821
-    drift = ptr16(state[12])  # noqa: F821
+    run = ptr16(state[8])  # noqa: F821
+    new_faults = ptr16(state[9])  # noqa: F821
+    cal = ptr16(state[10])  # noqa: F821
+    drift = ptr16(state[11])  # noqa: F821
     rd = ptr16(readings)  # noqa: F821
     p = ptr32(params)  # noqa: F821
     ix = ptr16(order)  # noqa: F821
@@ -84,16 +84,20 @@ def classify_points(state, readings, params, order) -> int:
             continue
         r = rd[i]
         if r <= rail_low or r >= rail_high:
-            c = railc[i] + 1
-            railc[i] = c
-            run[i] = 0
+            c = run[i]
+            if c >= _RAIL_RUN:
+                c = c - _RAIL_RUN + 1
+            else:
+                c = 1
+            run[i] = _RAIL_RUN + c
             classes[i] = _UNKNOWN
             if c >= fault_scans:
                 fault[i] = _FAULT_RAIL
                 new_faults[nf] = i
                 nf += 1
             continue
-        railc[i] = 0
+        if run[i] >= _RAIL_RUN:
+            run[i] = 0
         if frozen_scans:
             if r == last[i]:
                 c = same[i] + 1
