@@ -34,6 +34,7 @@ def build():
             hw["classifier"].load_calibration(f.read())
     except (OSError, ValueError):
         pass  # uncalibrated: the default levels; `ingboard calibrate` writes the file
+    gc_policy.drop("ingboard.sensing.calibration")  # the file's reading: used only here
     try:
         with open(storage_paths.BOWL_CALIBRATION) as f:
             bowls = storage_paths.parse_bowl_calibration(f.read())

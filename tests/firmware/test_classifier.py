@@ -5,6 +5,7 @@ from array import array
 from expect import raises
 from ingboard.alerts import codes
 from ingboard.sensing import classifier as C
+from ingboard.sensing.calibration import calibration_bytes, parse_calibration
 from ingboard.sensing.classifier import Classifier
 
 E = C.DEFAULT_EMPTY
@@ -243,16 +244,16 @@ def test_calibration_file_round_trip_and_damage():
     empty = [32000 + i for i in range(n)]
     black = [41000 - i for i in range(n)]
     white = [23000 + 2 * i for i in range(n)]
-    data = C.calibration_bytes(3, empty, black, white)
+    data = calibration_bytes(3, empty, black, white)
     assert len(data) == 8 + 6 * n + 2
     assert data[:4] == b"IGCL"
-    size, e, b, w = C.parse_calibration(data)
+    size, e, b, w = parse_calibration(data)
     assert size == 3 and list(e) == empty and list(b) == black and list(w) == white
     damaged = bytearray(data)
     damaged[20] ^= 1
-    raises(ValueError, C.parse_calibration, damaged)
-    raises(ValueError, C.parse_calibration, data[:-1])
-    raises(ValueError, C.parse_calibration, b"XXXX" + data[4:])
+    raises(ValueError, parse_calibration, damaged)
+    raises(ValueError, parse_calibration, data[:-1])
+    raises(ValueError, parse_calibration, b"XXXX" + data[4:])
     clf = Classifier(size=3)
     clf.load_calibration(data)
     assert clf.cal_empty[4] == 32004
@@ -261,7 +262,7 @@ def test_calibration_file_round_trip_and_damage():
 
 def test_19x19_calibration_file_is_2176_bytes():
     n = 361
-    data = C.calibration_bytes(19, [E] * n, [E + S] * n, [E - S] * n)
+    data = calibration_bytes(19, [E] * n, [E + S] * n, [E - S] * n)
     assert len(data) == 2176
 
 

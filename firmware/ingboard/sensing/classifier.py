@@ -25,14 +25,7 @@ from its (tracked) empty baseline as a fraction of that point's black and white 
   empty, or a span under `min_span`). A faulty point reads '?' from then on; the game continues
   without it. New faults of the last scan are listed in `new_faults[:new_fault_count]`.
 
-Calibration file (written by `ingboard calibrate`, read by `parse_calibration`): little-endian,
-    4 bytes  b"IGCL"
-    1 byte   format version (1)
-    1 byte   board size n
-    2 bytes  n*n (u16), a redundancy check
-    3 planes of n*n u16: empty, black, white readings (read_u16 scale), scan order
-    2 bytes  checksum: sum of every preceding byte, modulo 65536
-2176 bytes for 19x19.
+The calibration file's format and its reading: sensing/calibration.py (imported only to read one).
 """
 
 from array import array
@@ -52,9 +45,6 @@ FAULT_NAMES = {FAULT_RAIL: "rail", FAULT_FROZEN: "frozen", FAULT_CALIBRATION: "c
 
 COLUMNS = "ABCDEFGHJKLMNOPQRST"  # no I, as on a real board
 
-CAL_MAGIC = b"IGCL"
-CAL_VERSION = const(1)
-_CAL_HEADER = const(8)
 
 # Without a calibration file: empty at VCC/2, a stone one centred stone's span away
 # (physical.py: 14.8 mT of a 6x1 mm N35 magnet over 5 mm of wood, 30 mV/mT: 8818 counts).
@@ -124,62 +114,6 @@ def format_scan(classes, size=19):
     buf = bytearray(scan_line_length(size))
     format_scan_into(classes, size, buf)
     return buf.decode()
-
-
-def _checksum(data, end):
-    s = 0
-    for i in range(end):
-        s += data[i]
-    return s & 0xFFFF
-
-
-def calibration_bytes(size, empty, black, white):
-    """The calibration file's bytes for three sequences of size*size readings."""
-    n = size * size
-    if len(empty) != n or len(black) != n or len(white) != n:
-        raise ValueError("calibration needs %d readings per level" % n)
-    data = bytearray(_CAL_HEADER + 6 * n + 2)
-    data[0:4] = CAL_MAGIC
-    data[4] = CAL_VERSION
-    data[5] = size
-    data[6] = n & 0xFF
-    data[7] = n >> 8
-    j = _CAL_HEADER
-    for plane in (empty, black, white):
-        for v in plane:
-            if v < 0 or v > 0xFFFF:
-                raise ValueError("reading out of range: %r" % (v,))
-            data[j] = v & 0xFF
-            data[j + 1] = v >> 8
-            j += 2
-    s = _checksum(data, j)
-    data[j] = s & 0xFF
-    data[j + 1] = s >> 8
-    return bytes(data)
-
-
-def parse_calibration(data):
-    """(size, empty, black, white) from a calibration file; ValueError if it is damaged."""
-    if len(data) < _CAL_HEADER or bytes(data[0:4]) != CAL_MAGIC:
-        raise ValueError("not an ingboard calibration file")
-    if data[4] != CAL_VERSION:
-        raise ValueError("calibration format %d is not supported" % data[4])
-    size = data[5]
-    n = size * size
-    if data[6] | (data[7] << 8) != n or len(data) != _CAL_HEADER + 6 * n + 2:
-        raise ValueError("calibration file has the wrong length")
-    end = _CAL_HEADER + 6 * n
-    if _checksum(data, end) != data[end] | (data[end + 1] << 8):
-        raise ValueError("calibration file checksum mismatch")
-    planes = []
-    j = _CAL_HEADER
-    for _ in range(3):
-        plane = array("H", [0] * n)
-        for i in range(n):
-            plane[i] = data[j] | (data[j + 1] << 8)
-            j += 2
-        planes.append(plane)
-    return size, planes[0], planes[1], planes[2]
 
 
 def _set_ends(p, ends):
@@ -290,6 +224,8 @@ class Classifier:
 
     def load_calibration(self, data):
         """Apply a calibration file's bytes (see the module docstring)."""
+        from ingboard.sensing.calibration import parse_calibration
+
         size, empty, black, white = parse_calibration(data)
         if size != self.size:
             raise ValueError(
