@@ -199,7 +199,8 @@ class Standalone:
     def note(self, event, t):
         self._noted += 1
         if event["type"] == "alert":
-            self.alerts.append((t, event))
+            # Only what the face shows: the event's sentence (~0.1 KB a bowl's) is the link's.
+            self.alerts.append((t, {"code": event["code"], "points": event.get("points") or []}))
             if len(self.alerts) > _SHOWN:
                 self.alerts.pop(0)
 
