@@ -10,8 +10,9 @@ pointers, so classifier.py then keeps its pure loop.
 Measured on the device twin (RPI_PICO, RP2040 at 125 MHz, 361 points, ~150 stones): the pure
 loop 26 ms (73 us a point), this one 1.5 ms (4 us a point).
 
-`state` is the list Classifier builds once: classes, fault, baseline, sign_b, span_b, span_w,
-last, same, run (the empty run, or 256 + the rail run), new_faults, cal_empty, drift;
+`state` is the array('I') Classifier builds once of the addresses of its arrays (uctypes.addressof;
+heap objects never move): classes, fault, baseline, sign_b, span_b, span_w, last, same, run (the
+empty run, or 256 + the rail run), new_faults, cal_empty, drift;
 `params` an array('i'): points, rail_low, rail_high, fault_scans, frozen_scans, settle_scans,
 track_shift, then the new faults found so far in this scan, the part to classify (-1: every
 point, in point order; k: the points order[ends[k - 1]:ends[k]], a part of a scan read in parts,
@@ -39,18 +40,19 @@ _ENTER = const(25)  # params' index of enter_pct: after 9 and classifier._PARTS 
 
 @micropython.viper
 def classify_points(state, readings, params, order) -> int:
-    classes = ptr8(state[0])  # noqa: F821 (viper's pointer types)
-    fault = ptr8(state[1])  # noqa: F821
-    base = ptr32(state[2])  # noqa: F821
-    sign_b = ptr8(state[3])  # noqa: F821
-    span_b = ptr16(state[4])  # noqa: F821
-    span_w = ptr16(state[5])  # noqa: F821
-    last = ptr16(state[6])  # noqa: F821
-    same = ptr16(state[7])  # noqa: F821
-    run = ptr16(state[8])  # noqa: F821
-    new_faults = ptr16(state[9])  # noqa: F821
-    cal = ptr16(state[10])  # noqa: F821
-    drift = ptr16(state[11])  # noqa: F821
+    a = ptr32(state)  # noqa: F821 (viper's pointer types)
+    classes = ptr8(a[0])  # noqa: F821
+    fault = ptr8(a[1])  # noqa: F821
+    base = ptr32(a[2])  # noqa: F821
+    sign_b = ptr8(a[3])  # noqa: F821
+    span_b = ptr16(a[4])  # noqa: F821
+    span_w = ptr16(a[5])  # noqa: F821
+    last = ptr16(a[6])  # noqa: F821
+    same = ptr16(a[7])  # noqa: F821
+    run = ptr16(a[8])  # noqa: F821
+    new_faults = ptr16(a[9])  # noqa: F821
+    cal = ptr16(a[10])  # noqa: F821
+    drift = ptr16(a[11])  # noqa: F821
     rd = ptr16(readings)  # noqa: F821
     p = ptr32(params)  # noqa: F821
     ix = ptr16(order)  # noqa: F821
