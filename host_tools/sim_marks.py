@@ -92,9 +92,10 @@ def _alert_points(tracker):
 def standing_alerts(tracker):
     """The alerts standing now, each with its player-facing text (core/alerts.py): what the
     page writes in the status line and marks on the board until the board is put right."""
-    from ingboard.alerts import ALERTS
+    from ingboard import alerts
 
+    texts = {code: alerts.alert_text(code) for code in alerts.codes()}
     return [
-        {"code": code, "points": names, "text": ALERTS.get(code, code)}
+        {"code": code, "points": names, "text": texts.get(code, code)}
         for code, names in _alert_points(tracker)
     ]

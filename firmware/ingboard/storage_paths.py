@@ -10,7 +10,7 @@ board's file system (MicroPython's `/` is the flash file system).
   renamed when complete, so `ingboard pull` never copies half a game.
 - `JOURNAL_DIR`: the crash-safe journal of the game in progress (records/journal.py); the host
   tools never touch it.
-- `CALIBRATION`: the grid calibration (format in sensing/classifier.py, `parse_calibration`).
+- `CALIBRATION`: the grid calibration (format in sensing/calibration.py, `parse_calibration`).
 - `BOWL_CALIBRATION`: the bowls' HX711 zero and scale, one line of JSON:
   `{"format": 1, "B": {"offset": -81234, "scale": 412.7}, "W": {...}}` (offset: raw code of
   the empty bowl; scale: raw counts per gram), read by `parse_bowl_calibration`.

@@ -5,7 +5,7 @@ cover it with Black stones a band of lines at a time (default 9 lines: 19-11, 10
 the same with White. After each step the board sends the mean of `--scans` raw scans
 (`{"cmd": "raw-scan", "n": N}`); a point counts as covered when it moved more than a quarter
 of the default span from its empty level. Points no step covered are asked for by name. The
-three levels go through sensing/classifier.py's `calibration_bytes` into `/calib.bin`; a point
+three levels go through sensing/calibration.py's `calibration_bytes` into `/calib.bin`; a point
 whose levels cannot work (Black and White on the same side of empty, or too weak) is shown as
 `C` on the health map and makes the run end with exit 1 (the file is still written: the other
 points need it).
@@ -144,7 +144,8 @@ def level_of_colour(dev, size, empty, colour, per_step, scans, log):
 
 def calibrate_grid(dev, per_step, scans, log=print):
     """The guided grid steps; returns (calibration bytes, faulty point names)."""
-    from ingboard.sensing.classifier import Classifier, calibration_bytes
+    from ingboard.sensing.calibration import calibration_bytes
+    from ingboard.sensing.classifier import Classifier
 
     ask("Clear the board: no stone on it.")
     size, empty = raw_scan(dev, scans)
@@ -202,7 +203,7 @@ def calibrate_bowls(dev, weight_g, scans, log=print):
 
 
 def load_upload(path):
-    from ingboard.sensing.classifier import parse_calibration
+    from ingboard.sensing.calibration import parse_calibration
 
     try:
         with open(path, "rb") as f:

@@ -3,8 +3,9 @@
 from array import array
 
 from expect import raises
-from ingboard.alerts import ALERTS
+from ingboard.alerts import codes
 from ingboard.sensing import classifier as C
+from ingboard.sensing.calibration import calibration_bytes, parse_calibration
 from ingboard.sensing.classifier import Classifier
 
 E = C.DEFAULT_EMPTY
@@ -79,7 +80,7 @@ def test_over_range_reads_unknown_then_recovers():
 
 
 def test_dead_sensor_becomes_sensor_fault_once_and_game_continues():
-    assert "sensor-fault" in ALERTS
+    assert "sensor-fault" in codes()
     clf = Classifier(size=5, fault_scans=20)
     r = _readings(25)
     r[6] = 0  # B4 reads ground: dead or unplugged
@@ -243,16 +244,16 @@ def test_calibration_file_round_trip_and_damage():
     empty = [32000 + i for i in range(n)]
     black = [41000 - i for i in range(n)]
     white = [23000 + 2 * i for i in range(n)]
-    data = C.calibration_bytes(3, empty, black, white)
+    data = calibration_bytes(3, empty, black, white)
     assert len(data) == 8 + 6 * n + 2
     assert data[:4] == b"IGCL"
-    size, e, b, w = C.parse_calibration(data)
+    size, e, b, w = parse_calibration(data)
     assert size == 3 and list(e) == empty and list(b) == black and list(w) == white
     damaged = bytearray(data)
     damaged[20] ^= 1
-    raises(ValueError, C.parse_calibration, damaged)
-    raises(ValueError, C.parse_calibration, data[:-1])
-    raises(ValueError, C.parse_calibration, b"XXXX" + data[4:])
+    raises(ValueError, parse_calibration, damaged)
+    raises(ValueError, parse_calibration, data[:-1])
+    raises(ValueError, parse_calibration, b"XXXX" + data[4:])
     clf = Classifier(size=3)
     clf.load_calibration(data)
     assert clf.cal_empty[4] == 32004
@@ -261,7 +262,7 @@ def test_calibration_file_round_trip_and_damage():
 
 def test_19x19_calibration_file_is_2176_bytes():
     n = 361
-    data = C.calibration_bytes(19, [E] * n, [E + S] * n, [E - S] * n)
+    data = calibration_bytes(19, [E] * n, [E + S] * n, [E - S] * n)
     assert len(data) == 2176
 
 
@@ -269,12 +270,15 @@ def test_bad_parameters_are_rejected():
     raises(ValueError, Classifier, 5, 10, 20)
     raises(ValueError, Classifier, 5, 25, 12, 90)
     raises(ValueError, Classifier, 5, settle_scans=256)  # an empty run is counted in a byte
+    # A span times over_pct must stay within the native loop's 31 bits.
+    raises(ValueError, Classifier, 5, over_pct=30001)
+    assert Classifier(5, over_pct=30000).over_pct == 30000
 
 
 class _Definition:
     # The classifier as its docstring defines it, one point at a time, every limit an exact
-    # (unbounded) integer: Classifier keeps its limits in 2-byte arrays, capped where no
-    # reading can reach them, and must read every scan the same.
+    # (unbounded) integer: Classifier keeps only the spans and compares in hundredths, and must
+    # read every scan the same.
     def __init__(self, n, enter, leave, over, rail, fault_scans, frozen, settle, shift, drift):
         self.p = (enter, leave, over, rail, fault_scans, frozen, settle, shift, drift)
         self.cls = [C.EMPTY] * n
@@ -362,11 +366,11 @@ def test_limits_kept_in_two_bytes_read_as_the_exact_limits():
         x[0] = v
         return v % k
 
-    for case in range(6):
+    for case in range(7):
         n = 25
-        over = (120, 250, 400, 1000, 3000, 250)[case]
-        drift = (25, 100, 300, 1000, 25, 250)[case]
-        settle = (0, 1, 3, 20, 255, 2)[case]
+        over = (120, 250, 400, 1000, 3000, 250, 30000)[case]
+        drift = (25, 100, 300, 1000, 25, 250, 50)[case]
+        settle = (0, 1, 3, 20, 255, 2, 4)[case]
         args = (25, 12, over, 1 + rnd(300), 1 + rnd(6), 2 + rnd(8), settle, 1 + rnd(8), drift)
         ref = _Definition(n, *args)
         clf = Classifier(

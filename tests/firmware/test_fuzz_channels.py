@@ -16,7 +16,8 @@ from ingboard.link import commands
 from ingboard.records import journal_replay
 from ingboard.records.session import SessionLogError
 from ingboard.records.session_read import SessionReader
-from ingboard.sensing.classifier import Classifier, parse_calibration
+from ingboard.sensing.calibration import parse_calibration
+from ingboard.sensing.classifier import Classifier
 from ingboard.tracking.tracker import Tracker
 from ingrules.board import BLACK, WHITE
 from journal_cases import fingerprint, play

@@ -2,7 +2,7 @@
 texts (faces/board_face.py): keys in, screens and actions out (issue 16)."""
 
 from expect import raises
-from ingboard.alerts import ALERTS
+from ingboard import alerts
 from ingboard.faces import board_face
 from ingboard.menus import menu
 from ingboard.menus import settings as st
@@ -185,9 +185,13 @@ def test_settings_file_round_trip_and_damage():
 def test_every_alert_code_has_words_that_fit_the_face():
     import framebuf
 
-    assert sorted(board_face.SHORT) == sorted(ALERTS)
     fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
-    for code, (title, todo) in board_face.SHORT.items():
+    assert len(alerts.codes()) == len(set(alerts.codes())) > 20
+    # One line a code, four fields: code|sentence|title|what to do.
+    assert all(line.count("|") == 3 for line in alerts._TABLE.split("\n") if line)
+    for code in alerts.codes():
+        title, todo = alerts.face_words(code)
+        assert title and todo and alerts.alert_text(code), code
         assert len(title) <= 15, code
         lines = board_face.wrap(todo)
         assert 0 < len(lines) <= 4 and max(len(x) for x in lines) <= 16, code

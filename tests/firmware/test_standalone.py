@@ -73,18 +73,20 @@ def test_which_alert_the_faces_show():
     app = StubApp(_root("alerts"))
     app.tracker = Tracker({"size": 9, "rules": "ing1991"})
     s = Standalone(app)
-    fault = {"type": "alert", "code": "sensor-fault", "points": [], "text": "x"}
-    s.note(fault, 1000)
-    assert s._standing(5000) is fault and s._standing(1000 + 10000) is None
+    s.note({"type": "alert", "code": "sensor-fault", "points": [], "text": "x"}, 1000)
+    # What the face shows of it is kept (its code and points), not its sentence.
+    kept = {"code": "sensor-fault", "points": []}
+    assert s._standing(5000) == kept and s._standing(1000 + 10000) is None
+    assert "text" not in s._standing(5000)
     # A board alert stands while the tracker holds its condition, newest first.
     board = app.tracker.game.board
     p = board.parse("E5")
-    wrong = {"type": "alert", "code": "wrong-colour", "points": ["E5"], "text": "x"}
-    s.note(wrong, 2000)
+    s.note({"type": "alert", "code": "wrong-colour", "points": ["E5"], "text": "x"}, 2000)
     app.tracker.active[("wrong-colour", p)] = True
-    assert s._standing(3000) is wrong and s._standing(60000) is wrong
+    shown = {"code": "wrong-colour", "points": ["E5"]}
+    assert s._standing(3000) == shown and s._standing(60000) == shown
     del app.tracker.active[("wrong-colour", p)]
-    assert s._standing(3000) is fault and s._standing(60000) is None
+    assert s._standing(3000) == kept and s._standing(60000) is None
     s.note({"type": "move", "n": 1}, 4000)  # not an alert: nothing kept
     assert len(s.alerts) == 2
 

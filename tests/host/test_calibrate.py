@@ -11,10 +11,10 @@ import re
 import pytest
 from ingboard import storage_paths as sp
 from ingboard.drivers.grid import GridScanner
+from ingboard.sensing.calibration import parse_calibration
 from ingboard.sensing.classifier import (
     Classifier,
     format_scan,
-    parse_calibration,
     point_index,
 )
 
@@ -144,7 +144,7 @@ def test_a_point_that_cannot_work_is_marked_c_and_the_file_still_written(
 
 
 def test_upload_checks_the_file_first(board, tmp_path, capsys):
-    from ingboard.sensing.classifier import calibration_bytes
+    from ingboard.sensing.calibration import calibration_bytes
 
     good = calibration_bytes(19, [30000] * 361, [40000] * 361, [20000] * 361)
     path = tmp_path / "calib.bin"

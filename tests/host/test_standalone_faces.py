@@ -8,7 +8,8 @@ import os
 import framebuf
 from app_fakes import run_app
 from ingboard.faces import board_face
-from ingboard.sensing.classifier import DEFAULT_EMPTY, DEFAULT_SPAN, calibration_bytes
+from ingboard.sensing.calibration import calibration_bytes
+from ingboard.sensing.classifier import DEFAULT_EMPTY, DEFAULT_SPAN
 
 from host_tools import ROOT
 from host_tools import simulate as sim

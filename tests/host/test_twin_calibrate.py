@@ -50,7 +50,7 @@ class TwinHand:
 
 def test_calibrate_grid_and_bowls_on_a_fresh_twin_then_monitor_is_clean(monkeypatch, capsys):
     from ingboard import storage_paths as sp
-    from ingboard.sensing.classifier import parse_calibration
+    from ingboard.sensing.calibration import parse_calibration
 
     with Twin("romfs") as twin:
         hardware.attach(twin, variant="pico")

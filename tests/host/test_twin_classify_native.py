@@ -90,7 +90,7 @@ for k in range(SCANS):
             or a.new_faults[:na] != b.new_faults[:nb]:
         same = False
         break
-for name in ('_last', '_same', '_rail', '_empty_run'):
+for name in ('_last', '_same', '_run'):
     if getattr(a, name) != getattr(b, name):
         same = False
 kinds = {}

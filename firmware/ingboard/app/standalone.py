@@ -199,7 +199,8 @@ class Standalone:
     def note(self, event, t):
         self._noted += 1
         if event["type"] == "alert":
-            self.alerts.append((t, event))
+            # Only what the face shows: the event's sentence (~0.1 KB a bowl's) is the link's.
+            self.alerts.append((t, {"code": event["code"], "points": event.get("points") or []}))
             if len(self.alerts) > _SHOWN:
                 self.alerts.pop(0)
 
@@ -259,12 +260,14 @@ class Standalone:
         menu = self.menu
         if menu is not None and menu.is_open():
             return self._menu_face(menu)
+        # The board's rows joined into one str (board_face.py): what a face shows is kept as
+        # long as it shows (paint()), one object where the list of rows was 20.
         if t < self.health_until:
-            return "health", self.app.hw["classifier"].health_rows()
+            return "health", "".join(self.app.hw["classifier"].health_rows())
         if self.alerts:
             alert = self._standing(t)
             if alert is not None:
-                return "alert", (self._alert_rows(alert), alert)
+                return "alert", ("".join(self._alert_rows(alert)), alert)
         tracker = self.app.tracker
         if tracker.counted is not None and tracker.game.phase == "ended":
             return self._result_face(tracker)
@@ -280,7 +283,7 @@ class Standalone:
         return "menu", (screen, rows)
 
     def _result_face(self, tracker):
-        return "result", (tracker.counted, tracker.plan, tracker.game.board.rows())
+        return "result", (tracker.counted, tracker.plan, "".join(tracker.game.board.rows()))
 
     def _whole(self, fb, kind, what):
         for _ in self._whole_steps(fb, kind, what):
@@ -379,7 +382,7 @@ class Standalone:
                 return
             other = self._painted.get(WHITE if color == BLACK else BLACK)
             if other is not None and other[1] == kind and other[2] == what:
-                what = other[2]  # the other face's rows: one copy kept for both (~1 KB)
+                what = other[2]  # the other face's rows: one copy kept for both
             self._painted[color] = None  # until the face is whole
             for _ in self._whole_steps(fb, kind, what):
                 yield 0, clock_face.HEIGHT  # a piece drawn: the display task lets a scan run

@@ -12,44 +12,20 @@ MicroPython on a PC and in the host's PNGs (host_tools/menu_png.py, tests/golden
     result(fb, count, plan, rows)     the `count` event, its plan (scoring.ing_fill_in), result
     health(fb, rows)                  classifier.health_rows(): '+' healthy, R/F/C faulty
 
-`rows` are board rows as strings, top line first ('.', 'B', 'W'; board.rows()).
+`rows` are the board's rows, top line first ('.', 'B', 'W'): a list of strings (board.rows()),
+or one string of every point (the rows joined): the app gives that, one object where a list of
+19 rows is 20 (~0.6 KB less of the heap held while a face is drawn and shown).
 """
 
 from ingrules.board import COLUMNS
 from micropython import const
 
+from ingboard.alerts import face_words
 from ingboard.faces.clock_face import HEIGHT, WIDTH, text
 
 TEXT_X = const(64)
 _LINE = const(7)
 _CHARS = const(16)  # characters per line in the right half
-
-# Each alert code's few words on the face (alerts.py has the full sentence; a test keeps
-# both tables complete).
-SHORT = {
-    "occupied": ("POINT TAKEN", "TAKE THE STONE BACK"),
-    "suicide": ("SUICIDE", "NOT ALLOWED: TAKE THE STONE BACK"),
-    "ko": ("KO", "HOT STONE: PLAY ELSEWHERE FIRST"),
-    "superko": ("SUPERKO", "REPEATS A POSITION: TAKE IT BACK"),
-    "recycle": ("ING KO", "CYCLE ALREADY USED: PLAY ELSEWHERE"),
-    "not-your-turn": ("NOT YOUR TURN", "THE OTHER PLAYER IS TO MOVE"),
-    "wrong-colour": ("WRONG COLOUR", "TAKE THE STONE BACK"),
-    "two-stones": ("TWO STONES", "TAKE ONE BACK (OR RESIGN)"),
-    "remove-captured": ("CAPTURED", "REMOVE THE CAPTURED STONES"),
-    "stone-missing": ("STONE MISSING", "PUT IT BACK"),
-    "stone-extra": ("EXTRA STONE", "REMOVE IT"),
-    "stone-moved": ("STONE MOVED", "PUT IT BACK ON ITS POINT"),
-    "outside-board": ("OUTSIDE BOARD", "NOT IN THE SMALL GAME: TAKE IT OFF"),
-    "two-moves": ("TWO MOVES", "TWO IN A ROW: THE RULES DECIDE"),
-    "retraction": ("PLAY CHANGED", "RECORDED: PUT THE STONE BACK"),
-    "resign-offer": ("RESIGN?", "PRESS AGAIN TO RESIGN"),
-    "dead-point": ("DEAD POINT", "PLAYED THERE? PRESS AGAIN"),
-    "fill-in-wrong": ("FILL-IN", "NOT AS THE PLAN: CHECK THE POINTS"),
-    "fill-in-disturbed": ("STONE MOVED", "PUT THE COUNTED STONE BACK"),
-    "odd-komi": ("ODD KOMI", "ING KOMI IS PAID IN TWOS: CHECK THE SETTINGS"),
-    "bowl-mismatch": ("BOWLS", "STONES DO NOT ADD UP: CHECK THE BOWLS"),
-    "sensor-fault": ("SENSOR FAULT", "PLAY ON AND CALL THE DIRECTOR"),
-}
 
 
 def wrap(s, width=_CHARS):
@@ -82,6 +58,16 @@ def point_xy(name, size):
     return col, row
 
 
+def _cells(rows):
+    # (every point's character in one string, top line first; the board's size) of `rows`.
+    if not isinstance(rows, str):
+        rows = "".join(rows)
+    size = 0
+    while size * size < len(rows):
+        size += 1
+    return rows, size
+
+
 def _geometry(size):
     pitch = 54 // (size - 1) if size > 1 else 6
     if pitch > 6:
@@ -104,7 +90,7 @@ def mini_board_steps(fb, rows, marked=(), x0=0, y0=0):
     """mini_board() a few rows at a time: a generator that yields between them (a full 19x19
     board is ~1000 rectangles, ~0.2 s of the RP2040: the display task lets the scan run in
     between, issue 20). The frame is the same."""
-    size = len(rows)
+    rows, size = _cells(rows)
     pitch, r = _geometry(size)
     span = pitch * (size - 1)
     ox = x0 + (63 - span) // 2
@@ -116,12 +102,13 @@ def mini_board_steps(fb, rows, marked=(), x0=0, y0=0):
     fb.fill_rect(ox + span + edge, oy - edge, 1, span + 2 * edge + 1, 1)
     d = 3 if size >= 13 else 2
     stars = (d, size // 2, size - 1 - d) if size >= 7 else ()
+    k = 0
     for row in range(size):
-        line = rows[row]
         y = oy + row * pitch
         for col in range(size):
             x = ox + col * pitch
-            ch = line[col]
+            ch = rows[k]
+            k += 1
             if ch == "B":
                 fb.fill_rect(x - r, y - r, 2 * r + 1, 2 * r + 1, 1)
             elif ch == "W":
@@ -190,11 +177,11 @@ def alert(fb, rows, event):
 def alert_steps(fb, rows, event):
     """alert() a piece at a time (a generator, see mini_board_steps)."""
     fb.fill(0)
-    size = len(rows)
+    rows, size = _cells(rows)
     points = event.get("points") or []
     yield from mini_board_steps(fb, rows, _marks(points, size))
     yield
-    title, todo = SHORT[event["code"]]
+    title, todo = face_words(event["code"])  # (alerts.py: the few words of each code)
     _title(fb, title)
     yield
     lines = []
@@ -215,7 +202,7 @@ def result(fb, count, plan, rows):
 def result_steps(fb, count, plan, rows):
     """result() a piece at a time (a generator, see mini_board_steps)."""
     fb.fill(0)
-    size = len(rows)
+    rows, size = _cells(rows)
     marked = []
     final = plan.get("final") if plan else None
     if final:
@@ -255,16 +242,15 @@ def _num(v):
 def health(fb, rows):
     """The health map: every faulty point framed, how many and which."""
     fb.fill(0)
-    size = len(rows)
+    rows, size = _cells(rows)
     marked = []
     names = []
     for r in range(size):
-        line = rows[r]
         for c in range(size):
-            if line[c] != "+":
+            if rows[r * size + c] != "+":
                 marked.append((c, r))
                 names.append("%s%d" % (COLUMNS[c], size - r))
-    mini_board(fb, ["." * size] * size, marked)
+    mini_board(fb, "." * (size * size), marked)
     _title(fb, "SENSOR MAP")
     if not names:
         lines = ["ALL %d POINTS" % (size * size), "READ WELL"]

@@ -25,14 +25,7 @@ from its (tracked) empty baseline as a fraction of that point's black and white 
   empty, or a span under `min_span`). A faulty point reads '?' from then on; the game continues
   without it. New faults of the last scan are listed in `new_faults[:new_fault_count]`.
 
-Calibration file (written by `ingboard calibrate`, read by `parse_calibration`): little-endian,
-    4 bytes  b"IGCL"
-    1 byte   format version (1)
-    1 byte   board size n
-    2 bytes  n*n (u16), a redundancy check
-    3 planes of n*n u16: empty, black, white readings (read_u16 scale), scan order
-    2 bytes  checksum: sum of every preceding byte, modulo 65536
-2176 bytes for 19x19.
+The calibration file's format and its reading: sensing/calibration.py (imported only to read one).
 """
 
 from array import array
@@ -52,9 +45,6 @@ FAULT_NAMES = {FAULT_RAIL: "rail", FAULT_FROZEN: "frozen", FAULT_CALIBRATION: "c
 
 COLUMNS = "ABCDEFGHJKLMNOPQRST"  # no I, as on a real board
 
-CAL_MAGIC = b"IGCL"
-CAL_VERSION = const(1)
-_CAL_HEADER = const(8)
 
 # Without a calibration file: empty at VCC/2, a stone one centred stone's span away
 # (physical.py: 14.8 mT of a 6x1 mm N35 magnet over 5 mm of wood, 30 mV/mT: 8818 counts).
@@ -65,6 +55,9 @@ DEFAULT_EMPTY = const(32768)
 DEFAULT_SPAN = const(8818)
 
 _COUNT_CAP = const(60000)
+# over_pct's limit: a span (< 65536) times it stays within the native loop's 31 bits.
+_OVER_CAP = const(30000)
+_RAIL_RUN = const(256)  # a run at a rail is kept as this plus its scans (Classifier._run)
 _PARTS = const(16)  # a scan classified in parts (begin): at most one a group address
 _ARRAY = type(array("H"))
 
@@ -123,62 +116,6 @@ def format_scan(classes, size=19):
     return buf.decode()
 
 
-def _checksum(data, end):
-    s = 0
-    for i in range(end):
-        s += data[i]
-    return s & 0xFFFF
-
-
-def calibration_bytes(size, empty, black, white):
-    """The calibration file's bytes for three sequences of size*size readings."""
-    n = size * size
-    if len(empty) != n or len(black) != n or len(white) != n:
-        raise ValueError("calibration needs %d readings per level" % n)
-    data = bytearray(_CAL_HEADER + 6 * n + 2)
-    data[0:4] = CAL_MAGIC
-    data[4] = CAL_VERSION
-    data[5] = size
-    data[6] = n & 0xFF
-    data[7] = n >> 8
-    j = _CAL_HEADER
-    for plane in (empty, black, white):
-        for v in plane:
-            if v < 0 or v > 0xFFFF:
-                raise ValueError("reading out of range: %r" % (v,))
-            data[j] = v & 0xFF
-            data[j + 1] = v >> 8
-            j += 2
-    s = _checksum(data, j)
-    data[j] = s & 0xFF
-    data[j + 1] = s >> 8
-    return bytes(data)
-
-
-def parse_calibration(data):
-    """(size, empty, black, white) from a calibration file; ValueError if it is damaged."""
-    if len(data) < _CAL_HEADER or bytes(data[0:4]) != CAL_MAGIC:
-        raise ValueError("not an ingboard calibration file")
-    if data[4] != CAL_VERSION:
-        raise ValueError("calibration format %d is not supported" % data[4])
-    size = data[5]
-    n = size * size
-    if data[6] | (data[7] << 8) != n or len(data) != _CAL_HEADER + 6 * n + 2:
-        raise ValueError("calibration file has the wrong length")
-    end = _CAL_HEADER + 6 * n
-    if _checksum(data, end) != data[end] | (data[end + 1] << 8):
-        raise ValueError("calibration file checksum mismatch")
-    planes = []
-    j = _CAL_HEADER
-    for _ in range(3):
-        plane = array("H", [0] * n)
-        for i in range(n):
-            plane[i] = data[j] | (data[j + 1] << 8)
-            j += 2
-        planes.append(plane)
-    return size, planes[0], planes[1], planes[2]
-
-
 def _set_ends(p, ends):
     # Classifier.begin's parts: where each ends in the scan's order.
     for k in range(len(ends)):
@@ -202,8 +139,8 @@ class Classifier:
         drift_pct=25,
         min_span=1000,
     ):
-        if not 0 < leave_pct < enter_pct < 100 < over_pct:
-            raise ValueError("need 0 < leave_pct < enter_pct < 100 < over_pct")
+        if not 0 < leave_pct < enter_pct < 100 < over_pct <= _OVER_CAP:
+            raise ValueError("need 0 < leave_pct < enter_pct < 100 < over_pct <= %d" % _OVER_CAP)
         if not 0 < fault_scans <= _COUNT_CAP or not 0 <= frozen_scans <= _COUNT_CAP:
             raise ValueError("fault_scans and frozen_scans must fit in 1..%d" % _COUNT_CAP)
         if not 0 <= settle_scans <= 255:
@@ -235,48 +172,56 @@ class Classifier:
         # Calibration, per point: empty level, and signed black/white spans (counts).
         self.cal_empty = array("H", zeros)
         self._sign_b = bytearray(n)  # 1: black reads above empty, 0: below
-        # Thresholds as deviations projected toward each colour (always positive), 2 bytes a
-        # point: under a span (< 100 %) at most 65535; over-range (over_pct > 100) capped at
-        # 0xFFFF, which no deviation exceeds (a reading and a baseline are both 0..65535), so a
-        # point reads '?' exactly where the uncapped limit would have it.
-        self._enter_b = array("H", zeros)
-        self._leave_b = array("H", zeros)
-        self._over_b = array("H", zeros)
-        self._enter_w = array("H", zeros)
-        self._leave_w = array("H", zeros)
-        self._over_w = array("H", zeros)
+        # Each point's black and white spans (counts, the deviation's size toward each colour;
+        # at most 0xFFFF). The thresholds are fractions of them, compared in hundredths
+        # (`_classify`): 2 arrays where the thresholds themselves were 6 (~2.9 KB of the
+        # board's heap on 19x19).
+        self._span_b = array("H", zeros)
+        self._span_w = array("H", zeros)
         # The baseline's limit (counts, capped at 0xFFFF: a limit that wide is no limit for a
         # baseline that stays within 0..65535 either way).
         self._drift = array("H", zeros)
         self._last = array("H", zeros)
         self._same = array("H", zeros)
-        self._rail = array("H", zeros)
-        self._empty_run = bytearray(n)  # empty scans in a row, up to settle_scans (<= 255)
+        # A point's run: its empty scans in a row (up to settle_scans, <= 255), or _RAIL_RUN +
+        # its scans at a rail in a row (up to fault_scans): never both at once (a scan at a rail
+        # ends the empty run, one off the rails the rail run), so one array holds either.
+        self._run = array("H", zeros)
         # The native loop (classify_viper.py) on ports that have one; `native = None` forces
         # the pure loop (the twin's test compares the two).
         self.native = _native_loop()
-        self._state = [
-            self.classes,
-            self.fault,
-            self.baseline,
-            self._sign_b,
-            self._enter_b,
-            self._leave_b,
-            self._over_b,
-            self._enter_w,
-            self._leave_w,
-            self._over_w,
-            self._last,
-            self._same,
-            self._rail,
-            self._empty_run,
-            self.new_faults,
-            self.cal_empty,
-            self._drift,
-        ]
+        # The native loop's arrays, as their addresses (the heap's objects never move): it
+        # takes each as a pointer with no call into the runtime (a subscript and a buffer's
+        # lookup were 24 calls at every part of every scan, and ~0.3 KB of its machine code,
+        # which is heap).
+        self._state = None
+        if self.native is not None:
+            from uctypes import addressof
+
+            self._state = array(
+                "I",
+                [
+                    addressof(a)
+                    for a in (
+                        self.classes,
+                        self.fault,
+                        self.baseline,
+                        self._sign_b,
+                        self._span_b,
+                        self._span_w,
+                        self._last,
+                        self._same,
+                        self._run,
+                        self.new_faults,
+                        self.cal_empty,
+                        self._drift,
+                    )
+                ],
+            )
         # classify_viper's params: 7 settings, the new faults so far, the part (-1: the whole
-        # scan), the ends of up to _PARTS parts (begin).
-        self._params = array("i", [0] * (9 + _PARTS))
+        # scan), the ends of up to _PARTS parts (begin), then enter_pct, leave_pct, over_pct
+        # (written once, here).
+        self._params = array("i", [0] * (9 + _PARTS) + [enter_pct, leave_pct, over_pct])
         self._order = None  # a scan classified in parts (begin): its points by part
         self._ends_of = None  # the `ends` whose parts the params hold (begin)
         self._readings = None
@@ -293,6 +238,8 @@ class Classifier:
 
     def load_calibration(self, data):
         """Apply a calibration file's bytes (see the module docstring)."""
+        from ingboard.sensing.calibration import parse_calibration
+
         size, empty, black, white = parse_calibration(data)
         if size != self.size:
             raise ValueError(
@@ -310,8 +257,7 @@ class Classifier:
         self.classes[i] = EMPTY
         self.fault[i] = 0
         self._same[i] = 0
-        self._rail[i] = 0
-        self._empty_run[i] = 0
+        self._run[i] = 0
         ab = sb if sb > 0 else -sb
         aw = sw if sw > 0 else -sw
         if (sb > 0) == (sw > 0) or ab < self.min_span or aw < self.min_span:
@@ -320,12 +266,8 @@ class Classifier:
             self.classes[i] = UNKNOWN
             ab = aw = self.min_span
         self._sign_b[i] = 1 if sb > 0 else 0
-        self._enter_b[i] = ab * self.enter_pct // 100
-        self._leave_b[i] = ab * self.leave_pct // 100
-        self._over_b[i] = min(ab * self.over_pct // 100, 0xFFFF)
-        self._enter_w[i] = aw * self.enter_pct // 100
-        self._leave_w[i] = aw * self.leave_pct // 100
-        self._over_w[i] = min(aw * self.over_pct // 100, 0xFFFF)
+        self._span_b[i] = ab
+        self._span_w[i] = aw
         self._drift[i] = min(min(ab, aw) * self.drift_pct // 100, 0xFFFF)
 
     def clear_faults(self):
@@ -334,7 +276,8 @@ class Classifier:
             if self.fault[i] and self.fault[i] != FAULT_CALIBRATION:
                 self.fault[i] = 0
                 self._same[i] = 0
-                self._rail[i] = 0
+                if self._run[i] >= _RAIL_RUN:
+                    self._run[i] = 0  # the rail run ends (an empty run stays)
                 self.classes[i] = EMPTY
 
     # -- the per-scan path (allocates nothing) ---------------------------------------------
@@ -443,16 +386,14 @@ class Classifier:
         fault = self.fault
         base = self.baseline
         sign_b = self._sign_b
-        enter_b = self._enter_b
-        leave_b = self._leave_b
-        over_b = self._over_b
-        enter_w = self._enter_w
-        leave_w = self._leave_w
-        over_w = self._over_w
+        span_b = self._span_b
+        span_w = self._span_w
+        enter = self.enter_pct
+        leave = self.leave_pct
+        over = self.over_pct
         last = self._last
         same = self._same
-        railc = self._rail
-        run = self._empty_run
+        run = self._run
         rail_low = self.rail_low
         rail_high = self.rail_high
         fault_scans = self.fault_scans
@@ -468,16 +409,17 @@ class Classifier:
                 continue
             r = readings[i]
             if r <= rail_low or r >= rail_high:
-                c = railc[i] + 1
-                railc[i] = c
-                run[i] = 0
+                c = run[i]
+                c = c - _RAIL_RUN + 1 if c >= _RAIL_RUN else 1
+                run[i] = _RAIL_RUN + c  # (the empty run ends)
                 classes[i] = UNKNOWN
                 if c >= fault_scans:
                     fault[i] = FAULT_RAIL
                     new_faults[nf] = i
                     nf += 1
                 continue
-            railc[i] = 0
+            if run[i] >= _RAIL_RUN:
+                run[i] = 0  # the rail run ends
             if frozen_scans:
                 if r == last[i]:
                     c = same[i] + 1
@@ -491,32 +433,38 @@ class Classifier:
                 else:
                     same[i] = 0
                     last[i] = r
+            # The deviation toward black and toward white in hundredths of a count, against
+            # each span times a percentage: `pb >= span * enter_pct // 100` is exactly
+            # `100 * pb + 100 > span * enter_pct`, and `pb > span * over_pct // 100` (capped at
+            # 0xFFFF, which no deviation exceeds) exactly `100 * pb > span * over_pct`.
             d = r - (base[i] >> 8)
             if sign_b[i]:
-                pb = d
+                pb = d * 100
             else:
-                pb = -d
+                pb = -d * 100
             pw = -pb
+            ab = span_b[i]
+            aw = span_w[i]
             s = classes[i]
-            if pb > over_b[i] or pw > over_w[i]:
+            if pb > ab * over or pw > aw * over:
                 new = UNKNOWN
             elif s == BLACK:
-                if pb >= leave_b[i]:
+                if pb + 100 > ab * leave:
                     new = BLACK
-                elif pw >= enter_w[i]:
+                elif pw + 100 > aw * enter:
                     new = WHITE
                 else:
                     new = EMPTY
             elif s == WHITE:
-                if pw >= leave_w[i]:
+                if pw + 100 > aw * leave:
                     new = WHITE
-                elif pb >= enter_b[i]:
+                elif pb + 100 > ab * enter:
                     new = BLACK
                 else:
                     new = EMPTY
-            elif pb >= enter_b[i]:
+            elif pb + 100 > ab * enter:
                 new = BLACK
-            elif pw >= enter_w[i]:
+            elif pw + 100 > aw * enter:
                 new = WHITE
             else:
                 new = EMPTY

@@ -10,12 +10,14 @@ pointers, so classifier.py then keeps its pure loop.
 Measured on the device twin (RPI_PICO, RP2040 at 125 MHz, 361 points, ~150 stones): the pure
 loop 26 ms (73 us a point), this one 1.5 ms (4 us a point).
 
-`state` is the list Classifier builds once: classes, fault, baseline, sign_b, enter_b, leave_b,
-over_b, enter_w, leave_w, over_w, last, same, rail, empty_run, new_faults, cal_empty, drift;
+`state` is the array('I') Classifier builds once of the addresses of its arrays (uctypes.addressof;
+heap objects never move): classes, fault, baseline, sign_b, span_b, span_w, last, same, run (the
+empty run, or 256 + the rail run), new_faults, cal_empty, drift;
 `params` an array('i'): points, rail_low, rail_high, fault_scans, frozen_scans, settle_scans,
 track_shift, then the new faults found so far in this scan, the part to classify (-1: every
 point, in point order; k: the points order[ends[k - 1]:ends[k]], a part of a scan read in parts,
-Classifier.part), then the parts' ends. Returns the number of new faults (params[7] and those
+Classifier.part), then the parts' ends (_PARTS of them), then enter_pct, leave_pct and over_pct.
+Returns the number of new faults (params[7] and those
 found now).
 """
 
@@ -32,27 +34,25 @@ _WHITE = const(87)
 _UNKNOWN = const(63)
 _FAULT_RAIL = const(1)
 _FAULT_FROZEN = const(2)
+_RAIL_RUN = const(256)  # classifier._RAIL_RUN
+_ENTER = const(25)  # params' index of enter_pct: after 9 and classifier._PARTS (16)
 
 
 @micropython.viper
 def classify_points(state, readings, params, order) -> int:
-    classes = ptr8(state[0])  # noqa: F821 (viper's pointer types)
-    fault = ptr8(state[1])  # noqa: F821
-    base = ptr32(state[2])  # noqa: F821
-    sign_b = ptr8(state[3])  # noqa: F821
-    enter_b = ptr16(state[4])  # noqa: F821
-    leave_b = ptr16(state[5])  # noqa: F821
-    over_b = ptr16(state[6])  # noqa: F821
-    enter_w = ptr16(state[7])  # noqa: F821
-    leave_w = ptr16(state[8])  # noqa: F821
-    over_w = ptr16(state[9])  # noqa: F821
-    last = ptr16(state[10])  # noqa: F821
-    same = ptr16(state[11])  # noqa: F821
-    railc = ptr16(state[12])  # noqa: F821
-    run = ptr8(state[13])  # noqa: F821
-    new_faults = ptr16(state[14])  # noqa: F821
-    cal = ptr16(state[15])  # noqa: F821
-    drift = ptr16(state[16])  # noqa: F821
+    a = ptr32(state)  # noqa: F821 (viper's pointer types)
+    classes = ptr8(a[0])  # noqa: F821
+    fault = ptr8(a[1])  # noqa: F821
+    base = ptr32(a[2])  # noqa: F821
+    sign_b = ptr8(a[3])  # noqa: F821
+    span_b = ptr16(a[4])  # noqa: F821
+    span_w = ptr16(a[5])  # noqa: F821
+    last = ptr16(a[6])  # noqa: F821
+    same = ptr16(a[7])  # noqa: F821
+    run = ptr16(a[8])  # noqa: F821
+    new_faults = ptr16(a[9])  # noqa: F821
+    cal = ptr16(a[10])  # noqa: F821
+    drift = ptr16(a[11])  # noqa: F821
     rd = ptr16(readings)  # noqa: F821
     p = ptr32(params)  # noqa: F821
     ix = ptr16(order)  # noqa: F821
@@ -64,6 +64,9 @@ def classify_points(state, readings, params, order) -> int:
     shift = p[6]
     nf = p[7]
     k = p[8]
+    enter = p[_ENTER]
+    leave = p[_ENTER + 1]
+    over = p[_ENTER + 2]
     use = k >= 0
     if use:
         j = 0
@@ -83,16 +86,20 @@ def classify_points(state, readings, params, order) -> int:
             continue
         r = rd[i]
         if r <= rail_low or r >= rail_high:
-            c = railc[i] + 1
-            railc[i] = c
-            run[i] = 0
+            c = run[i]
+            if c >= _RAIL_RUN:
+                c = c - _RAIL_RUN + 1
+            else:
+                c = 1
+            run[i] = _RAIL_RUN + c
             classes[i] = _UNKNOWN
             if c >= fault_scans:
                 fault[i] = _FAULT_RAIL
                 new_faults[nf] = i
                 nf += 1
             continue
-        railc[i] = 0
+        if run[i] >= _RAIL_RUN:
+            run[i] = 0
         if frozen_scans:
             if r == last[i]:
                 c = same[i] + 1
@@ -108,30 +115,32 @@ def classify_points(state, readings, params, order) -> int:
                 last[i] = r
         d = r - (base[i] >> 8)
         if sign_b[i]:
-            pb = d
+            pb = d * 100
         else:
-            pb = 0 - d
+            pb = 0 - d * 100
         pw = 0 - pb
+        ab = span_b[i]
+        aw = span_w[i]
         s = classes[i]
-        if pb > over_b[i] or pw > over_w[i]:
+        if pb > ab * over or pw > aw * over:
             new = _UNKNOWN
         elif s == _BLACK:
-            if pb >= leave_b[i]:
+            if pb + 100 > ab * leave:
                 new = _BLACK
-            elif pw >= enter_w[i]:
+            elif pw + 100 > aw * enter:
                 new = _WHITE
             else:
                 new = _EMPTY
         elif s == _WHITE:
-            if pw >= leave_w[i]:
+            if pw + 100 > aw * leave:
                 new = _WHITE
-            elif pb >= enter_b[i]:
+            elif pb + 100 > ab * enter:
                 new = _BLACK
             else:
                 new = _EMPTY
-        elif pb >= enter_b[i]:
+        elif pb + 100 > ab * enter:
             new = _BLACK
-        elif pw >= enter_w[i]:
+        elif pw + 100 > aw * enter:
             new = _WHITE
         else:
             new = _EMPTY
