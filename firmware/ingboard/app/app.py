@@ -404,22 +404,22 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
                 try:
                     if self.standalone.unchanged(fb, color, t):
                         continue
-                    low = high = -1
                     self.scan_if_due()  # before the face's first piece too
-                    for y, h in self.standalone.paint(fb, color, t):
-                        if h and (low < 0 or y < low):
-                            low = y
-                        if h and y + h > high:
-                            high = y + h
+                    for _ in self.standalone.paint(fb, color, t):
                         self.scan_if_due()
                         self._spent(_T_DISPLAY, start)
                         await self.sleep_ms(0)
                         start = clock()
-                    if low < 0:
+                    low, high, x0, x1 = self.standalone.window  # what the paint changed
+                    if low >= high:
                         continue
                     if hasattr(fb, "show_pages"):
-                        for page in range(low // 8, (high + 7) // 8):
-                            fb.show_pages(page, page)
+                        # Its columns only, pages together while they fit one page's bytes (a
+                        # clock's seconds: one write of ~80 bytes, not four pages of 128).
+                        n = (high + 7) // 8 - low // 8
+                        n = n if (x1 - x0) * n <= fb.width else 1
+                        for page in range(low // 8, (high + 7) // 8, n):
+                            fb.show_pages(page, min(page + n, (high + 7) // 8) - 1, x0, x1)
                             self.scan_if_due()
                             self._spent(_T_DISPLAY, start)
                             await self.sleep_ms(0)
