@@ -315,17 +315,21 @@ NAMES = (
     "simplified-ing",
     "tromp-taylor",
 )
-_MADE = {}  # name -> its Ruleset, made once
+# The last Ruleset made: asked again for the same name, get() hands the same one. Only the last
+# is kept - a game holds its own, and the menu asks for the rules it shows, one name at a time:
+# a cache of every ruleset ever asked for (a player leafing through the rules in the menu) was
+# up to nine of them in the heap all game long.
+_MADE = [None]
 
 
 def get(name):
     """The ruleset called `name`; ValueError naming the known ones otherwise."""
-    rules = _MADE.get(name)
-    if rules is None:
+    rules = _MADE[0]
+    if rules is None or rules.name != name:
         rules = _row(name)
         if rules is None:
             raise ValueError("unknown rules %r (known: %s)" % (name, ", ".join(NAMES)))
-        _MADE[name] = rules
+        _MADE[0] = rules
     return rules
 
 
