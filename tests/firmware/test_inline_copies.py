@@ -262,3 +262,76 @@ def test_scanned_is_after_scan_or_early_on_generated_scans():
         two = _run_collector(steps, lambda c, t, room: c.after_scan(t, room) or c.early(room, t))
         assert one == two, seed
         assert "collect" in one[1] and gc_policy.HOLD in one[1], seed  # both kinds came
+
+
+def test_idle_pass_skips_only_what_scan_if_due_and_background_would_not_do():
+    # The game task's pass after its tick (App.game_task, Inputs._idle_pass): scan_if_due()'s
+    # first test and background()'s in line. On generated states (the next scan far, near, due
+    # or late; compaction running or due; the end's modules left to load in play, in a pass or
+    # in the pause): where _idle_pass() says there is nothing to do, scan_if_due() would not
+    # scan and background() would not act, and the hold is the one scan_if_due() makes; where
+    # it says there is, one of them has work (background's, when the period has room for it).
+    from app_fakes import VirtualTime, clear_records, hardware
+    from ingboard.app.app import App
+    from ingboard.records.store import RecordsStore
+    from test_app import LOG
+
+    root = "/tmp/ingboard-test-inline-copies"
+    vt = VirtualTime()
+    cfg, hw = hardware(vt, "".join(LOG.splitlines(True)[:3]))
+    clear_records(root)
+    app = App(hw, RecordsStore(root), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
+    acted = []
+    app._compaction_step = lambda: acted.append("compaction")
+    preload = app.end_preload
+    preload.step_once = lambda period, report=None: acted.append("preload") or True
+    game = app.tracker.game
+    real = gc_policy.gc
+    gc_policy.gc = _FakeGc()
+    try:
+        seen = _idle_passes(app, vt, acted, preload, game)
+    finally:
+        gc_policy.gc = real
+    assert seen[0] > 100 and seen[1] > 100, seen  # both answers, many times each
+
+
+def _idle_passes(app, vt, acted, preload, game):
+    from ingboard.app import app as app_module
+
+    r = Lcg(5)
+    idle_seen = busy_seen = 0
+    for case in range(600):
+        vt.now = 100000 + case * 100
+        d = r(90) - 70  # ms past the next scan's time (units of the app's clock: ms here)
+        app._scan_at = None if r(12) == 0 else vt.now - d
+        app.compaction = object() if r(6) == 0 else None
+        app.compaction_due = r(6) == 0
+        preload.left = ["ingrules.scoring"] if r(2) else []
+        preload.period = None
+        game.phase = PAUSED if r(5) == 0 else PLAY
+        game.consecutive_passes = r(3) if r(3) == 0 else 0
+        held = r(2) == 0
+        app.collector.enabled = True
+        app.collector.ticks_us = lambda: vt.now * 1000
+        app.collector.ticks_diff = lambda x, y: x - y
+        app.collector.held = held
+        state = (app._scan_at, app.compaction is not None, app.compaction_due, preload.left)
+        idle = app._idle_pass()
+        held_idle = app.collector.held
+        # The originals, from the same state.
+        app.collector.held = held
+        scans = app._scans
+        del acted[:]
+        app.scan_if_due()
+        scanned = app._scans != scans
+        held_then = app.collector.held
+        if not scanned:
+            app.background()
+        if idle:
+            idle_seen += 1
+            assert not scanned and not acted and held_idle == held_then, (case, state)
+        else:
+            busy_seen += 1
+            room = app._scan_at is None or app._room_us() >= app_module._ROOM_US
+            assert scanned or acted or not room, (case, state)
+    return idle_seen, busy_seen
