@@ -403,16 +403,13 @@ def test_aga_rule_11_area_and_territory_counts_agree_whoever_passed_last():
 
 def test_every_ruleset_name_makes_its_ruleset_once():
     # rulesets.NAMES is the table's names, sorted; get() makes each name's Ruleset when first
-    # asked and hands the same one while it is asked again, keeping only the last one made
-    # (the heap: not every ruleset a menu leafed through); an unknown name is a ValueError
-    # naming the known.
+    # asked and hands the same one after; an unknown name is a ValueError naming the known.
     assert list(rs.NAMES) == sorted(rs.NAMES) and len(set(rs.NAMES)) == 9
     for name in rs.NAMES:
         rules = rs.get(name)
         assert rules.name == name and rules.sgf_ru and rules.title
         assert rs.get(name) is rules
         assert rules.scoring in (rs.AREA, rs.TERRITORY, rs.ING_FILL_IN)
-    assert rs._MADE == [rules]  # the last one asked for, alone
     assert rs.get("ing1991").fill_in and not rs.get("chinese").fill_in
     assert rs.get("aga").pass_stones and rs.get("tromp-taylor").ends_at_pause
     raises(ValueError, rs.get, "go")
