@@ -750,9 +750,9 @@ def _evaluations(b, color, grams, t, ms):
     return at, t
 
 
-def test_a_bowl_nobody_touches_in_play_is_evaluated_every_two_seconds_until_its_count_moves():
+def test_a_bowl_nobody_touches_in_play_is_evaluated_every_four_seconds_until_its_count_moves():
     # Issue 20: a re-evaluation of a still plateau is a reading the app logs and journals; in
-    # play, once four in a row gave the same count, one every _STEADY_MS (2 s) - a stone taken
+    # play, once four in a row gave the same count, one every _STEADY_MS (4 s) - a stone taken
     # (Ing 1991 Art. 9 "location of stones") is never such a reading.
     b = make()
     t = steady(b, "B", W180_B, 0)
@@ -762,7 +762,7 @@ def test_a_bowl_nobody_touches_in_play_is_evaluated_every_two_seconds_until_its_
     assert b.count("B") == 179 and b.poll() == []
     late = [x for x in at if x >= at[0] + 4000]
     gaps = [y - x for x, y in zip(late, late[1:])]
-    assert gaps and all(g == 2000 for g in gaps), at
+    assert gaps and all(g == 4000 for g in gaps), at
     settled = [x for x in at if x >= at[0] + 1500]  # the window filled with the new weight
     assert len(settled) <= 8, at  # ~20 at one every 500 ms
     # A stone taken is never quiet, the count follows at once and is evaluated every 500 ms
@@ -777,8 +777,8 @@ def test_a_bowl_nobody_touches_in_play_is_evaluated_every_two_seconds_until_its_
     assert b.poll() == []
     # Steady again; then the game ends (the tracker's word, Bowls.between): every 500 ms for
     # the after-count and put-away checks.
-    at, t = _evaluations(b, "B", weight, t, 6000)
-    assert at[-1] - at[-2] == 2000, at
+    at, t = _evaluations(b, "B", weight, t, 8000)
+    assert at[-1] - at[-2] == 4000, at
     b.between(False)
     at, t = _evaluations(b, "B", weight, t, 1600)
     assert [y - x for x, y in zip(at, at[1:])] == [500, 500, 500], at
@@ -787,14 +787,14 @@ def test_a_bowl_nobody_touches_in_play_is_evaluated_every_two_seconds_until_its_
 def test_the_180_checks_keep_evaluating_every_half_second():
     # Ing 1991 Art. 9 customs 1 and 3: the before-game and put-away checks count on the latest
     # readings (creep settling after the stones are poured), never on a plateau two seconds
-    # old; between the checks a still bowl is looked at every two seconds.
+    # old; between the checks a still bowl is looked at every four seconds.
     b = make()
     at, t = _evaluations(b, "B", W180_B, 0, 8000)  # the stones poured in, before the check
     gaps = [y - x for x, y in zip(at, at[1:])]
     assert gaps and max(gaps[2:]) <= 500, at
     assert b.check("before", t)["B"] == 180
-    at, t = _evaluations(b, "B", W180_B, t, 6000)  # checked: waiting for the first move
-    assert len(at) <= 6 and at[-1] - at[-2] == 2000, at  # 4 at 500 ms, then every 2 s
+    at, t = _evaluations(b, "B", W180_B, t, 8000)  # checked: waiting for the first move
+    assert len(at) <= 6 and at[-1] - at[-2] == 4000, at  # 4 at 500 ms, then every 4 s
     b.on_board(0, 0, t, "B")
     b.check("after-count", t, 0, 0)  # the game counted: the stones go back in
     at, t = _evaluations(b, "B", W180_B, t, 4000)

@@ -43,6 +43,7 @@ HOT = {
     ],
     "ingboard/drivers/ssd1306.py": [
         "SSD1306_I2C.show_pages",
+        "SSD1306_I2C._show_rows",
         "SSD1306_I2C._address",
         "SSD1306_I2C.write_cmd",
     ],

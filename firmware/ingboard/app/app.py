@@ -321,11 +321,9 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
                 _relay_event(self, event)
 
     def background(self):
-        """What can wait for a quiet moment - the game task calls it once a period, after its
-        queue, when there is any (its test in line there: keep it in step with this): a slice
-        of the journal's compaction while one runs or is due (its start: the code and the new
-        file), else from a pass on one of the end's modules (gc_policy.EndPreload). (The heap
-        is collected right after a scan: scan_task, gc_policy.)"""
+        """What can wait for a quiet moment, once a game task's period (its test: the task's and
+        Inputs._idle_pass, keep in step): a slice of the journal's compaction while one runs or
+        is due, else from a pass on one of the end's modules (gc_policy.EndPreload)."""
         if self.journal is not None and (self.compaction is not None or self.compaction_due):
             if self._room():  # a slice is ~16 ms of the RP2040: not when a scan is near
                 self._compaction_step()
@@ -333,8 +331,7 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
             self.preload_end()
 
     def preload_end(self):
-        # One of the end's modules a scan period with most of it left, from a pass on
-        # (gc_policy.EndPreload); also right after a scan (the scan task), where the room is.
+        # background()'s from a pass on; also after a scan (the scan task), where the room is.
         game = self.tracker.game
         if self.end_preload.left and (game.phase == PAUSED or game.consecutive_passes):
             if self._room():
@@ -365,13 +362,16 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
                 item = self.inputs.get()
             try:
                 self.tick(self.now())
+                idle = self._idle_pass()  # inputs.py: no scan due, nothing for background()
                 start = self._spent(_T_GAME, start)
-                self.scan_if_due()
-                if self.compaction is not None or self.compaction_due or self.end_preload.left:
-                    self.background()  # between scans: nothing is waiting (else: nothing to do)
+                if not idle:
+                    self.scan_if_due()
+                    if self.compaction is not None or self.compaction_due or self.end_preload.left:
+                        self.background()  # between scans: nothing is waiting
+                    start = self._spent(_T_BACK, start)
             except Exception as exc:  # noqa: BLE001
                 self.report("game", exc)
-            start = self._spent(_T_BACK, start)
+                start = self._spent(_T_BACK, start)
             if self.relay is not None:
                 self._poll_relay()
                 self._spent(_T_RELAY, start)
@@ -404,22 +404,22 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
                 try:
                     if self.standalone.unchanged(fb, color, t):
                         continue
-                    low = high = -1
                     self.scan_if_due()  # before the face's first piece too
-                    for y, h in self.standalone.paint(fb, color, t):
-                        if h and (low < 0 or y < low):
-                            low = y
-                        if h and y + h > high:
-                            high = y + h
+                    for _ in self.standalone.paint(fb, color, t):
                         self.scan_if_due()
                         self._spent(_T_DISPLAY, start)
                         await self.sleep_ms(0)
                         start = clock()
-                    if low < 0:
+                    low, high, x0, x1 = self.standalone.window  # what the paint changed
+                    if low >= high:
                         continue
                     if hasattr(fb, "show_pages"):
-                        for page in range(low // 8, (high + 7) // 8):
-                            fb.show_pages(page, page)
+                        # Its columns only, pages together while they fit one page's bytes (a
+                        # clock's seconds: one write of ~80 bytes, not four pages of 128).
+                        n = (high + 7) // 8 - low // 8
+                        n = n if (x1 - x0) * n <= fb.width else 1
+                        for page in range(low // 8, (high + 7) // 8, n):
+                            fb.show_pages(page, min(page + n, (high + 7) // 8) - 1, x0, x1)
                             self.scan_if_due()
                             self._spent(_T_DISPLAY, start)
                             await self.sleep_ms(0)

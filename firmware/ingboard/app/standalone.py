@@ -40,7 +40,10 @@ KEY_NAMES = ("B", "W", "pause", "menu")
 HEALTH_MS = const(30000)
 ALERT_MS = const(10000)  # alerts the tracker does not withdraw itself (bowls, sensors)
 _SHOWN = const(4)  # alerts kept for the faces
-_LOOK_MS = const(2000)  # a clock face not running is looked at again at least this often
+# A clock face not running is looked at again at least this often: what it shows changes
+# with the clock's events (noted), its turn, start, pause or hold (paint's look), and the look
+# is a safety net; at 2 s it was ~1.8 ms of the RP2040 every 2 s (issue 32: an idle board).
+_LOOK_MS = const(6000)
 # Alerts with no board condition the tracker withdraws: shown for ALERT_MS (the bowls and
 # sensors; a button the rules refuse at this moment, e.g. AGREE before the pause).
 _TIMED = ("bowl-mismatch", "sensor-fault", "not-your-turn")
@@ -76,6 +79,9 @@ class Standalone:
         self.health_until = -1
         self.shown = None  # the face drawn last: menu, health, alert, result or clock
         self._painted = {}  # color -> (fb, kind, what it shows) of the last whole paint()
+        # What the last paint() changed, for the display task to send: rows [first, end), then
+        # columns [first, end) (first >= end: nothing).
+        self.window = [0, 0, 0, 0]
         # The clock face is looked at again (its parts made) only when its time shown can
         # have changed (_until: its next whole second while it runs), something happened
         # (_noted: events and keys) or the clock changed state (_looks) - making the parts
@@ -372,7 +378,8 @@ class Standalone:
         the (first row, rows) band each piece changed (rows 0: none). Only what changed since
         the last paint() of this fb is drawn - nothing while the face stays the same; of the
         clock face only its parts that changed (clock_face.parts), so the frame is the same as
-        a whole draw()."""
+        a whole draw(). `window`: the rows and columns it changed."""
+        self.window[0] = self.window[1] = 0  # nothing yet
         kind, what = self._face(t)
         self.shown = kind
         last = self._painted.get(color)
@@ -387,6 +394,7 @@ class Standalone:
             for _ in self._whole_steps(fb, kind, what):
                 yield 0, clock_face.HEIGHT  # a piece drawn: the display task lets a scan run
             self._painted[color] = (fb, kind, what)
+            self._changed(0, clock_face.HEIGHT, 0, clock_face.WIDTH)
             yield 0, clock_face.HEIGHT
             return
         clock = self.app.tracker.clock
@@ -410,8 +418,24 @@ class Standalone:
         for i in range(clock_face.PARTS):
             if old is None or shown[i] != old[i]:
                 clock_face.draw_part(fb, i, shown[i], color, old is not None, old and old[i])
-                yield clock_face.band(i)
+                y, h = clock_face.band(i)
+                self._changed(y, h, clock_face.COLUMNS[0], clock_face.COLUMNS[1])
+                yield y, h
         self._painted[color] = (fb, kind, shown)
+
+    def _changed(self, y, h, x0, x1):
+        # paint(): rows y..y+h-1 of columns x0..x1-1 changed (window).
+        win = self.window
+        if win[0] >= win[1]:
+            win[0] = y
+            win[1] = y + h
+            win[2] = x0
+            win[3] = x1
+            return
+        win[0] = min(win[0], y)
+        win[1] = max(win[1], y + h)
+        win[2] = min(win[2], x0)
+        win[3] = max(win[3], x1)
 
     def cue(self, event, t):
         """The buzzer's cue for an event the app hands out, if it has one: the clock's

@@ -24,7 +24,8 @@ Model (all weights are integer milligrams inside; `grams` only at the edges)
   (or the first move) to the after-count check, every _STEADY_MS once _STEADY_EVALS
   evaluations in a row gave the same confident count with nothing unexplained: a bowl nobody
   touches (a re-evaluation is a reading the app logs and journals, ~13 ms of the RP2040's time,
-  four a second with two still bowls; the checks themselves count on plateaus evaluated every
+  four a second with two still bowls, ~7 ms a second of an idle board on the twin at a _STEADY_MS
+  of 2 s, half that at 4 s: issue 32; the checks themselves count on plateaus evaluated every
   _EVAL_MS, creep settling after the stones are poured): a reading within 1/4 stone of it
   before then, its count confident (or the bowl not enrolled yet), is quiet - it changes
   nothing, not even the window (quiet()) - so the app drops it before the tracker, the session
@@ -58,7 +59,7 @@ _MAX_U_CS = const(14)  # uncertainty at most 0.14 stone: a wrong integer needs a
 _NOMINAL_STONE_MG = const(6500)  # 1991 Art. 12: standard stone 6.5 g (before enrolment)
 _EVAL_MS = const(500)  # re-evaluate a settled plateau at most this often
 _STEADY_EVALS = const(4)  # ... unless this many evaluations in a row gave the same count
-_STEADY_MS = const(2000)  # then at most this often (until the count or the board changes)
+_STEADY_MS = const(4000)  # then at most this often (until the count or the board changes)
 MAX_SE_MG = const(15000)  # keeps se*se + ref_se*ref_se below 2**30
 # Net of the empty bowl; beyond it a reading is refused. Stones poured back in at the put-away
 # give impact spikes of 10-13 kg for a moment (host_tools/bowl_model.py), so the bound is well

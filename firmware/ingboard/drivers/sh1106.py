@@ -81,14 +81,16 @@ class SH1106_I2C(SSD1306_I2C):
         self.fill(0)
         self.show()
 
-    def show_pages(self, first, last):
-        """Send pages first..last, each after its page and column address (page addressing
-        is the SH1106's only mode): 128 bytes a page, as on the SSD1306."""
-        col = self.column_offset
+    def show_pages(self, first, last, x0=0, x1=0):
+        """Send pages first..last of columns x0..x1-1 (x1 0: every column), each page after its
+        page and column address (page addressing is the SH1106's only mode): 128 bytes a page
+        at most, as on the SSD1306."""
+        col = self.column_offset + x0
         w = self.width
+        end = x1 or w
         buf = memoryview(self.buffer)
         for page in range(first, last + 1):
             self.write_cmd(_PAGE | page)
             self.write_cmd(_COLUMN_LOW | (col & 0x0F))
             self.write_cmd(_COLUMN_HIGH | (col >> 4))
-            self.i2c.writevto(self.addr, (self._data_prefix, buf[page * w : (page + 1) * w]))
+            self.i2c.writevto(self.addr, (self._data_prefix, buf[page * w + x0 : page * w + end]))

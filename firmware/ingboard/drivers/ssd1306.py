@@ -5,8 +5,8 @@ Our own small driver, from the controller's datasheet (Solomon Systech SSD1306 r
 installed besides ingboard. Every I2C write starts with a control byte: 0x80 = one command byte
 follows, 0x00 = commands follow (the window of the pages sent), 0x40 = display data follows.
 The frame is sent in horizontal addressing mode (1024 bytes for 128x64, MONO_VLSB: byte = 8
-rows of one column, as framebuf lays it out), whole (`show()`) or a range of pages
-(`show_pages()`: what changed).
+rows of one column, as framebuf lays it out), whole (`show()`) or a range of pages, all their
+columns or a window of them (`show_pages()`: what changed).
 A display that does not answer raises OSError from the constructor (no ACK).
 """
 
@@ -106,19 +106,30 @@ class SSD1306_I2C(framebuf.FrameBuffer):
     def show(self):
         self.show_pages(0, self.pages - 1)
 
-    def _address(self, first, last):
-        # The column range (all) and page range the data written next fills: one write of
-        # commands (control byte 0x00, Co = 0: every byte after it a command), not six (each
-        # ~40 us of the RP2040, at every page a face sends).
+    def _address(self, first, last, x0=0, x1=0):
+        # The column range (x0..x1-1; x1 0: to the last) and page range the data written next
+        # fills: one write of commands (control byte 0x00, Co = 0: every byte after it a
+        # command), not six (each ~40 us of the RP2040, at every page a face sends).
         window = self._window
+        window[2] = x0
+        window[3] = (x1 or self.width) - 1
         window[5] = first
         window[6] = last
         self.i2c.writeto(self.addr, window)
 
-    def show_pages(self, first, last):
-        """Send pages first..last (8 rows each, all columns): 128 bytes a page, ~3 ms on a
-        400 kHz bus, so a changed part of a face need not wait for the whole frame."""
-        # (A frame MicroPython keeps on the C stack, a page at a time: drivers/keys.py says why.)
+    def show_pages(self, first, last, x0=0, x1=0):
+        """Send pages first..last (8 rows each) of columns x0..x1-1 (x1 0: every column): 128
+        bytes a page, ~3 ms on a 400 kHz bus, so a changed part of a face need not wait for the
+        whole frame - nor a changed character for its whole rows (a clock's seconds: ~20
+        columns of each page, all of them in one write)."""
+        # (Frames MicroPython keeps on the C stack, a page at a time: drivers/keys.py says why.)
+        if x0 or (x1 and x1 < self.width):
+            self._show_columns(first, last, x0, x1)
+        else:
+            self._show_rows(first, last)
+
+    def _show_rows(self, first, last):
+        # show_pages() of every column.
         self._address(first, last)
         if first == last:
             self._page[1:] = self._view[first * self.width : (first + 1) * self.width]
@@ -127,5 +138,22 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         if first == 0 and last == self.pages - 1:
             data = self.buffer
         else:
-            data = memoryview(self.buffer)[first * self.width : (last + 1) * self.width]
+            data = self._view[first * self.width : (last + 1) * self.width]
         self.i2c.writevto(self.addr, (self._data_prefix, data))
+
+    def _show_columns(self, first, last, x0, x1):
+        # show_pages() of a window narrower than the display: each page's columns gathered
+        # behind the data's control byte, as many pages a write as a page's buffer holds.
+        self._address(first, last, x0, x1)
+        n = x1 - x0
+        page = self._page
+        k = 1
+        while first <= last:
+            if k + n > len(page):
+                self.i2c.writeto(self.addr, memoryview(page)[:k])
+                k = 1
+            at = first * self.width + x0
+            page[k : k + n] = self._view[at : at + n]
+            k += n
+            first += 1
+        self.i2c.writeto(self.addr, memoryview(page)[:k])

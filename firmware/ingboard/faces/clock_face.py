@@ -363,6 +363,9 @@ def _said(clock, color, period, stones, points, opp_points, forfeit):
 # The face's parts, each in a band of rows no other part draws in: (first row, rows).
 _BANDS = ((0, _HEADER_H), (_TIME_Y, 7 * _BIG), (_STATUS_Y, 5), (_PENALTY_Y, 5), (_MOVES_Y, 5))
 PARTS = const(5)
+# The columns [first, end) draw_part() painted last: the whole width, or a time part's changed
+# characters (a clock's seconds: 18 of 128 columns), which is all a display need be sent.
+COLUMNS = [0, WIDTH]
 
 
 def parts(clock, color, now_ms):
@@ -393,6 +396,8 @@ def draw_part(fb, i, value, color, clear=True, old=None):
     if i == 1 and clear and old is not None and _same_places(old, value):
         _changed_characters(fb, old, value)
         return
+    COLUMNS[0] = 0
+    COLUMNS[1] = WIDTH
     if clear:
         y, h = _BANDS[i]
         fb.fill_rect(0, y, WIDTH, h, 0)
@@ -432,14 +437,20 @@ def _changed_characters(fb, old, new):
     # drawn; the same pixels as the part drawn whole (~0.5 ms of the RP2040 a big character,
     # five of them a second while a clock runs). The characters as the bytes' codes: taken
     # out of the strings one by one they were ~4 ms of the RP2040 a second (big_width).
+    # (COLUMNS: from the first changed cell to the last's end.)
     x = (WIDTH - big_width(new)) // 2
     was = old.encode()
     now = new.encode()
+    COLUMNS[0] = WIDTH
+    COLUMNS[1] = 0
     for j in range(len(now)):
         w = 3 * _BIG if now[j] == 58 else 6 * _BIG
         if now[j] != was[j]:
             fb.fill_rect(x, _TIME_Y, w, 7 * _BIG, 0)
             _big_character(fb, x, _TIME_Y, now[j], 1)
+            if x < COLUMNS[0]:
+                COLUMNS[0] = x
+            COLUMNS[1] = x + w
         x += w
 
 
