@@ -65,3 +65,32 @@ def duration(seconds):
         m = seconds // 60
         return "%d minute%s" % (m, "" if m == 1 else "s")
     return "%d second%s" % (seconds, "" if seconds == 1 else "s")
+
+
+def pattern(cue_id):
+    """The buzzer's pattern of a cue (drivers/buzzer.py): frequency and duration pairs, the
+    silences between the sounds at frequency 0."""
+    freq, durations = beeps(cue_id)
+    out = []
+    for i in range(len(durations)):
+        out.append(freq if i % 2 == 0 else 0)
+        out.append(durations[i])
+    return tuple(out)
+
+
+def clock_cue(event, last):
+    """The cue of a `clock` event, if any, read off its state against `last` (each side's
+    state at the last clock event; updated): lost on time (Ing 1991 Art. 8 "Forfeiture (4)"),
+    penalty points charged (Art. 7 (1)), a new period entered (Art. 7 (2))."""
+    cue = None
+    for name in ("B", "W"):
+        side = event[name]
+        before = last.get(name)
+        if side["forfeit"] and not (before and before["forfeit"]):
+            cue = FORFEIT
+        elif before is not None and side["penalty"] > before["penalty"]:
+            cue = POINTS
+        elif before is not None and side["period"] > before["period"]:
+            cue = PERIOD
+        last[name] = side
+    return cue

@@ -89,6 +89,9 @@ class Standalone:
         self._noted = 0
         self._until = {}
         self._looks = {}
+        # The result face's (count, plan, rows), made once for a count: the board's rows were
+        # ~10 ms of the RP2040, made again at every look at the face (issue 32).
+        self._result = None
 
     # -- settings on flash ---------------------------------------------------------------------
 
@@ -277,6 +280,7 @@ class Standalone:
         tracker = self.app.tracker
         if tracker.counted is not None and tracker.game.phase == "ended":
             return self._result_face(tracker)
+        self._result = None  # (a new game: the last count's face not kept)
         return "clock", None
 
     def _menu_face(self, menu):
@@ -289,7 +293,11 @@ class Standalone:
         return "menu", (screen, rows)
 
     def _result_face(self, tracker):
-        return "result", (tracker.counted, tracker.plan, "".join(tracker.game.board.rows()))
+        shown = self._result
+        if shown is None or shown[0] is not tracker.counted or shown[1] is not tracker.plan:
+            rows = "".join(tracker.game.board.rows())
+            shown = self._result = (tracker.counted, tracker.plan, rows)
+        return "result", shown
 
     def _whole(self, fb, kind, what):
         for _ in self._whole_steps(fb, kind, what):
@@ -391,6 +399,9 @@ class Standalone:
             if other is not None and other[1] == kind and other[2] == what:
                 what = other[2]  # the other face's rows: one copy kept for both
             self._painted[color] = None  # until the face is whole
+            # What it shows made (a result's rows, an alert's) is a piece of its own: a scan
+            # may run before the drawing (issue 32: 28 ms in one piece at a long game's end).
+            yield 0, 0
             for _ in self._whole_steps(fb, kind, what):
                 yield 0, clock_face.HEIGHT  # a piece drawn: the display task lets a scan run
             self._painted[color] = (fb, kind, what)
@@ -445,24 +456,10 @@ class Standalone:
         kind = event["type"]
         cue = None
         if kind == "clock":
-            for name in ("B", "W"):
-                side = event[name]
-                before = self.last_clock.get(name)
-                if side["forfeit"] and not (before and before["forfeit"]):
-                    cue = cues.FORFEIT
-                elif before is not None and side["penalty"] > before["penalty"]:
-                    cue = cues.POINTS
-                elif before is not None and side["period"] > before["period"]:
-                    cue = cues.PERIOD
-                self.last_clock[name] = side
+            cue = cues.clock_cue(event, self.last_clock)
         elif kind == "alert":
             cue = cues.BASIC_OVER  # one long tone: look at the board
         elif kind == "cue" and event["cue"] in _WARNING_CUES:
             cue = event["cue"]  # the timekeeper's warnings (Ing 1991 Art. 10), the countdown
         if cue is not None and buzzer is not None:
-            freq, durations = cues.beeps(cue)
-            pattern = []
-            for i in range(len(durations)):
-                pattern.append(freq if i % 2 == 0 else 0)
-                pattern.append(durations[i])
-            buzzer.play(tuple(pattern), t)
+            buzzer.play(cues.pattern(cue), t)
