@@ -96,16 +96,16 @@ def scan_line_length(size):
 
 def format_scan_into(classes, size, out):
     """Write the session log's `scan` payload (rows joined by '/') into bytearray `out`."""
+    # A row at a time, copied in C from a view of the classes (a point at a time this was
+    # ~8 ms of the RP2040 at every change of the board; issue 32).
+    view = memoryview(classes)
     j = 0
-    i = 0
-    for row in range(size):
-        if row:
+    for i in range(0, size * size, size):
+        if i:
             out[j] = 47  # '/'
             j += 1
-        for _ in range(size):
-            out[j] = classes[i]
-            i += 1
-            j += 1
+        out[j : j + size] = view[i : i + size]
+        j += size
     return out
 
 

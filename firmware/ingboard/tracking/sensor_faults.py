@@ -30,6 +30,8 @@ LONE_UNKNOWN_MS = const(2500)
 UNKNOWN_MS = const(20000)
 FLIPS = const(12)
 _CHECK_EVERY_MS = const(250)  # the search runs at most this often (it visits every point)
+_NOTHING_DUE = const(0x3FFFFFFF)
+_NONE_FOUND = ()  # _find_faults' events when it finds nothing (read, never changed)
 
 
 class SensorFaults:
@@ -43,15 +45,21 @@ class SensorFaults:
 
     def _find_faults(self, t):
         if t - self.fault_check_t < _CHECK_EVERY_MS and t < self.fault_due:
-            return []
+            return _NONE_FOUND
         self.fault_check_t = t
-        events = []
         seen = self.seen
+        flips = self.flips
+        if max(flips) < FLIPS and max(seen) < UNKNOWN:
+            # No point reads '?' and none flickered FLIPS times (each looked at in C): the walk
+            # below would find nothing and leave nothing due (~2 ms of the RP2040 a look, one
+            # or two a ply of a brisk game; issue 32).
+            self.fault_due = _NOTHING_DUE
+            return _NONE_FOUND
+        events = []
         since = self.since
         faulty = self.faulty
-        flips = self.flips
         flip_t = self.flip_t
-        due = 0x3FFFFFFF
+        due = _NOTHING_DUE
         for p in self.order:
             if faulty[p]:
                 continue
