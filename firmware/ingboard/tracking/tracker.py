@@ -152,9 +152,6 @@ class Tracker(
         self._dues = []  # next_deadline's cache of the board's deadlines (see _board_dues)
         self._dues_seen = -1
         self._dues_cells = bytearray(n)
-        # Zeros, never written: _board_dues' "no point left out of the deadlines", and the
-        # row `faulty` is compared with (tracker_state._faulty_points).
-        self._no_faulty = bytearray(n)
         self._init_sensor_faults(n)
         cp()
         self._init_plays()
@@ -196,6 +193,7 @@ class Tracker(
         self.due = 0  # board time before which nothing happens without new input
         self.reading_only = False  # the last input was a bowl reading that changed no state()
         self._init_game_end()
+        self._init_tracker_state(n)
         self.checked_before = False  # the 180 check before the game was made (_check_before)
         self.last_t = 0
 
