@@ -193,7 +193,6 @@ class Tracker(
         self.due = 0  # board time before which nothing happens without new input
         self.reading_only = False  # the last input was a bowl reading that changed no state()
         self._init_game_end()
-        self._init_tracker_state(n)
         self.checked_before = False  # the 180 check before the game was made (_check_before)
         self.last_t = 0
 

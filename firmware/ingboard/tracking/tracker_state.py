@@ -4,12 +4,6 @@
 class TrackerState:
     """state() / restore_state(): the journal contract (a Tracker mixin)."""
 
-    def _init_tracker_state(self, n):
-        # A row of n zeros, never written: what `faulty` is compared with (_faulty_points), and
-        # Tracker._board_dues' "no point left out of the deadlines" (one row for both: a second
-        # was ~0.5 KB of the heap).
-        self._no_faulty = bytearray(n)
-
     def state(self):
         """The tracker's own bookkeeping as a short JSON-ready list of ints (the journal's
         contract with the tracker, undone by restore_state()):
@@ -58,7 +52,7 @@ class TrackerState:
         # Compared in C with a row of zeros first: the walk over every point cost ~1 ms of the
         # RP2040's time at every journal sync (issue 20), for a list that is nearly always [].
         faulty = self.faulty
-        if faulty == self._no_faulty:
+        if faulty == self._no_faulty:  # (the same object while no point is: sensor_faults.py)
             return _NONE
         return [p for p in self.order if faulty[p]]
 
