@@ -433,7 +433,7 @@ def test_every_concept_initialiser_is_called_by_the_tracker():
                 for init in re.findall(r"^    def (_init_\w+)\(", f.read(), re.M):
                     assert "self.%s(" % init in tracker, "%s.%s is never called" % (name, init)
                     found += 1
-    assert found >= 9
+    assert found >= 8  # (the regex found them: tracker_state.py has no state of its own)
 
 
 # -- no god classes --------------------------------------------------------------------------

@@ -55,7 +55,7 @@ tr.leaving[game.board.index(9, 9)] = 1
 tr.leaving[game.board.index(15, 15)] = 2
 tr.seen[game.board.index(15, 15)] = 0
 a = tr._differences(0)
-tr.faulty[game.board.index(4, 4)] = 1  # a point left out still has its deadlines
+tr._set_faulty(game.board.index(4, 4))  # a point left out still has its deadlines
 for p in order:
     tr.since[p] = (p * 37) % 1000
 tr.seen_version += 1

@@ -33,6 +33,22 @@ _VCOMH = const(0xDB)  # then 0x30: ~0.83 Vcc
 _CHARGE_PUMP = const(0x8D)  # then 0x14: on
 
 
+_pages = []  # (page buffer, its one-piece write) of each display width: _page_of
+
+
+def _page_of(width):
+    # The page buffer of the displays `width` columns wide (the data's control byte, then a
+    # page): made for the first, shared by the others (a second was ~0.2 KB of the heap).
+    for shared in _pages:
+        if len(shared[0]) == 1 + width:
+            return shared
+    page = bytearray(1 + width)
+    page[0] = 0x40
+    shared = (page, (page,))
+    _pages.append(shared)
+    return shared
+
+
 class SSD1306_I2C(framebuf.FrameBuffer):
     def __init__(self, width, height, i2c, addr=0x3C):
         self.width = width
@@ -49,10 +65,10 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         # Two pieces made a tuple and a view, and the I2C driver a copy joining them: ~0.2 KB
         # allocated a page, four pages a second while a clock runs - the idle board's
         # collections (issue 32). (A view of the page is still made at each: a view of each
-        # page kept would be ~0.3 KB of the heap a display.)
-        self._page = bytearray(1 + width)
-        self._page[0] = 0x40
-        self._page_send = (self._page,)
+        # page kept would be ~0.3 KB of the heap a display.) One such buffer serves every
+        # display of this width (_page_of): a page is copied and written before show_pages
+        # returns, so no two displays use it at once.
+        self._page, self._page_send = _page_of(width)
         self._view = memoryview(self.buffer)
         super().__init__(self.buffer, width, height, framebuf.MONO_VLSB)
         self.init_display()

@@ -152,7 +152,6 @@ class Tracker(
         self._dues = []  # next_deadline's cache of the board's deadlines (see _board_dues)
         self._dues_seen = -1
         self._dues_cells = bytearray(n)
-        self._no_faulty = bytearray(n)  # _board_dues: no point left out of the deadlines
         self._init_sensor_faults(n)
         cp()
         self._init_plays()
@@ -194,7 +193,6 @@ class Tracker(
         self.due = 0  # board time before which nothing happens without new input
         self.reading_only = False  # the last input was a bowl reading that changed no state()
         self._init_game_end()
-        self._init_tracker_state()
         self.checked_before = False  # the 180 check before the game was made (_check_before)
         self.last_t = 0
 

@@ -34,7 +34,7 @@ class TrackerRestore:
         self.press_time = state[10] if len(state) > 10 else 0
         self.resign_offer = state[11] if len(state) > 11 else 0
         for p in state[12] if len(state) > 12 else ():
-            self.faulty[p] = 1
+            self._set_faulty(p)
         self.extra = {}
         for p in state[13] if len(state) > 13 else ():
             self.extra[p] = True

@@ -4,9 +4,6 @@
 class TrackerState:
     """state() / restore_state(): the journal contract (a Tracker mixin)."""
 
-    def _init_tracker_state(self):
-        self._no_faults = None  # bytes of zeros as long as `faulty` (made at the first use)
-
     def state(self):
         """The tracker's own bookkeeping as a short JSON-ready list of ints (the journal's
         contract with the tracker, undone by restore_state()):
@@ -55,10 +52,7 @@ class TrackerState:
         # Compared in C with a row of zeros first: the walk over every point cost ~1 ms of the
         # RP2040's time at every journal sync (issue 20), for a list that is nearly always [].
         faulty = self.faulty
-        zeros = self._no_faults
-        if zeros is None or len(zeros) != len(faulty):
-            zeros = self._no_faults = bytes(len(faulty))
-        if faulty == zeros:
+        if faulty == self._no_faulty:  # (the same object while no point is: sensor_faults.py)
             return _NONE
         return [p for p in self.order if faulty[p]]
 
