@@ -16,6 +16,7 @@ from ingboard.drivers.hx711 import HX711
 from ingboard.sensing.classifier import Classifier
 from ingboard.tracking.tracker import Tracker
 from ingrules.game import ENDED, PAUSED, PLAY
+from test_gc_policy import _timed_collector  # (its clock: one reading, one step)
 
 
 class Lcg:
@@ -209,22 +210,6 @@ class _FakeGc:
             self.calls.append(n)
 
 
-def _collector(taken):
-    # A collector whose clock moves on by taken's microseconds in turn (early()'s test reads
-    # it before and after its allocation: a collection's time, or not).
-    c = gc_policy.Collector()
-    c.enabled = True
-    now = [0]
-
-    def ticks_us():
-        now[0] += taken.pop(0) if taken else 0
-        return now[0]
-
-    c.ticks_us = ticks_us
-    c.ticks_diff = lambda x, y: x - y
-    return c
-
-
 def _steps(seed, n):
     # (board time, room us, what early()'s test takes, a hold before) of n scans.
     r = Lcg(seed)
@@ -238,7 +223,7 @@ def _steps(seed, n):
 
 
 def _run_collector(steps, look):
-    c = _collector([])
+    c = _timed_collector([])
     real = gc_policy.gc
     gc_policy.gc = fake = _FakeGc()
     seen = []
@@ -246,7 +231,7 @@ def _run_collector(steps, look):
         for t, room, took, hold in steps:
             if hold:
                 c.hold()  # a checkpoint found the scan near (the app's scan_if_due)
-            c.ticks_us = _collector([0, took]).ticks_us
+            c.ticks_us = _timed_collector([0, took]).ticks_us
             seen.append((look(c, t, room), c.collections, c.checked, c.held, len(fake.calls)))
     finally:
         gc_policy.gc = real
