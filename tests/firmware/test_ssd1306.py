@@ -7,7 +7,8 @@ from ingboard.drivers.ssd1306 import SSD1306_I2C
 
 
 class FakeI2C:
-    """An SSD1306 seen as I2C writes: commands (control byte 0x80) and data (0x40)."""
+    """An SSD1306 seen as I2C writes: commands (control byte 0x80, or 0x00 for a run) and data
+    (0x40)."""
 
     def __init__(self, present=(0x3C,)):
         self.present = present
@@ -22,6 +23,9 @@ class FakeI2C:
         # A command (0x80, one byte) or a run of commands (0x00, Co = 0: every byte after it).
         self._check(addr)
         buf = bytes(buf)
+        if buf[0] == 0x40:  # data (a column window's pages, gathered in one buffer)
+            self.frames.append(buf[1:])
+            return
         assert (len(buf) == 2 and buf[0] == 0x80) or (len(buf) > 1 and buf[0] == 0x00), buf
         self.commands.extend(buf[1:])
 
@@ -81,3 +85,20 @@ def test_show_pages_sends_only_those_pages_after_their_window():
     assert i2c.commands == [0x21, 0, 127, 0x22, 2, 3]
     frame = i2c.frames[-1]
     assert len(frame) == 256 and frame[5] == 0x02 and sum(1 for b in frame if b) == 1
+
+
+def test_show_pages_from_a_column_to_the_last_sends_those_columns_of_each_page():
+    # x1 0 is every column from x0 on: the window's bytes, not a negative count of them.
+    i2c = FakeI2C()
+    d = SSD1306_I2C(128, 64, i2c)
+    d.fill(0)
+    d.pixel(8, 0, 1)  # page 0, the window's first column
+    d.pixel(127, 9, 1)  # page 1, the last column
+    i2c.commands = []
+    i2c.frames = []
+    d.show_pages(0, 1, 8, 0)
+    assert i2c.commands == [0x21, 8, 127, 0x22, 0, 1]
+    frame = b"".join(i2c.frames)
+    assert len(frame) == 2 * 120
+    assert frame[0] == 0x01 and frame[120 + 119] == 0x02 and sum(1 for b in frame if b) == 2
+    assert frame == bytes(d.buffer[8:128]) + bytes(d.buffer[128 + 8 : 256])

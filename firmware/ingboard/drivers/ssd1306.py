@@ -140,7 +140,7 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         columns of each page, all of them in one write)."""
         # (Frames MicroPython keeps on the C stack, a page at a time: drivers/keys.py says why.)
         if x0 or (x1 and x1 < self.width):
-            self._show_columns(first, last, x0, x1)
+            self._show_columns(first, last, x0, x1 or self.width)
         else:
             self._show_rows(first, last)
 

@@ -63,8 +63,11 @@ _ARRAY = type(array("H"))
 
 
 def _native_loop():
-    """classify_viper.classify_points where this port has a native emitter, else None."""
+    """classify_viper.classify_points where this port has a native emitter (and uctypes, for
+    its arrays' addresses), else None."""
     try:
+        import uctypes  # noqa: F401  (a port without it: the pure loop)
+
         from ingboard.sensing import classify_viper
     except (ImportError, SyntaxError, ValueError):
         return None  # no native emitter (WebAssembly) or an .mpy for another architecture
