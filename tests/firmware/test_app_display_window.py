@@ -27,7 +27,7 @@ def _check(panel_cls, driver_cls):
     assert app.tracker.clock.running() and app.tracker.clock.turn == 1
     before = panels["B"].data_bytes
     shown = bytes(hw["displays"]["B"].buffer)
-    vt.drive(app, 5500)  # three more seconds of Black's time
+    vt.drive(app, 5500, stop=False)  # three more seconds of Black's time
     for side in ("B", "W"):
         assert panels[side].visible() == bytes(hw["displays"][side].buffer), side
     assert bytes(hw["displays"]["B"].buffer) != shown  # Black's time moved on
@@ -35,11 +35,24 @@ def _check(panel_cls, driver_cls):
     # Three seconds' changes, each a few characters' columns of the time's rows (its pages
     # whole would be 4 x 128 bytes a second).
     assert 0 < sent <= 3 * 4 * 40, sent
+    # Another face over the running clock (the health map), then the clock again: each goes
+    # out whole, and the glass shows it - not only the columns the clock's seconds changed.
+    app.standalone.show_health(vt.now)
+    vt.drive(app, vt.now + 1500, stop=False)
+    assert app.standalone.shown == "health"
+    for side in ("B", "W"):
+        assert panels[side].visible() == bytes(hw["displays"][side].buffer), side
+    health = bytes(hw["displays"]["B"].buffer)
+    vt.drive(app, app.standalone.health_until + 1500)
+    assert app.standalone.shown == "clock"
+    for side in ("B", "W"):
+        assert panels[side].visible() == bytes(hw["displays"][side].buffer), side
+    assert bytes(hw["displays"]["B"].buffer) != health
 
 
-def test_a_running_clock_sends_its_changed_columns_and_the_glass_shows_the_face_ssd1306():
+def test_a_running_clock_sends_its_changed_columns_and_the_glass_shows_every_face_ssd1306():
     _check(Ssd1306Panel, SSD1306_I2C)
 
 
-def test_a_running_clock_sends_its_changed_columns_and_the_glass_shows_the_face_sh1106():
+def test_a_running_clock_sends_its_changed_columns_and_the_glass_shows_every_face_sh1106():
     _check(Sh1106Panel, SH1106_I2C)
