@@ -16,7 +16,7 @@ from ingboard.drivers.hx711 import HX711
 from ingboard.sensing.classifier import Classifier
 from ingboard.tracking.tracker import Tracker
 from ingrules.game import ENDED, PAUSED, PLAY
-from test_gc_policy import _timed_collector  # (its clock: one reading, one step)
+from test_gc_policy import FakeGc, _timed_collector  # (its clock: one reading, one step)
 
 
 class Lcg:
@@ -198,18 +198,6 @@ def test_poll_reads_as_ready_and_read_code_on_generated_codes():
             two.done()
 
 
-class _FakeGc:
-    def __init__(self):
-        self.calls = []
-
-    def collect(self):
-        self.calls.append("collect")
-
-    def threshold(self, n=None):
-        if n is not None:
-            self.calls.append(n)
-
-
 def _steps(seed, n):
     # (board time, room us, what early()'s test takes, a hold before) of n scans.
     r = Lcg(seed)
@@ -225,7 +213,7 @@ def _steps(seed, n):
 def _run_collector(steps, look):
     c = _timed_collector([])
     real = gc_policy.gc
-    gc_policy.gc = fake = _FakeGc()
+    gc_policy.gc = fake = FakeGc()
     seen = []
     try:
         for t, room, took, hold in steps:
@@ -272,7 +260,7 @@ def test_idle_pass_skips_only_what_scan_if_due_and_background_would_not_do():
     preload.step_once = lambda period, report=None: acted.append("preload") or True
     game = app.tracker.game
     real = gc_policy.gc
-    gc_policy.gc = _FakeGc()
+    gc_policy.gc = FakeGc()
     try:
         seen = _idle_passes(app, vt, acted, preload, game)
     finally:

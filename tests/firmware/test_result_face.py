@@ -9,23 +9,17 @@ from ingboard.faces import board_face
 from ingboard.tracking.tracker import Tracker
 from ingrules.board import BLACK, WHITE
 from ingrules.counting import count_game
+from test_standalone import StubApp
 
 
-class Store:
-    def __init__(self, root):
-        self.root = root
+class App(StubApp):
+    """test_standalone's stand-in for the app, with the game's tracker."""
 
-
-class App:
     def __init__(self, tracker):
-        self.store = Store("/tmp/ingboard-test-result-face")
+        StubApp.__init__(self, "/tmp/ingboard-test-result-face")
         self.tracker = tracker
-        self.warnings = []
         self.relay = None
         self.hw = {}
-
-    def warn(self, text):
-        self.warnings.append(text)
 
 
 def _fb():
