@@ -68,7 +68,7 @@ class Chunked:
 
     def __getitem__(self, i):
         if isinstance(i, slice):
-            start, stop, step = i.indices(self.n) if hasattr(i, "indices") else _indices(i, self.n)
+            start, stop, step = slice_indices(i, self.n)
             return [self[k] for k in range(start, stop, step)]
         i = self._index(i)
         return self.chunks[i // CHUNK][i % CHUNK]
@@ -176,8 +176,11 @@ class KeyLog(Chunked):
         Chunked.__setitem__(self, i, item)
 
 
-def _indices(s, n):
-    # slice.indices() for ports without it.
+def slice_indices(s, n):
+    """s.indices(n), also on ports whose slices have no indices() (a Chunked's and a
+    PlyStore's slices)."""
+    if hasattr(s, "indices"):
+        return s.indices(n)
     step = s.step or 1
     start, stop = s.start, s.stop
     if start is None:

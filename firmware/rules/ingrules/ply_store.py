@@ -35,7 +35,7 @@ except ImportError:  # CPython: const() is only a marker there
         return x
 
 
-from .chunked import CHUNK, FILTER_BYTES, KeyLog
+from .chunked import CHUNK, FILTER_BYTES, KeyLog, slice_indices
 
 # MicroPython's namedtuple constructor is C: the Ply is made by calling its class. A
 # namedtuple's constructor is Python code on CPython (a call more for every ply, a third of a
@@ -195,7 +195,7 @@ class PlyStore:
 
     def __getitem__(self, i):
         if isinstance(i, slice):
-            start, stop, step = _indices(i, self.n)
+            start, stop, step = slice_indices(i, self.n)
             return [self[k] for k in range(start, stop, step)]
         if i < 0:
             i += self.n
@@ -220,20 +220,3 @@ class PlyStore:
 
     def __repr__(self):
         return "PlyStore(%r)" % (list(self),)
-
-
-def _indices(s, n):
-    # slice.indices() for ports without it.
-    if hasattr(s, "indices"):
-        return s.indices(n)
-    step = s.step or 1
-    start, stop = s.start, s.stop
-    if start is None:
-        start = 0 if step > 0 else n - 1
-    elif start < 0:
-        start = max(0, start + n)
-    if stop is None:
-        stop = n if step > 0 else -1
-    elif stop < 0:
-        stop = max(0, stop + n)
-    return min(start, n), min(stop, n), step
