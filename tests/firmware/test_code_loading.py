@@ -62,6 +62,32 @@ def test_a_rare_command_is_answered_and_its_code_dropped():
         assert "ingboard.link.host_commands" not in sys.modules
 
 
+def test_the_rule_systems_rows_are_read_for_a_ruleset_and_forgotten():
+    # ingrules/ruleset_rows.py: each rule system's row and AGA's handicap table, read when a
+    # Ruleset is first made or a fixed handicap placed (the rules package's own drop).
+    import ingrules
+    from ingrules import rulesets
+    from ingrules.game import Game
+
+    rulesets._MADE.pop("japanese", None)  # made afresh: its row is read
+    japanese = rulesets.get("japanese")
+    assert (japanese.komi, japanese.seki_territory, japanese.sgf_ru) == (6.5, False, "Japanese")
+    assert rulesets.get("japanese") is japanese
+    game = Game(9, "aga", handicap=2)
+    assert sorted(game.board.name(p) for p, _c in game.setup) == ["C3", "G7"]
+    try:
+        rulesets.get("no-such-rules")
+    except ValueError as exc:
+        assert "tromp-taylor" in str(exc)
+    else:
+        raise AssertionError("unknown rules accepted")
+    if _heap_is_code():
+        assert "ingrules.ruleset_rows" not in sys.modules
+        assert "ruleset_rows" not in ingrules.__dict__  # (hasattr: its __getattr__ loads it)
+    else:
+        assert "ingrules.ruleset_rows" in sys.modules  # CPython keeps it
+
+
 def test_a_resumed_app_keeps_none_of_the_code_it_used_once():
     root = "/tmp/ingboard-test-code-loading"
     clear_records(root)
