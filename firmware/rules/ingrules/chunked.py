@@ -79,7 +79,7 @@ class Chunked:
 
     def __delitem__(self, i):
         if not isinstance(i, slice) or i.stop is not None or (i.step or 1) != 1:
-            raise TypeError("only del c[n:] (truncation) is supported")
+            raise TypeError("only del x[n:] (truncation) is supported")
         start = i.start or 0
         if start < 0:
             start = max(0, self.n + start)
@@ -122,7 +122,8 @@ class Chunked:
         return list(self) == list(other)
 
     def __repr__(self):
-        return "Chunked(%r)" % (list(self),)
+        # (ChunkedText's and ply_store.PlyStore's too: its class's name)
+        return "%s(%r)" % (type(self).__name__, list(self))
 
 
 FILTER_BYTES = const(256)  # a KeyLog's bitmap: 2048 bits
@@ -266,8 +267,5 @@ class ChunkedText:
         for code in self.slots:
             yield self._get(code)
 
-    def __eq__(self, other):
-        return list(self) == list(other)
-
-    def __repr__(self):
-        return "ChunkedText(%r)" % (list(self),)
+    __eq__ = Chunked.__eq__
+    __repr__ = Chunked.__repr__

@@ -35,7 +35,7 @@ except ImportError:  # CPython: const() is only a marker there
         return x
 
 
-from .chunked import CHUNK, FILTER_BYTES, KeyLog, slice_indices
+from .chunked import CHUNK, FILTER_BYTES, Chunked, KeyLog, slice_indices
 
 # MicroPython's namedtuple constructor is C: the Ply is made by calling its class. A
 # namedtuple's constructor is Python code on CPython (a call more for every ply, a third of a
@@ -148,13 +148,7 @@ class PlyStore:
             self.n = max(n, 0)
             self._last = None
 
-    def __delitem__(self, i):
-        if not isinstance(i, slice) or i.stop is not None or (i.step or 1) != 1:
-            raise TypeError("only del s[n:] (truncation) is supported")
-        start = i.start or 0
-        if start < 0:
-            start = max(0, self.n + start)
-        self.truncate(start)
+    __delitem__ = Chunked.__delitem__  # del s[n:]: truncate(n)
 
     # -- reading
 
@@ -215,8 +209,5 @@ class PlyStore:
         for i in range(self.n - 1, -1, -1):
             yield self[i]
 
-    def __eq__(self, other):
-        return list(self) == list(other)
-
-    def __repr__(self):
-        return "PlyStore(%r)" % (list(self),)
+    __eq__ = Chunked.__eq__
+    __repr__ = Chunked.__repr__
