@@ -13,13 +13,7 @@ len, truth, index (negative too), assign, iterate, slices (as a new list), count
 (both run in C per chunk), and `del c[n:]` (truncate).
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython: const() is only a marker there
-
-    def const(x):
-        return x
-
+from . import const
 
 CHUNK = const(64)
 

@@ -27,14 +27,7 @@ more than the work (bench: mcu_move_us).
 
 import sys
 
-try:
-    from micropython import const
-except ImportError:  # CPython: const() is only a marker there
-
-    def const(x):
-        return x
-
-
+from . import const
 from .chunked import CHUNK, FILTER_BYTES, Chunked, KeyLog, slice_indices
 
 # MicroPython's namedtuple constructor is C: the Ply is made by calling its class. A

@@ -12,13 +12,7 @@ Sources (the project's rule texts; paragraph named on every field of ruleset_row
 
 import sys
 
-try:
-    from micropython import const
-except ImportError:  # CPython: const() is only a marker there
-
-    def const(x):
-        return x
-
+from . import const
 
 # Ko policies (ko.py implements them).
 KO_SIMPLE = const(0)  # only the immediate retake of a single stone is forbidden
