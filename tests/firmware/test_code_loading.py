@@ -62,6 +62,67 @@ def test_a_rare_command_is_answered_and_its_code_dropped():
         assert "ingboard.link.host_commands" not in sys.modules
 
 
+def test_the_rule_systems_rows_are_read_for_a_ruleset_and_forgotten():
+    # ingrules/ruleset_rows.py: each rule system's row and AGA's handicap table, read when a
+    # Ruleset is first made or a fixed handicap placed (the rules package's own drop).
+    import ingrules
+    from ingrules import rulesets
+    from ingrules.game import Game
+
+    rulesets._MADE.pop("japanese", None)  # made afresh: its row is read
+    japanese = rulesets.get("japanese")
+    assert (japanese.komi, japanese.seki_territory, japanese.sgf_ru) == (6.5, False, "Japanese")
+    assert rulesets.get("japanese") is japanese
+    game = Game(9, "aga", handicap=2)
+    assert sorted(game.board.name(p) for p, _c in game.setup) == ["C3", "G7"]
+    try:
+        rulesets.get("no-such-rules")
+    except ValueError as exc:
+        assert "tromp-taylor" in str(exc)
+    else:
+        raise AssertionError("unknown rules accepted")
+    if _heap_is_code():
+        assert "ingrules.ruleset_rows" not in sys.modules
+        assert "ruleset_rows" not in ingrules.__dict__  # (hasattr: its __getattr__ loads it)
+    else:
+        assert "ingrules.ruleset_rows" in sys.modules  # CPython keeps it
+
+
+def test_the_protocol_parser_is_loaded_by_a_hosts_first_line_only():
+    # link/protocol.py (the command table and the parser): a board no host talks to never
+    # loads it; the first line does, and it stays for the next ones.
+    root = "/tmp/ingboard-test-code-loading"
+    clear_records(root)
+    gc_policy.drop("ingboard.link.protocol")  # (an earlier test's host lines loaded it)
+    vt = VirtualTime()
+    cfg, hw = hardware(vt, LOG)
+    app = App(hw, RecordsStore(root), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
+    vt.drive(app, 3000)
+    assert app.tracker.game.plies  # the game went on, events written to the link
+    if _heap_is_code():
+        assert "ingboard.link.protocol" not in sys.modules
+    assert app.protocol.handle('{"cmd": "ping"}') == [{"type": "pong", "version": 1}]
+    refused = app.protocol.handle('{"cmd": "ping", "x": 1}')
+    assert refused[0]["type"] == "error" and refused[0]["cmd"] == "ping"
+    assert "ingboard.link.protocol" in sys.modules
+
+
+def test_a_parser_that_cannot_be_loaded_is_the_lines_error_reply():
+    # (a MemoryError late in a long game where the code is heap): the link task goes on.
+    name = "ingboard.link.protocol"
+    saved = sys.modules.get(name)
+    sys.modules[name] = None  # its import fails
+    try:
+        replies = Protocol(object()).handle('{"cmd": "ping"}')
+    finally:
+        if saved is None:
+            del sys.modules[name]
+        else:
+            sys.modules[name] = saved
+    assert len(replies) == 1 and replies[0]["type"] == "error", replies
+    assert Protocol(object()).handle('{"cmd": "nope"}')[0]["cmd"] == "nope"  # loads again
+
+
 def test_a_resumed_app_keeps_none_of_the_code_it_used_once():
     root = "/tmp/ingboard-test-code-loading"
     clear_records(root)

@@ -9,6 +9,16 @@ else); the modules can also be imported directly. README.md beside this package 
 
 VERSION = "0.1.0"
 
+# const() for the modules (`from . import const`): MicroPython's, folded where it compiles them;
+# on CPython only a marker. Once here, not a fallback in each module.
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
 # public name -> module (loaded on first use; micropython-async's primitives do the same)
 _ATTRS = {
     "Board": "board",

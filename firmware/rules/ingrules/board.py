@@ -15,13 +15,7 @@ repetition: callers confirm by comparing positions (see ko.py).
 
 import sys
 
-try:
-    from micropython import const
-except ImportError:  # CPython: const() is only a marker there
-
-    def const(x):
-        return x
-
+from . import const
 
 EMPTY = const(0)
 BLACK = const(1)

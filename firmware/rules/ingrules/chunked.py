@@ -13,13 +13,7 @@ len, truth, index (negative too), assign, iterate, slices (as a new list), count
 (both run in C per chunk), and `del c[n:]` (truncate).
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython: const() is only a marker there
-
-    def const(x):
-        return x
-
+from . import const
 
 CHUNK = const(64)
 
@@ -68,7 +62,7 @@ class Chunked:
 
     def __getitem__(self, i):
         if isinstance(i, slice):
-            start, stop, step = i.indices(self.n) if hasattr(i, "indices") else _indices(i, self.n)
+            start, stop, step = slice_indices(i, self.n)
             return [self[k] for k in range(start, stop, step)]
         i = self._index(i)
         return self.chunks[i // CHUNK][i % CHUNK]
@@ -79,7 +73,7 @@ class Chunked:
 
     def __delitem__(self, i):
         if not isinstance(i, slice) or i.stop is not None or (i.step or 1) != 1:
-            raise TypeError("only del c[n:] (truncation) is supported")
+            raise TypeError("only del x[n:] (truncation) is supported")
         start = i.start or 0
         if start < 0:
             start = max(0, self.n + start)
@@ -122,7 +116,8 @@ class Chunked:
         return list(self) == list(other)
 
     def __repr__(self):
-        return "Chunked(%r)" % (list(self),)
+        # (ChunkedText's and ply_store.PlyStore's too: its class's name)
+        return "%s(%r)" % (type(self).__name__, list(self))
 
 
 FILTER_BYTES = const(256)  # a KeyLog's bitmap: 2048 bits
@@ -176,8 +171,11 @@ class KeyLog(Chunked):
         Chunked.__setitem__(self, i, item)
 
 
-def _indices(s, n):
-    # slice.indices() for ports without it.
+def slice_indices(s, n):
+    """s.indices(n), also on ports whose slices have no indices() (a Chunked's and a
+    PlyStore's slices)."""
+    if hasattr(s, "indices"):
+        return s.indices(n)
     step = s.step or 1
     start, stop = s.start, s.stop
     if start is None:
@@ -263,8 +261,5 @@ class ChunkedText:
         for code in self.slots:
             yield self._get(code)
 
-    def __eq__(self, other):
-        return list(self) == list(other)
-
-    def __repr__(self):
-        return "ChunkedText(%r)" % (list(self),)
+    __eq__ = Chunked.__eq__
+    __repr__ = Chunked.__repr__

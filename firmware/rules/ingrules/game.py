@@ -15,15 +15,7 @@ repetition is confirmed by comparison.
 import sys
 from collections import namedtuple
 
-try:
-    from micropython import const
-except ImportError:  # CPython: const() is only a marker there
-
-    def const(x):
-        return x
-
-
-from . import chunked, ply_store
+from . import chunked, const, ply_store
 from . import rulesets as rs
 from .board import (
     BLACK,

@@ -12,16 +12,9 @@ sets out: fighting ko (hot stones of the current run of ko captures, 1991 Art. 3
 disturbing ko (a recorded cycle start may not be made again in the same kos, "recycle").
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython: const() is only a marker there
-
-    def const(x):
-        return x
-
-
 from array import array
 
+from . import const
 from .board import EMPTY, WHITE_TO_PLAY_KEY
 from .rulesets import KO_ING, KO_POSITIONAL, KO_SIMPLE, KO_SITUATIONAL
 

@@ -27,15 +27,8 @@ more than the work (bench: mcu_move_us).
 
 import sys
 
-try:
-    from micropython import const
-except ImportError:  # CPython: const() is only a marker there
-
-    def const(x):
-        return x
-
-
-from .chunked import CHUNK, FILTER_BYTES, KeyLog
+from . import const
+from .chunked import CHUNK, FILTER_BYTES, Chunked, KeyLog, slice_indices
 
 # MicroPython's namedtuple constructor is C: the Ply is made by calling its class. A
 # namedtuple's constructor is Python code on CPython (a call more for every ply, a third of a
@@ -148,13 +141,7 @@ class PlyStore:
             self.n = max(n, 0)
             self._last = None
 
-    def __delitem__(self, i):
-        if not isinstance(i, slice) or i.stop is not None or (i.step or 1) != 1:
-            raise TypeError("only del s[n:] (truncation) is supported")
-        start = i.start or 0
-        if start < 0:
-            start = max(0, self.n + start)
-        self.truncate(start)
+    __delitem__ = Chunked.__delitem__  # del s[n:]: truncate(n)
 
     # -- reading
 
@@ -195,7 +182,7 @@ class PlyStore:
 
     def __getitem__(self, i):
         if isinstance(i, slice):
-            start, stop, step = _indices(i, self.n)
+            start, stop, step = slice_indices(i, self.n)
             return [self[k] for k in range(start, stop, step)]
         if i < 0:
             i += self.n
@@ -215,25 +202,5 @@ class PlyStore:
         for i in range(self.n - 1, -1, -1):
             yield self[i]
 
-    def __eq__(self, other):
-        return list(self) == list(other)
-
-    def __repr__(self):
-        return "PlyStore(%r)" % (list(self),)
-
-
-def _indices(s, n):
-    # slice.indices() for ports without it.
-    if hasattr(s, "indices"):
-        return s.indices(n)
-    step = s.step or 1
-    start, stop = s.start, s.stop
-    if start is None:
-        start = 0 if step > 0 else n - 1
-    elif start < 0:
-        start = max(0, start + n)
-    if stop is None:
-        stop = n if step > 0 else -1
-    elif stop < 0:
-        stop = max(0, stop + n)
-    return min(start, n), min(stop, n), step
+    __eq__ = Chunked.__eq__
+    __repr__ = Chunked.__repr__

@@ -29,14 +29,7 @@ Glossary 601-611; Kim/Simon/Straus Part 2 "Counting" and Part 3):
   plus the net penalty points, which is how `margin2` is computed and cross-checked.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython: const() is only a marker there
-
-    def const(x):
-        return x
-
-
+from . import const
 from .board import BLACK, EDGE, EMPTY, WHITE, stones_per_colour
 
 # How a handicap is compensated in points to White (added to komi).
