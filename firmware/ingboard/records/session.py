@@ -136,8 +136,10 @@ def _tenths(grams):
     # Whole tenths (what the board's load cells give, rounded) as an int, else 0: the same
     # text as "%.1f" from ints, whose soft-float formatting was ~1 ms of the RP2040's time a
     # reading (issue 20). The product is made once: each float is a heap object (issue 32).
+    # round(): an int made from the float, where int(x + 0.5) made one more float first (the
+    # same d whenever x is within 1e-6 of a whole number, the only d given back).
     x = grams * 10
-    d = int(x + (0.5 if grams >= 0 else -0.5))
+    d = round(x)
     if d and -1e-6 < x - d < 1e-6:
         return d
     return 0

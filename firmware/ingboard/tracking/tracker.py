@@ -350,8 +350,10 @@ class Tracker(
         # self.due stands (issue 20). `reading_only`: nothing of state() changed.
         self.last_t = t
         self.clock.advance(t)  # nothing to report before self.due
-        events = self._feed(t, color, grams)
-        events += self._bowl_alerts(t)
+        events = self._feed(t, color, grams)  # () when nothing happened: no list made
+        if self.bowls.alerts:  # (most readings raise none: poll() would make a new list)
+            alerts = self._bowl_alerts(t)
+            events = events + alerts if events else alerts
         self.reading_only = not events
         return events
 
@@ -370,7 +372,8 @@ class Tracker(
             if not self.filled and self.fill_target and self.bowls.settled():
                 events += self._after_end(t)  # the after-count check waited for the bowls
             events += self._put_away(t)
-        return events + self._feed(t, color, grams) + self._bowl_alerts(t)
+        events += self._feed(t, color, grams)  # (a tuple when empty: added in place)
+        return events + self._bowl_alerts(t)
 
     def take(self, record):
         """One session-log record other than `config` (session.Record) at its own time; the
