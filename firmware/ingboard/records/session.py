@@ -31,7 +31,7 @@ import json
 from ingrules.board import BLACK, WHITE
 
 from ingboard import gc_policy
-from ingboard.game_config import BUTTONS, is_int, is_number
+from ingboard.game_config import BUTTONS, is_int
 
 HEADER = "ingboard-session 1"
 
@@ -127,7 +127,15 @@ def grams_text(grams):
 
 
 def _checked_grams(grams):
-    if not is_number(grams) or grams != grams or grams > 1e6 or grams < -1e6:
+    # is_number()'s test of the type, in line: its range test (+-10**12, a long int on
+    # MicroPython, negated) made ~32 bytes at every reading (issue 32), and this one is narrower.
+    if (
+        not (isinstance(grams, int) or isinstance(grams, float))
+        or isinstance(grams, bool)
+        or grams != grams
+        or grams > 1e6
+        or grams < -1e6
+    ):
         raise ValueError("grams must be a finite number, not %r" % (grams,))
     return grams
 
