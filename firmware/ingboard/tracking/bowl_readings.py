@@ -30,6 +30,15 @@ class BowlReadings:
             return [self._before_check(t)]
         return _NO_EVENTS
 
+    def _reading_events(self, t, color, grams):
+        # _feed()'s events and the bowls' alerts: the empty tuple when there are none (most
+        # readings: no list made, where poll() would make a new one; issue 32).
+        events = self._feed(t, color, grams)
+        if self.bowls.alerts:
+            alerts = self._bowl_alerts(t)
+            events = events + alerts if events else alerts
+        return events
+
     def bowl_quiet(self, t, color, grams):
         """True when bowl(t, color, grams) would change nothing and give no event: the bowls
         ignore the reading (Bowls.quiet), nothing falls due at t and the stones are not being

@@ -350,10 +350,7 @@ class Tracker(
         # self.due stands (issue 20). `reading_only`: nothing of state() changed.
         self.last_t = t
         self.clock.advance(t)  # nothing to report before self.due
-        events = self._feed(t, color, grams)  # () when nothing happened: no list made
-        if self.bowls.alerts:  # (most readings raise none: poll() would make a new list)
-            alerts = self._bowl_alerts(t)
-            events = events + alerts if events else alerts
+        events = self._reading_events(t, color, grams)  # () when nothing happened
         self.reading_only = not events
         return events
 
@@ -372,8 +369,8 @@ class Tracker(
             if not self.filled and self.fill_target and self.bowls.settled():
                 events += self._after_end(t)  # the after-count check waited for the bowls
             events += self._put_away(t)
-        events += self._feed(t, color, grams)  # (a tuple when empty: added in place)
-        return events + self._bowl_alerts(t)
+        events += self._reading_events(t, color, grams)  # (a tuple when empty: in place)
+        return events
 
     def take(self, record):
         """One session-log record other than `config` (session.Record) at its own time; the
