@@ -422,3 +422,33 @@ def test_a_time_mark_is_written_as_encode_frames_it():
         assert out.pieces == [whole] and n == len(whole)
         records, end, dropped = journal_replay.read(whole)
         assert records == [[t]] and end == len(whole) and dropped == 0
+
+
+def test_a_first_ply_retracted_and_played_again_keeps_its_new_clock_text():
+    # Issue 32: the journal compares a ply's SGF text by its slot in the tracker's ChunkedText;
+    # the retraction of the only ply empties it, and the next first ply's text of the same
+    # length gets the same slot again - it is still journaled (a resumed game has it).
+    stone = scan_rows({"E5": "B"})
+    recs = [
+        Record(0, "config", CONFIG),
+        Record(0, "scan", scan_rows({})),
+        Record(1000, "scan", stone),
+        Record(1500, "press", BLACK),
+        Record(1520, "scan", stone),
+        Record(3000, "button", "undo"),
+        Record(3500, "scan", scan_rows({})),
+        Record(6000, "scan", stone),
+        Record(7700, "press", BLACK),
+        Record(7720, "scan", stone),
+    ]
+    first, _data, _events = play(recs[:5])
+    tracker, data, states = journal_states(recs)
+    assert [(p.color, p.point) for p in tracker.game.plies] == [
+        (BLACK, tracker.game.board.parse("E5"))
+    ]
+    text = tracker.ply_props[0]
+    assert text != first.ply_props[0] and len(text) == len(first.ply_props[0])
+    last = max(states)
+    got, _info = journal_replay.recover(data)
+    assert got.ply_props[0] == text
+    assert fingerprint(got, states[last][0]) == states[last][1]

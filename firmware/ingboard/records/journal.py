@@ -33,20 +33,31 @@ class _Recent:
     """The SGF clock texts the journal wrote for the last _RECENT plies, by ply index: all it
     compares (sync looks at the last three plies; a retraction takes back one or two). Older
     texts are not kept (issue 20: a copy of every ply's text was ~16 bytes a ply all game
-    long); a text it no longer holds is at worst journaled again, and replays the same."""
+    long); a text it no longer holds is at worst journaled again, and replays the same.
+    `codes`: the tracker's slot (ChunkedText's small int) each text was last compared at - a
+    slot is never used again for another text while the game's plies go on (only a retraction
+    to the first ply empties the ChunkedText, and the journal's truncate() forgets then), so
+    a text whose slot is the same is not read again (JournalWriter._props)."""
 
     def __init__(self):
         self.index = [-1] * _RECENT
         self.texts = [None] * _RECENT
+        self.codes = [0] * _RECENT
 
     def get(self, i):
         k = i % _RECENT
         return self.texts[k] if self.index[k] == i else None
 
-    def put(self, i, text):
+    def put(self, i, text, code=0):
         k = i % _RECENT
         self.index[k] = i
         self.texts[k] = text
+        self.codes[k] = code
+
+    def same(self, i, code):
+        """True when ply i's text is held and was compared at slot `code` (not 0: None)."""
+        k = i % _RECENT
+        return code != 0 and self.index[k] == i and self.codes[k] == code
 
     def truncate(self, n):
         """Forget the texts of plies n and after (a retraction)."""
@@ -54,6 +65,7 @@ class _Recent:
             if self.index[k] >= n:
                 self.index[k] = -1
                 self.texts[k] = None
+                self.codes[k] = 0
 
 
 def _ply_code(color, point, kind):
@@ -108,7 +120,8 @@ class JournalWriter:
         # Each part a function of its own and the list of ops kept from call to call: called
         # after every tracker call, a frame over 11 words is made on the heap at each one
         # (host_tools/mpy_frames.py), and most calls (a scan, a bowl reading) write nothing.
-        del self.ops[:]
+        # (clear(), not `del ops[:]`: that makes a slice object at every call.)
+        self.ops.clear()
         # The tracker keeps only its last few clock snapshots (for retractions): journal the
         # ones pushed since the last record - first, since within one tracker call they all
         # come before a retraction's pop.
@@ -178,16 +191,28 @@ class JournalWriter:
                 ops.append(["end", ev["result"], ev["reason"]])
 
     def _props(self, props):
-        # The texts of the last three plies that changed since they were journaled.
+        # The texts of the last three plies that changed since they were journaled. The
+        # tracker's ply_props keeps them as bytes (ChunkedText): a text is read only when its
+        # slot changed since the last look (issue 32: each read makes a slice, a bytes and a
+        # str, and the three plies were read at every move and press).
         i = len(props) - 3
         if i < 0:
             i = 0
+        slots = getattr(props, "slots", None)
         while i < len(props):
-            text = props[i]
-            if text is not None and text != self.props.get(i):
-                self.props.put(i, text)
-                self.ops.append(["props", i, text])
+            if slots is None or not self.props.same(i, slots[i]):
+                self._prop(props, i, 0 if slots is None else slots[i])
             i += 1
+
+    def _prop(self, props, i, code):
+        # Ply i's text read, journaled if it is not the one last journaled, and kept with its
+        # slot `code` (0: not known).
+        text = props[i]
+        if text is not None:
+            recent = self.props
+            if text != recent.get(i):
+                self.ops.append(["props", i, text])
+            recent.put(i, text, code)
 
     def mark_due(self, tracker, t):
         """True when sync() at t would write a mark (the clock runs and mark_ms passed since

@@ -68,10 +68,13 @@ def _payload(t, ops):
 
 
 def _head(n, crc):
-    # The frame's head of a payload of n bytes whose CRC is crc.
+    # The frame's head of a payload of n bytes whose CRC is crc (crc32's: unsigned, 32 bits).
+    # Made as bytes (no str made first) and without `crc & 0xFFFFFFFF`: a CRC of 2**30 or
+    # more is a long int on MicroPython, and the mask made another (issue 32: the bytes a ply
+    # allocates decide how often the RP2040 collects).
     if n > MAX_PAYLOAD:
         raise JournalError("journal record of %d bytes is too long" % n)
-    return ("%04x%08x" % (n, crc & 0xFFFFFFFF)).encode()
+    return b"%04x%08x" % (n, crc)
 
 
 def encode(t, ops):
@@ -89,7 +92,7 @@ def write_record(out, t, ops):
         # (No length check: "[t]" is a few bytes, never near MAX_PAYLOAD.)
         payload = b"[%d]" % t
         n = len(payload)
-        out.write(b"%04x%08x" % (n, crc32(payload) & 0xFFFFFFFF) + payload + b"\n")
+        out.write(b"%04x%08x" % (n, crc32(payload)) + payload + b"\n")
         return HEADER + n + 1
     if len(ops) <= WHOLE_OPS:
         # The same bytes as encode(), written in three pieces: no copy of the record made to

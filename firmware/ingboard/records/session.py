@@ -31,7 +31,7 @@ import json
 from ingrules.board import BLACK, WHITE
 
 from ingboard import gc_policy
-from ingboard.game_config import BUTTONS, is_int, is_number
+from ingboard.game_config import BUTTONS, is_int
 
 HEADER = "ingboard-session 1"
 
@@ -127,7 +127,15 @@ def grams_text(grams):
 
 
 def _checked_grams(grams):
-    if not is_number(grams) or grams != grams or grams > 1e6 or grams < -1e6:
+    # is_number()'s test of the type, in line: its range test (+-10**12, a long int on
+    # MicroPython, negated) made ~32 bytes at every reading (issue 32), and this one is narrower.
+    if (
+        not (isinstance(grams, int) or isinstance(grams, float))
+        or isinstance(grams, bool)
+        or grams != grams
+        or grams > 1e6
+        or grams < -1e6
+    ):
         raise ValueError("grams must be a finite number, not %r" % (grams,))
     return grams
 
@@ -136,8 +144,10 @@ def _tenths(grams):
     # Whole tenths (what the board's load cells give, rounded) as an int, else 0: the same
     # text as "%.1f" from ints, whose soft-float formatting was ~1 ms of the RP2040's time a
     # reading (issue 20). The product is made once: each float is a heap object (issue 32).
+    # round(): an int made from the float, where int(x + 0.5) made one more float first (the
+    # same d whenever x is within 1e-6 of a whole number, the only d given back).
     x = grams * 10
-    d = int(x + (0.5 if grams >= 0 else -0.5))
+    d = round(x)
     if d and -1e-6 < x - d < 1e-6:
         return d
     return 0

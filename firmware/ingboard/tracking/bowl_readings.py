@@ -7,6 +7,10 @@ part owns no state of its own.
 
 from ingrules.game import ENDED
 
+# _feed()'s answer with no event (most readings): one tuple, read and never changed (a list
+# made at every reading was ~32 bytes of garbage, issue 32).
+_NO_EVENTS = ()
+
 
 class BowlReadings:
     def lid(self, t, color, grams):
@@ -17,13 +21,23 @@ class BowlReadings:
 
     def _feed(self, t, color, grams):
         # The reading to the bowls, told first whether the game is between its checks
-        # (Bowls.between); the before-game check once both bowls have settled.
+        # (Bowls.between); the before-game check once both bowls have settled. Its events: a
+        # list of its own, or the empty tuple.
         game = self.game
         self.bowls.between(game.phase != ENDED and (self.checked_before or bool(game.plies)))
         self.bowls.feed(color, grams, t)
         if not self.checked_before and not game.plies and self.bowls.settled():
             return [self._before_check(t)]
-        return []
+        return _NO_EVENTS
+
+    def _reading_events(self, t, color, grams):
+        # _feed()'s events and the bowls' alerts: the empty tuple when there are none (most
+        # readings: no list made, where poll() would make a new one; issue 32).
+        events = self._feed(t, color, grams)
+        if self.bowls.alerts:
+            alerts = self._bowl_alerts(t)
+            events = events + alerts if events else alerts
+        return events
 
     def bowl_quiet(self, t, color, grams):
         """True when bowl(t, color, grams) would change nothing and give no event: the bowls

@@ -350,8 +350,7 @@ class Tracker(
         # self.due stands (issue 20). `reading_only`: nothing of state() changed.
         self.last_t = t
         self.clock.advance(t)  # nothing to report before self.due
-        events = self._feed(t, color, grams)
-        events += self._bowl_alerts(t)
+        events = self._reading_events(t, color, grams)  # () when nothing happened
         self.reading_only = not events
         return events
 
@@ -370,7 +369,8 @@ class Tracker(
             if not self.filled and self.fill_target and self.bowls.settled():
                 events += self._after_end(t)  # the after-count check waited for the bowls
             events += self._put_away(t)
-        return events + self._feed(t, color, grams) + self._bowl_alerts(t)
+        events += self._reading_events(t, color, grams)  # (a tuple when empty: in place)
+        return events
 
     def take(self, record):
         """One session-log record other than `config` (session.Record) at its own time; the
