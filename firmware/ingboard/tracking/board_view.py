@@ -3,9 +3,12 @@
 A scan's characters become point codes (EMPTY, BLACK, WHITE, or UNKNOWN for '?' and anything
 else); the tracker keeps the latest reading per point (`seen`) and the board time it began
 (`since`), which is all the stability rule needs, and how often each point's reading changed
-lately (`flips` since `flip_t`), which is how a flickering sensor gives itself away
-(sensor_faults.py). Points found faulty (`faulty`) are left out of every judgement.
+lately (`flips` since the start of its window, `flip_base + flip_ms[p]`), which is how a
+flickering sensor gives itself away (sensor_faults.py). Points found faulty (`faulty`) are
+left out of every judgement.
 """
+
+from array import array
 
 from ingrules.board import BLACK, EMPTY, WHITE
 from micropython import const
@@ -20,6 +23,7 @@ CODE_OF[66] = BLACK  # 'B'
 CODE_OF[87] = WHITE  # 'W'
 
 FLIP_WINDOW_MS = const(3000)  # reading changes are counted per point over this window
+_FLIP_MS_MAX = const(0xFFFF)
 
 
 class Sensing:
@@ -31,8 +35,13 @@ class Sensing:
         self.since = [0] * n
         self.seen_version = 0  # counts the changes of seen/since (see Tracker._board_dues)
         self.before = bytearray(n)  # each point's reading before its last change
-        self.flips = bytearray(n)  # reading changes since flip_t, at most 255
-        self.flip_t = [0] * n
+        self.flips = bytearray(n)  # reading changes in the point's window, at most 255
+        # Each point's window start in board time: flip_base + flip_ms[p], in 16 bits (~0.9 KB
+        # of the heap where a list of board times was ~1.8 KB; issue 32). _flip_start moves
+        # the base on when a start no longer fits: a window that began within FLIP_WINDOW_MS
+        # keeps its time, an older one becomes one that is older still (stale alike).
+        self.flip_ms = array("H", bytes(2 * n))
+        self.flip_base = 0
 
     def _read(self, t, row, k):
         seen = self.seen
@@ -51,14 +60,34 @@ class Sensing:
                 since[p] = t
                 changed = True
                 # Counted only on a change, so the steady state costs nothing (small ints).
-                if t - self.flip_t[p] > FLIP_WINDOW_MS:
-                    self.flip_t[p] = t
+                if t - self.flip_base - self.flip_ms[p] > FLIP_WINDOW_MS:
+                    self._flip_start(p, t)
                     self.flips[p] = 1
                 elif self.flips[p] < 255:
                     self.flips[p] += 1
         if changed:
             self.seen_version += 1
         return changed
+
+    def _flip_start(self, p, t):
+        # Point p's window starts at board time t.
+        d = t - self.flip_base
+        if d < 0 or d > _FLIP_MS_MAX:
+            self._flip_rebase(t)
+            d = t - self.flip_base
+        self.flip_ms[p] = d
+
+    def _flip_rebase(self, t):
+        # The base moved to just over a window before t (once a minute at most, while readings
+        # change): every start within a window of t kept exactly, an older one made the base
+        # itself - older than a window at t and later, as it was.
+        base = t - FLIP_WINDOW_MS - 2
+        old = self.flip_base
+        ms = self.flip_ms
+        for p in range(len(ms)):
+            d = old + ms[p] - base
+            ms[p] = 0 if d < 0 else (d if d <= _FLIP_MS_MAX else _FLIP_MS_MAX)
+        self.flip_base = base
 
     def _unknown_points(self):
         """True while a working point reads '?' (a hand over the board, say)."""
