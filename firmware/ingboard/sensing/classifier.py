@@ -1,8 +1,9 @@
 """Per-point classifier: raw Hall readings -> '.', 'B', 'W', '?' per point, every scan.
 
-Pure and allocation-free per scan: all state lives in arrays built once. Points are in scan
-order (index 0 = A19, column A first, top line first), the order of the session log's `scan`
-line, so `format_scan` only inserts the '/' between rows.
+Pure and allocation-free per scan (but for the list of a scan's new faults, when it finds
+some): all state lives in arrays built once. Points are in scan order (index 0 = A19, column A
+first, top line first), the order of the session log's `scan` line, so `format_scan` only
+inserts the '/' between rows.
 
 Sign convention (hardware_docs/design.md, "Stones"): Black stones carry their magnet south
 pole down, White north pole down; a DRV5055 mounted marked face up reads above its empty level
@@ -59,6 +60,10 @@ _COUNT_CAP = const(60000)
 _OVER_CAP = const(30000)
 _RAIL_RUN = const(256)  # a run at a rail is kept as this plus its scans (Classifier._run)
 _PARTS = const(16)  # a scan classified in parts (begin): at most one a group address
+# A fault found in the scan being classified: its reason | _NEW in `fault` until the scan is
+# whole (_take_new_faults), where new_faults[] was an array of every point (~0.8 KB of the
+# heap all game long on 19x19, for faults that come once a sensor dies; issue 32).
+_NEW = const(0x80)
 _ARRAY = type(array("H"))
 
 
@@ -169,7 +174,7 @@ class Classifier:
         self.baseline = array("i", zeros + zeros)  # tracked empty level, x256 (fixed point)
         self.classes = bytearray(n)
         self.fault = bytearray(n)
-        self.new_faults = array("H", zeros)
+        self.new_faults = array("H")  # made when a scan finds some (_take_new_faults)
         self.new_fault_count = 0
         self.scans = 0
         # Calibration, per point: empty level, and signed black/white spans (counts).
@@ -215,7 +220,6 @@ class Classifier:
                         self._last,
                         self._same,
                         self._run,
-                        self.new_faults,
                         self.cal_empty,
                         self._drift,
                     )
@@ -290,10 +294,10 @@ class Classifier:
         if self.native is not None and type(readings) is _ARRAY:
             p = self._set_params(-1)
             nf = self.native(self._state, readings, p, readings)
-            self.new_fault_count = nf
-            self.scans += 1
-            return nf
-        nf = self._classify(readings, None, 0, self.points, 0)
+        else:
+            nf = self._classify(readings, None, 0, self.points, 0)
+        if nf:
+            self._take_new_faults(nf)
         self.new_fault_count = nf
         self.scans += 1
         return nf
@@ -359,26 +363,25 @@ class Classifier:
     def end(self):
         """The scan classified in parts is whole: the number of new faults (classify())."""
         nf = self._params[7]
-        if nf > 1:
-            self._order_faults(nf)
+        if nf:
+            self._take_new_faults(nf)
         self.new_fault_count = nf
         self.scans += 1
         self._readings = None
         return nf
 
-    def _order_faults(self, nf):
-        # The new faults of a scan classified in parts, in point order as classify() finds
-        # them (each marked, then taken in order: nothing allocated).
+    def _take_new_faults(self, nf):
+        # The `nf` new faults of the scan (each marked _NEW), in point order, into new_faults;
+        # their marks cleared.
         fault = self.fault
-        found = self.new_faults
-        for j in range(nf):
-            fault[found[j]] |= 0x80
+        found = array("H", range(nf))  # (made at its size: no zeroed copy to throw away)
         j = 0
         for i in range(self.points):
-            if fault[i] & 0x80:
+            if fault[i] & _NEW:
                 fault[i] &= 0x7F
                 found[j] = i
                 j += 1
+        self.new_faults = found
 
     def _classify(self, readings, order, start, stop, nf):
         # The pure loop (CPython, the WebAssembly port; classify_viper.py does the same) over
@@ -403,7 +406,6 @@ class Classifier:
         frozen_scans = self.frozen_scans
         settle = self.settle_scans
         shift = self.track_shift
-        new_faults = self.new_faults
         cal = self.cal_empty
         drift = self._drift
         for j in range(start, stop):
@@ -417,8 +419,7 @@ class Classifier:
                 run[i] = _RAIL_RUN + c  # (the empty run ends)
                 classes[i] = UNKNOWN
                 if c >= fault_scans:
-                    fault[i] = FAULT_RAIL
-                    new_faults[nf] = i
+                    fault[i] = FAULT_RAIL | _NEW
                     nf += 1
                 continue
             if run[i] >= _RAIL_RUN:
@@ -428,9 +429,8 @@ class Classifier:
                     c = same[i] + 1
                     same[i] = c
                     if c >= frozen_scans:
-                        fault[i] = FAULT_FROZEN
+                        fault[i] = FAULT_FROZEN | _NEW
                         classes[i] = UNKNOWN
-                        new_faults[nf] = i
                         nf += 1
                         continue
                 else:
