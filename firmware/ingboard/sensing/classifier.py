@@ -227,8 +227,15 @@ class Classifier:
             )
         # classify_viper's params: 7 settings, the new faults so far, the part (-1: the whole
         # scan), the ends of up to _PARTS parts (begin), then enter_pct, leave_pct, over_pct
-        # (written once, here).
-        self._params = array("i", [0] * (9 + _PARTS) + [enter_pct, leave_pct, over_pct])
+        # (written once, here, with the 7 settings: fixed once the classifier is made - writing
+        # them at every scan was ~60 us of the RP2040 a scan).
+        self._params = array(
+            "i",
+            [n, self.rail_low, self.rail_high, fault_scans, frozen_scans, settle_scans]
+            + [track_shift, 0, 0]
+            + [0] * _PARTS
+            + [enter_pct, leave_pct, over_pct],
+        )
         self._order = None  # a scan classified in parts (begin): its points by part
         self._ends_of = None  # the `ends` whose parts the params hold (begin)
         self._readings = None
@@ -304,13 +311,6 @@ class Classifier:
 
     def _set_params(self, part):
         p = self._params
-        p[0] = self.points
-        p[1] = self.rail_low
-        p[2] = self.rail_high
-        p[3] = self.fault_scans
-        p[4] = self.frozen_scans
-        p[5] = self.settle_scans
-        p[6] = self.track_shift
         p[7] = 0
         p[8] = part
         return p
@@ -335,13 +335,6 @@ class Classifier:
             _set_ends(self._params, ends)
             self._ends_of = ends
         p = self._params  # _set_params(0), in line (a call is ~25 us of the RP2040)
-        p[0] = self.points
-        p[1] = self.rail_low
-        p[2] = self.rail_high
-        p[3] = self.fault_scans
-        p[4] = self.frozen_scans
-        p[5] = self.settle_scans
-        p[6] = self.track_shift
         p[7] = 0
         p[8] = 0
         self._readings = readings
