@@ -88,7 +88,7 @@ for k in range(SCANS):
     tb += time.ticks_diff(time.ticks_us(), t)
     scans += 1
     if na != nb or a.classes != b.classes or a.fault != b.fault or a.baseline != b.baseline \\
-            or a.new_faults[:na] != b.new_faults[:nb]:
+            or a.new_faults[:na] != b.new_faults[:nb] or a.changed != b.changed:
         same = False
         break
 for name in ('_last', '_same', '_run'):

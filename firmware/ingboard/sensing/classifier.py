@@ -64,6 +64,10 @@ _PARTS = const(16)  # a scan classified in parts (begin): at most one a group ad
 # whole (_take_new_faults), where new_faults[] was an array of every point (~0.8 KB of the
 # heap all game long on 19x19, for faults that come once a sensor dies; issue 32).
 _NEW = const(0x80)
+# The params' slot where a scan's loop notes that a class changed (and set_point,
+# clear_faults); `changed` takes it at the scan's end (the app's test of a new scan line, with
+# no copy of the last classes to compare: ~0.4 KB of the heap, issue 32).
+_CHANGED = const(28)  # after 9, _PARTS and enter_pct, leave_pct, over_pct
 _ARRAY = type(array("H"))
 
 
@@ -176,6 +180,7 @@ class Classifier:
         self.fault = bytearray(n)
         self.new_faults = array("H")  # made when a scan finds some (_take_new_faults)
         self.new_fault_count = 0
+        self.changed = 1  # a class changed in the last scan (or since the one before it)
         self.scans = 0
         # Calibration, per point: empty level, and signed black/white spans (counts).
         self.cal_empty = array("H", zeros)
@@ -234,7 +239,7 @@ class Classifier:
             [n, self.rail_low, self.rail_high, fault_scans, frozen_scans, settle_scans]
             + [track_shift, 0, 0]
             + [0] * _PARTS
-            + [enter_pct, leave_pct, over_pct],
+            + [enter_pct, leave_pct, over_pct, 1],
         )
         self._order = None  # a scan classified in parts (begin): its points by part
         self._ends_of = None  # the `ends` whose parts the params hold (begin)
@@ -268,6 +273,7 @@ class Classifier:
         sw = white - empty
         self.cal_empty[i] = empty
         self.baseline[i] = empty << 8
+        self._params[_CHANGED] = 1
         self.classes[i] = EMPTY
         self.fault[i] = 0
         self._same[i] = 0
@@ -290,6 +296,7 @@ class Classifier:
             if self.fault[i] and self.fault[i] != FAULT_CALIBRATION:
                 self.fault[i] = 0
                 self._same[i] = 0
+                self._params[_CHANGED] = 1
                 if self._run[i] >= _RAIL_RUN:
                     self._run[i] = 0  # the rail run ends (an empty run stays)
                 self.classes[i] = EMPTY
@@ -298,14 +305,16 @@ class Classifier:
 
     def classify(self, readings):
         """Classify one scan (readings in scan order); return the number of new faults."""
+        p = self._set_params(-1)
         if self.native is not None and type(readings) is _ARRAY:
-            p = self._set_params(-1)
             nf = self.native(self._state, readings, p, readings)
         else:
             nf = self._classify(readings, None, 0, self.points, 0)
         if nf:
             self._take_new_faults(nf)
         self.new_fault_count = nf
+        self.changed = p[_CHANGED]
+        p[_CHANGED] = 0
         self.scans += 1
         return nf
 
@@ -355,10 +364,13 @@ class Classifier:
 
     def end(self):
         """The scan classified in parts is whole: the number of new faults (classify())."""
-        nf = self._params[7]
+        p = self._params
+        nf = p[7]
         if nf:
             self._take_new_faults(nf)
         self.new_fault_count = nf
+        self.changed = p[_CHANGED]
+        p[_CHANGED] = 0
         self.scans += 1
         self._readings = None
         return nf
@@ -401,6 +413,7 @@ class Classifier:
         shift = self.track_shift
         cal = self.cal_empty
         drift = self._drift
+        changed = 0
         for j in range(start, stop):
             i = j if order is None else order[j]
             if fault[i]:
@@ -410,6 +423,8 @@ class Classifier:
                 c = run[i]
                 c = c - _RAIL_RUN + 1 if c >= _RAIL_RUN else 1
                 run[i] = _RAIL_RUN + c  # (the empty run ends)
+                if classes[i] != UNKNOWN:
+                    changed = 1
                 classes[i] = UNKNOWN
                 if c >= fault_scans:
                     fault[i] = FAULT_RAIL | _NEW
@@ -423,6 +438,8 @@ class Classifier:
                     same[i] = c
                     if c >= frozen_scans:
                         fault[i] = FAULT_FROZEN | _NEW
+                        if classes[i] != UNKNOWN:
+                            changed = 1
                         classes[i] = UNKNOWN
                         nf += 1
                         continue
@@ -464,6 +481,8 @@ class Classifier:
                 new = WHITE
             else:
                 new = EMPTY
+            if new != s:
+                changed = 1
             classes[i] = new
             if new == EMPTY:
                 c = run[i]
@@ -481,6 +500,8 @@ class Classifier:
                     base[i] = b
             else:
                 run[i] = 0
+        if changed:
+            self._params[_CHANGED] = 1
         return nf
 
     # -- diagnostics (allocate; not for the scan path) -----------------------------------

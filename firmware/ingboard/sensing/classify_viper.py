@@ -17,7 +17,8 @@ empty run, or 256 + the rail run), cal_empty, drift; a new fault is marked in `f
 `params` an array('i'): points, rail_low, rail_high, fault_scans, frozen_scans, settle_scans,
 track_shift, then the new faults found so far in this scan, the part to classify (-1: every
 point, in point order; k: the points order[ends[k - 1]:ends[k]], a part of a scan read in parts,
-Classifier.part), then the parts' ends (_PARTS of them), then enter_pct, leave_pct and over_pct.
+Classifier.part), then the parts' ends (_PARTS of them), then enter_pct, leave_pct and over_pct,
+then a flag set to 1 when a class changed.
 Returns the number of new faults (params[7] and those
 found now).
 """
@@ -38,6 +39,7 @@ _FAULT_FROZEN = const(2)
 _RAIL_RUN = const(256)  # classifier._RAIL_RUN
 _NEW = const(0x80)  # classifier._NEW
 _ENTER = const(25)  # params' index of enter_pct: after 9 and classifier._PARTS (16)
+_CHANGED = const(28)  # classifier._CHANGED: set when a class changed
 
 
 @micropython.viper
@@ -69,6 +71,7 @@ def classify_points(state, readings, params, order) -> int:
     leave = p[_ENTER + 1]
     over = p[_ENTER + 2]
     use = k >= 0
+    changed = 0
     if use:
         j = 0
         if k:
@@ -93,6 +96,8 @@ def classify_points(state, readings, params, order) -> int:
             else:
                 c = 1
             run[i] = _RAIL_RUN + c
+            if classes[i] != _UNKNOWN:
+                changed = 1
             classes[i] = _UNKNOWN
             if c >= fault_scans:
                 fault[i] = _FAULT_RAIL | _NEW
@@ -106,6 +111,8 @@ def classify_points(state, readings, params, order) -> int:
                 same[i] = c
                 if c >= frozen_scans:
                     fault[i] = _FAULT_FROZEN | _NEW
+                    if classes[i] != _UNKNOWN:
+                        changed = 1
                     classes[i] = _UNKNOWN
                     nf += 1
                     continue
@@ -143,6 +150,8 @@ def classify_points(state, readings, params, order) -> int:
             new = _WHITE
         else:
             new = _EMPTY
+        if new != s:
+            changed = 1
         classes[i] = new
         if new == _EMPTY:
             c = run[i]
@@ -160,4 +169,6 @@ def classify_points(state, readings, params, order) -> int:
                 base[i] = b
         else:
             run[i] = 0
+    if changed:
+        p[_CHANGED] = 1
     return nf
