@@ -447,11 +447,11 @@ def test_a_prisoner_dropped_as_it_is_lifted_is_still_a_slip():
 
 
 def test_flicker_is_counted_per_window_past_minutes_of_board_time():
-    # The window starts are kept in 16 bits from a base that moves on past ~65 s of board
-    # time (board_view._flip_start): a window live when the base moves keeps its count, an
-    # old one stays old. From 60 s to 140 s a point begins a window every second: 12
+    # The window starts are kept in their low 16 bits (board_view.flip_start): past ~65 s of
+    # board time, and across each 65.5 s wrap of those bits, a live window keeps its count
+    # and an old one stays old. From 60 s to 140 s a point begins a window every second: 12
     # changes 100 ms apart (FLIPS: a faulty sensor), or 10 (not one); the windows overlap,
-    # so every move of the base falls inside some.
+    # so each wrap falls inside some.
     table = Table(size=19)
     table.wait(60000, step=1000)
     names = [c + str(n) for n in range(1, 20) for c in "ABCDEFGHJKLMNOPQRST"]

@@ -3,8 +3,8 @@
 A scan's characters become point codes (EMPTY, BLACK, WHITE, or UNKNOWN for '?' and anything
 else); the tracker keeps the latest reading per point (`seen`) and the board time it began
 (`since`), which is all the stability rule needs, and how often each point's reading changed
-lately (`flips` since the start of its window, `flip_base + flip_ms[p]`), which is how a
-flickering sensor gives itself away (sensor_faults.py). Points found faulty (`faulty`) are
+lately (`flips` since the start of its window, `flip_start(p)`), which is how a flickering
+sensor gives itself away (sensor_faults.py). Points found faulty (`faulty`) are
 left out of every judgement.
 """
 
@@ -23,7 +23,6 @@ CODE_OF[66] = BLACK  # 'B'
 CODE_OF[87] = WHITE  # 'W'
 
 FLIP_WINDOW_MS = const(3000)  # reading changes are counted per point over this window
-_FLIP_MS_MAX = const(0xFFFF)
 
 
 class Sensing:
@@ -36,12 +35,10 @@ class Sensing:
         self.seen_version = 0  # counts the changes of seen/since (see Tracker._board_dues)
         self.before = bytearray(n)  # each point's reading before its last change
         self.flips = bytearray(n)  # reading changes in the point's window, at most 255
-        # Each point's window start in board time: flip_base + flip_ms[p], in 16 bits (~0.9 KB
-        # of the heap where a list of board times was ~1.8 KB; issue 32). _flip_start moves
-        # the base on when a start no longer fits: a window that began within FLIP_WINDOW_MS
-        # keeps its time, an older one becomes one that is older still (stale alike).
+        # Each point's window start, its board time's low 16 bits (~0.9 KB of the heap where a
+        # list of board times was ~1.8 KB; issue 32): the point's last change (`since`) is
+        # never more than a window after it, so flip_start() has the whole time back.
         self.flip_ms = array("H", bytes(2 * n))
-        self.flip_base = 0
 
     def _read(self, t, row, k):
         seen = self.seen
@@ -57,37 +54,32 @@ class Sensing:
             if seen[p] != v:
                 self.before[p] = seen[p]
                 seen[p] = v
+                # Counted only on a change, so the steady state costs nothing (small ints);
+                # before `since` is the time of this one.
+                self._flip(p, t)
                 since[p] = t
                 changed = True
-                # Counted only on a change, so the steady state costs nothing (small ints).
-                if t - self.flip_base - self.flip_ms[p] > FLIP_WINDOW_MS:
-                    self._flip_start(p, t)
-                    self.flips[p] = 1
-                elif self.flips[p] < 255:
-                    self.flips[p] += 1
         if changed:
             self.seen_version += 1
         return changed
 
-    def _flip_start(self, p, t):
-        # Point p's window starts at board time t.
-        d = t - self.flip_base
-        if d < 0 or d > _FLIP_MS_MAX:
-            self._flip_rebase(t)
-            d = t - self.flip_base
-        self.flip_ms[p] = d
+    def _flip(self, p, t):
+        # Point p's reading changed at t (`since` still its change before): a change more in
+        # its window, or a new window.
+        if t - self.flip_start(p) > FLIP_WINDOW_MS:
+            self.flip_ms[p] = t & 0xFFFF
+            self.flips[p] = 1
+        elif self.flips[p] < 255:
+            self.flips[p] += 1
 
-    def _flip_rebase(self, t):
-        # The base moved to just over a window before t (once a minute at most, while readings
-        # change): every start within a window of t kept exactly, an older one made the base
-        # itself - older than a window at t and later, as it was.
-        base = t - FLIP_WINDOW_MS - 2
-        old = self.flip_base
-        ms = self.flip_ms
-        for p in range(len(ms)):
-            d = old + ms[p] - base
-            ms[p] = 0 if d < 0 else (d if d <= _FLIP_MS_MAX else _FLIP_MS_MAX)
-        self.flip_base = base
+    def flip_start(self, p):
+        """The board time point p's window of reading changes began (0 before its first
+        change): its last change (since[p]) is within FLIP_WINDOW_MS of it, which gives the
+        time from its low 16 bits (flip_ms)."""
+        if not self.flips[p]:
+            return 0
+        s = self.since[p]
+        return s - ((s - self.flip_ms[p]) & 0xFFFF)
 
     def _unknown_points(self):
         """True while a working point reads '?' (a hand over the board, say)."""
