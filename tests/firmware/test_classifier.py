@@ -455,6 +455,7 @@ def test_a_scan_classified_in_parts_is_the_scan_classified_whole():
     order, ends = _grid_order()
     faults_seen = 0
     kinds = set()
+    changes = set()
     for k in range(30):
         r = _readings(361)
         for i in range(361):
@@ -471,11 +472,15 @@ def test_a_scan_classified_in_parts_is_the_scan_classified_whole():
                 r[i] = E + 77  # frozen
             else:
                 r[i] = E + ((k * i) % 400) - 200
+        before = bytes(whole.classes)
         nw = whole.classify(r)
         parts.begin(r, order, ends)
         for a in range(len(ends)):
             parts.part(a)
         np_ = parts.end()
+        # `changed`: whether a class changed in the scan (the app's test of a new scan line)
+        assert whole.changed == parts.changed == (bytes(whole.classes) != before), k
+        changes.add(whole.changed)
         assert np_ == nw == parts.new_fault_count
         assert list(parts.new_faults[:np_]) == list(whole.new_faults[:nw])
         assert parts.classes == whole.classes and parts.fault == whole.fault
@@ -485,3 +490,28 @@ def test_a_scan_classified_in_parts_is_the_scan_classified_whole():
     assert parts.scans == whole.scans == 30
     assert faults_seen > 1  # faults found several at once, put back in point order
     assert kinds == {ord(c) for c in ".BW?"}
+    assert changes == {0, 1}
+
+
+def test_a_class_changed_outside_a_scan_is_a_change_of_the_next_scan():
+    # set_point and clear_faults change classes between scans: the next scan says so even
+    # when it changes none itself.
+    clf = Classifier(5, fault_scans=2)
+    r = _readings(25)
+    for i in range(25):
+        r[i] = E
+    r[6] = 10  # at a rail: a fault after two scans
+    clf.classify(r)
+    clf.classify(r)
+    clf.classify(r)
+    assert chr(clf.classes[6]) == "?" and not clf.changed  # faulty, nothing changes now
+    clf.clear_faults()  # reads '.' until its rail run makes it '?' again
+    r[6] = E
+    clf.classify(r)
+    assert clf.changed and chr(clf.classes[6]) == "."
+    clf.classify(r)
+    assert not clf.changed
+    clf.set_point(6, E, E + S, E + S)  # a calibration that cannot work: '?' from now on
+    assert chr(clf.classes[6]) == "?"
+    clf.classify(r)
+    assert clf.changed

@@ -94,34 +94,34 @@ def test_bowl_quiet_dg_answers_as_bowl_quiet_on_generated_trackers_and_readings(
 
 
 def test_begin_writes_the_params_set_params_writes_on_generated_classifiers():
-    # Classifier.begin writes the scan's params in line: the same words _set_params(0) writes.
+    # Classifier.begin writes the scan's params in line: the same words _set_params(0) writes;
+    # the settings' words are written once, when the classifier is made, and stay the ones
+    # given.
     r = Lcg(3)
     for case in range(300):
         size = (9, 13, 19)[r(3)]
+        rail = r(2000)
+        settings = [size * size, rail, 0xFFFF - rail, 1 + r(200), r(2000), r(256), r(16)]
         clf = Classifier(
             size,
-            rail=r(2000),
-            fault_scans=1 + r(200),
-            frozen_scans=r(2000),
-            settle_scans=r(256),
-            track_shift=r(16),
+            rail=rail,
+            fault_scans=settings[3],
+            frozen_scans=settings[4],
+            settle_scans=settings[5],
+            track_shift=settings[6],
         )
-        # What begin and _set_params read, also as a running board changes them.
-        clf.points = r(size * size + 1)
-        clf.rail_low = r(4000)
-        clf.rail_high = 0xFFFF - r(4000)
         n = size * size
         order = array("H", range(n))
         ends = [n // 2, n]
         p = clf._params
-        for i in range(9):
+        for i in (7, 8):
             p[i] = r(100000) - 50000  # the last scan's words, whatever they were
         clf.begin(array("H", [0] * n), order, ends)
         written = list(p[:9])
-        for i in range(9):
+        for i in (7, 8):
             p[i] = r(100000) - 50000
         clf._set_params(0)
-        assert written == list(p[:9]), (case, written, list(p[:9]))
+        assert written == list(p[:9]) == settings + [0, 0], (case, written, list(p[:9]))
         clf.end()
 
 

@@ -444,3 +444,28 @@ def test_a_prisoner_dropped_as_it_is_lifted_is_still_a_slip():
         table.wait(1500)
         assert [m["point"] for m in table.of("move")][-1] == "A1", before
         assert ("stone-extra", ["E5"]) in table.alerts(), before
+
+
+def test_flicker_is_counted_per_window_past_minutes_of_board_time():
+    # The window starts are kept in their low 16 bits (board_view.flip_start): past ~65 s of
+    # board time, and across each 65.5 s wrap of those bits, a live window keeps its count
+    # and an old one stays old. From 60 s to 140 s a point begins a window every second: 12
+    # changes 100 ms apart (FLIPS: a faulty sensor), or 10 (not one); the windows overlap,
+    # so each wrap falls inside some.
+    table = Table(size=19)
+    table.wait(60000, step=1000)
+    names = [c + str(n) for n in range(1, 20) for c in "ABCDEFGHJKLMNOPQRST"]
+    plan = []  # (first scan, changes, name)
+    for k in range(80):
+        plan.append((10 * k, 12 if k % 2 == 0 else 10, names[k]))
+    for step in range(10 * 80 + 20):
+        for first, changes, name in plan:
+            j = step - first
+            if 0 <= j < changes:
+                table.put(name, "?" if j % 2 == 0 else ".")
+            elif j == changes:
+                table.put(name, ".")
+        table.scan(100)
+    table.wait(1000)
+    faults = sorted(e["points"][0] for e in table.of("alert") if e["code"] == "sensor-fault")
+    assert faults == sorted(name for _, changes, name in plan if changes == 12)

@@ -79,7 +79,6 @@ class Inputs:
         # scan_if_due(): from this far before a scan is due (cpu units, negative) no threshold
         # collection before it (gc_policy.hold: it would hold the scan up)
         self._hold_from = -(ROOM_US // self.cpu_unit_us)
-        self._seen = None  # the classes of the last scan line (bytearray)
         # Each bowl's last reading, Black's then White's, in whole tenths of a gram (None
         # before the first): the `enrol` command's weights.
         self.bowl_dg = [None, None]
@@ -89,6 +88,9 @@ class Inputs:
         # `work`, Classifier.part): the same classes, without their time after the scan.
         grid = self.hw.get("grid")
         classifier = self.hw.get("classifier")
+        # (Kept here: two lookups of hw at every scan were ~15 us of the RP2040.)
+        self._grid = grid
+        self._classifier = classifier
         self._part = None
         if getattr(grid, "whole", None) is not None and hasattr(classifier, "part"):
             if getattr(classifier, "native", None) is not None:
@@ -132,26 +134,20 @@ class Inputs:
         self._scan_at = start + span - (late if 0 < late < span else 0)
 
     def _scan_read(self):
-        classifier = self.hw["classifier"]
-        grid = self.hw["grid"]
+        classifier = self._classifier
+        grid = self._grid
         if self._part is not None:
             classifier.begin(grid.readings, grid.order, grid.ends)
             grid.scan(None, self._part)
             classifier.end()
         else:
             classifier.classify(grid.scan())
-        seen = self._seen
-        classes = classifier.classes
-        # Compared as bytes first (no allocation): the line is made only on a change.
-        if seen is None or len(seen) != len(classes) or self.last_scan is None or classes != seen:
-            self._scan_changed(classes, classifier.size)
+        # The line is made only when a class changed in the scan (the classifier's `changed`:
+        # no copy of the last line's classes kept to compare, issue 32) or none was queued.
+        if classifier.changed or self.last_scan is None:
+            self._scan_changed(classifier.classes, classifier.size)
 
     def _scan_changed(self, classes, size):
-        seen = self._seen
-        if seen is None or len(seen) != len(classes):
-            seen = self._seen = bytearray(len(classes))
-            self.last_scan = None
-        seen[:] = classes
         line = format_scan(classes, size)
         if line != self.last_scan:
             # The line itself goes with its rows: the session log writes it as it is (no

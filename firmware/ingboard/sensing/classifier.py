@@ -1,8 +1,9 @@
 """Per-point classifier: raw Hall readings -> '.', 'B', 'W', '?' per point, every scan.
 
-Pure and allocation-free per scan: all state lives in arrays built once. Points are in scan
-order (index 0 = A19, column A first, top line first), the order of the session log's `scan`
-line, so `format_scan` only inserts the '/' between rows.
+Pure and allocation-free per scan (but for the list of a scan's new faults, when it finds
+some): all state lives in arrays built once. Points are in scan order (index 0 = A19, column A
+first, top line first), the order of the session log's `scan` line, so `format_scan` only
+inserts the '/' between rows.
 
 Sign convention (hardware_docs/design.md, "Stones"): Black stones carry their magnet south
 pole down, White north pole down; a DRV5055 mounted marked face up reads above its empty level
@@ -59,6 +60,14 @@ _COUNT_CAP = const(60000)
 _OVER_CAP = const(30000)
 _RAIL_RUN = const(256)  # a run at a rail is kept as this plus its scans (Classifier._run)
 _PARTS = const(16)  # a scan classified in parts (begin): at most one a group address
+# A fault found in the scan being classified: its reason | _NEW in `fault` until the scan is
+# whole (_take_new_faults), where new_faults[] was an array of every point (~0.8 KB of the
+# heap all game long on 19x19, for faults that come once a sensor dies; issue 32).
+_NEW = const(0x80)
+# The params' slot where a scan's loop notes that a class changed (and set_point,
+# clear_faults); `changed` takes it at the scan's end (the app's test of a new scan line, with
+# no copy of the last classes to compare: ~0.4 KB of the heap, issue 32).
+_CHANGED = const(28)  # after 9, _PARTS and enter_pct, leave_pct, over_pct
 _ARRAY = type(array("H"))
 
 
@@ -169,8 +178,9 @@ class Classifier:
         self.baseline = array("i", zeros + zeros)  # tracked empty level, x256 (fixed point)
         self.classes = bytearray(n)
         self.fault = bytearray(n)
-        self.new_faults = array("H", zeros)
+        self.new_faults = array("H")  # made when a scan finds some (_take_new_faults)
         self.new_fault_count = 0
+        self.changed = 1  # a class changed in the last scan (or since the one before it)
         self.scans = 0
         # Calibration, per point: empty level, and signed black/white spans (counts).
         self.cal_empty = array("H", zeros)
@@ -215,7 +225,6 @@ class Classifier:
                         self._last,
                         self._same,
                         self._run,
-                        self.new_faults,
                         self.cal_empty,
                         self._drift,
                     )
@@ -223,8 +232,15 @@ class Classifier:
             )
         # classify_viper's params: 7 settings, the new faults so far, the part (-1: the whole
         # scan), the ends of up to _PARTS parts (begin), then enter_pct, leave_pct, over_pct
-        # (written once, here).
-        self._params = array("i", [0] * (9 + _PARTS) + [enter_pct, leave_pct, over_pct])
+        # (written once, here, with the 7 settings: fixed once the classifier is made - writing
+        # them at every scan was ~60 us of the RP2040 a scan).
+        self._params = array(
+            "i",
+            [n, self.rail_low, self.rail_high, fault_scans, frozen_scans, settle_scans]
+            + [track_shift, 0, 0]
+            + [0] * _PARTS
+            + [enter_pct, leave_pct, over_pct, 1],
+        )
         self._order = None  # a scan classified in parts (begin): its points by part
         self._ends_of = None  # the `ends` whose parts the params hold (begin)
         self._readings = None
@@ -257,6 +273,7 @@ class Classifier:
         sw = white - empty
         self.cal_empty[i] = empty
         self.baseline[i] = empty << 8
+        self._params[_CHANGED] = 1
         self.classes[i] = EMPTY
         self.fault[i] = 0
         self._same[i] = 0
@@ -279,6 +296,7 @@ class Classifier:
             if self.fault[i] and self.fault[i] != FAULT_CALIBRATION:
                 self.fault[i] = 0
                 self._same[i] = 0
+                self._params[_CHANGED] = 1
                 if self._run[i] >= _RAIL_RUN:
                     self._run[i] = 0  # the rail run ends (an empty run stays)
                 self.classes[i] = EMPTY
@@ -287,26 +305,21 @@ class Classifier:
 
     def classify(self, readings):
         """Classify one scan (readings in scan order); return the number of new faults."""
+        p = self._set_params(-1)
         if self.native is not None and type(readings) is _ARRAY:
-            p = self._set_params(-1)
             nf = self.native(self._state, readings, p, readings)
-            self.new_fault_count = nf
-            self.scans += 1
-            return nf
-        nf = self._classify(readings, None, 0, self.points, 0)
+        else:
+            nf = self._classify(readings, None, 0, self.points, 0)
+        if nf:
+            self._take_new_faults(nf)
         self.new_fault_count = nf
+        self.changed = p[_CHANGED]
+        p[_CHANGED] = 0
         self.scans += 1
         return nf
 
     def _set_params(self, part):
         p = self._params
-        p[0] = self.points
-        p[1] = self.rail_low
-        p[2] = self.rail_high
-        p[3] = self.fault_scans
-        p[4] = self.frozen_scans
-        p[5] = self.settle_scans
-        p[6] = self.track_shift
         p[7] = 0
         p[8] = part
         return p
@@ -331,13 +344,6 @@ class Classifier:
             _set_ends(self._params, ends)
             self._ends_of = ends
         p = self._params  # _set_params(0), in line (a call is ~25 us of the RP2040)
-        p[0] = self.points
-        p[1] = self.rail_low
-        p[2] = self.rail_high
-        p[3] = self.fault_scans
-        p[4] = self.frozen_scans
-        p[5] = self.settle_scans
-        p[6] = self.track_shift
         p[7] = 0
         p[8] = 0
         self._readings = readings
@@ -358,27 +364,29 @@ class Classifier:
 
     def end(self):
         """The scan classified in parts is whole: the number of new faults (classify())."""
-        nf = self._params[7]
-        if nf > 1:
-            self._order_faults(nf)
+        p = self._params
+        nf = p[7]
+        if nf:
+            self._take_new_faults(nf)
         self.new_fault_count = nf
+        self.changed = p[_CHANGED]
+        p[_CHANGED] = 0
         self.scans += 1
         self._readings = None
         return nf
 
-    def _order_faults(self, nf):
-        # The new faults of a scan classified in parts, in point order as classify() finds
-        # them (each marked, then taken in order: nothing allocated).
+    def _take_new_faults(self, nf):
+        # The `nf` new faults of the scan (each marked _NEW), in point order, into new_faults;
+        # their marks cleared.
         fault = self.fault
-        found = self.new_faults
-        for j in range(nf):
-            fault[found[j]] |= 0x80
+        found = array("H", range(nf))  # (made at its size: no zeroed copy to throw away)
         j = 0
         for i in range(self.points):
-            if fault[i] & 0x80:
+            if fault[i] & _NEW:
                 fault[i] &= 0x7F
                 found[j] = i
                 j += 1
+        self.new_faults = found
 
     def _classify(self, readings, order, start, stop, nf):
         # The pure loop (CPython, the WebAssembly port; classify_viper.py does the same) over
@@ -403,9 +411,9 @@ class Classifier:
         frozen_scans = self.frozen_scans
         settle = self.settle_scans
         shift = self.track_shift
-        new_faults = self.new_faults
         cal = self.cal_empty
         drift = self._drift
+        changed = 0
         for j in range(start, stop):
             i = j if order is None else order[j]
             if fault[i]:
@@ -415,10 +423,11 @@ class Classifier:
                 c = run[i]
                 c = c - _RAIL_RUN + 1 if c >= _RAIL_RUN else 1
                 run[i] = _RAIL_RUN + c  # (the empty run ends)
+                if classes[i] != UNKNOWN:
+                    changed = 1
                 classes[i] = UNKNOWN
                 if c >= fault_scans:
-                    fault[i] = FAULT_RAIL
-                    new_faults[nf] = i
+                    fault[i] = FAULT_RAIL | _NEW
                     nf += 1
                 continue
             if run[i] >= _RAIL_RUN:
@@ -428,9 +437,10 @@ class Classifier:
                     c = same[i] + 1
                     same[i] = c
                     if c >= frozen_scans:
-                        fault[i] = FAULT_FROZEN
+                        fault[i] = FAULT_FROZEN | _NEW
+                        if classes[i] != UNKNOWN:
+                            changed = 1
                         classes[i] = UNKNOWN
-                        new_faults[nf] = i
                         nf += 1
                         continue
                 else:
@@ -471,6 +481,8 @@ class Classifier:
                 new = WHITE
             else:
                 new = EMPTY
+            if new != s:
+                changed = 1
             classes[i] = new
             if new == EMPTY:
                 c = run[i]
@@ -488,6 +500,8 @@ class Classifier:
                     base[i] = b
             else:
                 run[i] = 0
+        if changed:
+            self._params[_CHANGED] = 1
         return nf
 
     # -- diagnostics (allocate; not for the scan path) -----------------------------------

@@ -12,11 +12,13 @@ loop 26 ms (73 us a point), this one 1.5 ms (4 us a point).
 
 `state` is the array('I') Classifier builds once of the addresses of its arrays (uctypes.addressof;
 heap objects never move): classes, fault, baseline, sign_b, span_b, span_w, last, same, run (the
-empty run, or 256 + the rail run), new_faults, cal_empty, drift;
+empty run, or 256 + the rail run), cal_empty, drift; a new fault is marked in `fault` (its reason |
+0x80, classifier._NEW) and counted;
 `params` an array('i'): points, rail_low, rail_high, fault_scans, frozen_scans, settle_scans,
 track_shift, then the new faults found so far in this scan, the part to classify (-1: every
 point, in point order; k: the points order[ends[k - 1]:ends[k]], a part of a scan read in parts,
-Classifier.part), then the parts' ends (_PARTS of them), then enter_pct, leave_pct and over_pct.
+Classifier.part), then the parts' ends (_PARTS of them), then enter_pct, leave_pct and over_pct,
+then a flag set to 1 when a class changed.
 Returns the number of new faults (params[7] and those
 found now).
 """
@@ -35,7 +37,9 @@ _UNKNOWN = const(63)
 _FAULT_RAIL = const(1)
 _FAULT_FROZEN = const(2)
 _RAIL_RUN = const(256)  # classifier._RAIL_RUN
+_NEW = const(0x80)  # classifier._NEW
 _ENTER = const(25)  # params' index of enter_pct: after 9 and classifier._PARTS (16)
+_CHANGED = const(28)  # classifier._CHANGED: set when a class changed
 
 
 @micropython.viper
@@ -50,9 +54,8 @@ def classify_points(state, readings, params, order) -> int:
     last = ptr16(a[6])  # noqa: F821
     same = ptr16(a[7])  # noqa: F821
     run = ptr16(a[8])  # noqa: F821
-    new_faults = ptr16(a[9])  # noqa: F821
-    cal = ptr16(a[10])  # noqa: F821
-    drift = ptr16(a[11])  # noqa: F821
+    cal = ptr16(a[9])  # noqa: F821
+    drift = ptr16(a[10])  # noqa: F821
     rd = ptr16(readings)  # noqa: F821
     p = ptr32(params)  # noqa: F821
     ix = ptr16(order)  # noqa: F821
@@ -68,6 +71,7 @@ def classify_points(state, readings, params, order) -> int:
     leave = p[_ENTER + 1]
     over = p[_ENTER + 2]
     use = k >= 0
+    changed = 0
     if use:
         j = 0
         if k:
@@ -92,10 +96,11 @@ def classify_points(state, readings, params, order) -> int:
             else:
                 c = 1
             run[i] = _RAIL_RUN + c
+            if classes[i] != _UNKNOWN:
+                changed = 1
             classes[i] = _UNKNOWN
             if c >= fault_scans:
-                fault[i] = _FAULT_RAIL
-                new_faults[nf] = i
+                fault[i] = _FAULT_RAIL | _NEW
                 nf += 1
             continue
         if run[i] >= _RAIL_RUN:
@@ -105,9 +110,10 @@ def classify_points(state, readings, params, order) -> int:
                 c = same[i] + 1
                 same[i] = c
                 if c >= frozen_scans:
-                    fault[i] = _FAULT_FROZEN
+                    fault[i] = _FAULT_FROZEN | _NEW
+                    if classes[i] != _UNKNOWN:
+                        changed = 1
                     classes[i] = _UNKNOWN
-                    new_faults[nf] = i
                     nf += 1
                     continue
             else:
@@ -144,6 +150,8 @@ def classify_points(state, readings, params, order) -> int:
             new = _WHITE
         else:
             new = _EMPTY
+        if new != s:
+            changed = 1
         classes[i] = new
         if new == _EMPTY:
             c = run[i]
@@ -161,4 +169,6 @@ def classify_points(state, readings, params, order) -> int:
                 base[i] = b
         else:
             run[i] = 0
+    if changed:
+        p[_CHANGED] = 1
     return nf

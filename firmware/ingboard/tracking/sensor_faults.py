@@ -62,14 +62,13 @@ class SensorFaults:
         events = []
         since = self.since
         faulty = self.faulty
-        flip_t = self.flip_t
         due = _NOTHING_DUE
         for p in self.order:
             if faulty[p]:
                 continue
             v = seen[p]
             found = False
-            if flips[p] >= FLIPS and t - flip_t[p] <= FLIP_WINDOW_MS:
+            if flips[p] >= FLIPS and t - self.flip_start(p) <= FLIP_WINDOW_MS:
                 found = True
             elif v == UNKNOWN:
                 age = t - since[p]
