@@ -402,3 +402,31 @@ def test_a_new_game_larger_than_the_grid_is_refused():
     except ValueError as exc:
         assert "this board is 9x9" in str(exc)
     assert app.number == number and app.tracker.game.size == 9  # the game in progress stays
+
+
+def test_a_scan_cut_short_by_a_bad_reading_does_not_hide_the_stone_it_saw():
+    # A reading that is no number ends the classifier's loop after the stone's class changed,
+    # before the scan's `changed` is set: the next scans, whole again, must still send the
+    # board with the stone (review of issue 32: the classifier's changed flag).
+    vt, _cfg, _hw, app = _board("/tmp/ingboard-test-app-scan-cut", LOG)
+    app._scan_at = 0
+    vt.now = 500
+    app._scan(vt.now)
+    app.inputs.get()  # the empty board's line
+    grid = app._grid
+    whole = grid.scan
+
+    def cut_short(out=None):
+        out = list(whole(out))
+        out[-1] = None
+        return out
+
+    grid.scan = cut_short
+    vt.now = 1200  # the log's first stone is down
+    app._scan(vt.now)
+    assert app.inputs.get() is None
+    grid.scan = whole
+    vt.now = 1240
+    app._scan(vt.now)
+    kind, t, rows, _ = app.inputs.get()
+    assert t == 1240 and rows[4] == "....B...."

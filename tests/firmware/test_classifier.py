@@ -515,3 +515,26 @@ def test_a_class_changed_outside_a_scan_is_a_change_of_the_next_scan():
     assert chr(clf.classes[6]) == "?"
     clf.classify(r)
     assert clf.changed
+
+
+def test_a_scan_cut_short_after_a_new_fault_leaves_the_health_map_and_later_faults_whole():
+    # A reading that is no number (a driver gone wrong) ends the pure loop with an exception
+    # after it has marked B4's new fault: the mark must neither break the health map nor make
+    # the next new fault's scan fail (review of issue 32's fault marks).
+    clf = Classifier(size=5, fault_scans=2)
+    r = [E] * 25
+    r[6] = 0  # B4 reads ground
+    clf.classify(array("H", r))
+    cut = list(r)
+    cut[20] = None  # read after B4 in the scan's order
+    raises(TypeError, clf.classify, cut)
+    rows = clf.health_rows()
+    assert len(rows) == 5 and "".join(rows).count("R") == 1 and "".join(rows).count("+") == 24
+    r[12] = 0  # C3 now reads ground too
+    new = []
+    for _ in range(2):
+        count = clf.classify(array("H", r))
+        new += [C.point_name(clf.new_faults[j], 5) for j in range(count)]
+    assert sorted(new) == ["B4", "C3"]  # each once: B4's scan was cut short, it comes now
+    assert clf.fault[6] == C.FAULT_RAIL and clf.fault[12] == C.FAULT_RAIL
+    assert sorted(clf.fault_points()) == ["B4", "C3"]

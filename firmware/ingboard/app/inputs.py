@@ -126,6 +126,9 @@ class Inputs:
             self._scan_read()
         except Exception as exc:  # noqa: BLE001 (a bad scan never ends the scan task)
             self.report("scan", exc)
+            # A scan cut short may have changed classes before its `changed` was set: the next
+            # scan's line goes out whatever its flag says.
+            self.last_scan = None
         return self._spent(_T_SCAN, start)
 
     def _schedule(self, start):
@@ -235,6 +238,7 @@ class Inputs:
                     self._scan_read()
                 except Exception as exc:  # noqa: BLE001 (as _scan's: the task goes on)
                     self.report("scan", exc)
+                    self.last_scan = None  # (as _scan's)
                 end = self._spent(_T_SCAN, now)
                 # gc_policy: the most room there is, and a collection due soon made now
                 room = self.ticks_diff(self._scan_at, end) * unit

@@ -160,6 +160,9 @@ class Classifier:
         n = size * size
         self.size = size
         self.points = n
+        # The settings are fixed once the classifier is made: the native loop reads its copy in
+        # _params (below), the pure loop these attributes - a board with other settings makes
+        # a new Classifier.
         self.enter_pct = enter_pct
         self.leave_pct = leave_pct
         self.over_pct = over_pct
@@ -311,7 +314,7 @@ class Classifier:
         else:
             nf = self._classify(readings, None, 0, self.points, 0)
         if nf:
-            self._take_new_faults(nf)
+            nf = self._take_new_faults()
         self.new_fault_count = nf
         self.changed = p[_CHANGED]
         p[_CHANGED] = 0
@@ -367,7 +370,7 @@ class Classifier:
         p = self._params
         nf = p[7]
         if nf:
-            self._take_new_faults(nf)
+            nf = self._take_new_faults()
         self.new_fault_count = nf
         self.changed = p[_CHANGED]
         p[_CHANGED] = 0
@@ -375,11 +378,16 @@ class Classifier:
         self._readings = None
         return nf
 
-    def _take_new_faults(self, nf):
-        # The `nf` new faults of the scan (each marked _NEW), in point order, into new_faults;
-        # their marks cleared.
+    def _take_new_faults(self):
+        # The new faults of the scan (each marked _NEW), in point order, into new_faults, their
+        # marks cleared; how many. A mark that a scan cut short left behind (an exception
+        # between the marking and the scan's end) is taken with them: its fault is new too.
         fault = self.fault
-        found = array("H", range(nf))  # (made at its size: no zeroed copy to throw away)
+        n = 0
+        for i in range(self.points):
+            if fault[i] & _NEW:
+                n += 1
+        found = array("H", range(n))  # (made at its size: no zeroed copy to throw away)
         j = 0
         for i in range(self.points):
             if fault[i] & _NEW:
@@ -387,6 +395,7 @@ class Classifier:
                 found[j] = i
                 j += 1
         self.new_faults = found
+        return n
 
     def _classify(self, readings, order, start, stop, nf):
         # The pure loop (CPython, the WebAssembly port; classify_viper.py does the same) over
@@ -515,4 +524,7 @@ class Classifier:
         'C' unusable calibration."""
         marks = {0: "+", FAULT_RAIL: "R", FAULT_FROZEN: "F", FAULT_CALIBRATION: "C"}
         size = self.size
-        return ["".join(marks[self.fault[r * size + c]] for c in range(size)) for r in range(size)]
+        fault = self.fault  # (& 0x7F: a _NEW mark a scan cut short left, see _take_new_faults)
+        return [
+            "".join(marks[fault[r * size + c] & 0x7F] for c in range(size)) for r in range(size)
+        ]
