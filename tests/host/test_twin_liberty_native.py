@@ -15,7 +15,7 @@ from host_tools.twin import deploy
 from host_tools.twin.process import Twin
 
 MODULES = ["ingrules/%s.py" % m for m in ("__init__", "board", "liberty_viper", "chunked")]
-MODULES += ["ingrules/%s.py" % m for m in ("ko", "ply_store", "rulesets", "game")]
+MODULES += ["ingrules/%s.py" % m for m in ("ko", "ply_store", "rulesets", "ruleset_rows", "game")]
 
 # The scripts' random numbers and positions (the same generator on the twin and on any host):
 # boards of three sizes, sparse to nearly full, both colours (`bd`: ingrules.board).
