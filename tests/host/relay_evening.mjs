@@ -49,7 +49,7 @@ async function importFile(page, file, round) {
   await page.fill("#import-round", round ? String(round) : "");
   await page.click("#import");
   await page.waitForFunction(() => document.getElementById("import-msg").textContent.startsWith("imported") ||
-    document.getElementById("status").className === "bad", null, { timeout: 20000 });
+    document.getElementById("status").className === "bad", null, { timeout: LONG });
   return page.textContent("#import-msg");
 }
 
