@@ -107,22 +107,6 @@ def test_the_protocol_parser_is_loaded_by_a_hosts_first_line_only():
     assert "ingboard.link.protocol" in sys.modules
 
 
-def test_a_parser_that_cannot_be_loaded_is_the_lines_error_reply():
-    # (a MemoryError late in a long game where the code is heap): the link task goes on.
-    name = "ingboard.link.protocol"
-    saved = sys.modules.get(name)
-    sys.modules[name] = None  # its import fails
-    try:
-        replies = Protocol(object()).handle('{"cmd": "ping"}')
-    finally:
-        if saved is None:
-            del sys.modules[name]
-        else:
-            sys.modules[name] = saved
-    assert len(replies) == 1 and replies[0]["type"] == "error", replies
-    assert Protocol(object()).handle('{"cmd": "nope"}')[0]["cmd"] == "nope"  # loads again
-
-
 def test_a_resumed_app_keeps_none_of_the_code_it_used_once():
     root = "/tmp/ingboard-test-code-loading"
     clear_records(root)

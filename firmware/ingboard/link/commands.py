@@ -47,13 +47,9 @@ class Protocol:
         """The replies (dicts) to one line."""
         checkpoint = getattr(self.app, "scan_if_due", None)
         # The parser and its tables: loaded by a host's first line (see the module docstring),
-        # a piece of its own (an import from ROMFS is 11-35 ms of the RP2040). An import that
-        # fails (a MemoryError in a fragmented heap) is this line's error reply: no host line
-        # may end the link task.
-        try:
-            from ingboard.link.protocol import ProtocolError, parse
-        except Exception as exc:  # noqa: BLE001 (see above)
-            return [error("%s: %s" % (exc.__class__.__name__, exc))]
+        # a piece of its own (an import from ROMFS is 11-35 ms of the RP2040).
+        from ingboard.link.protocol import ProtocolError, parse
+
         if checkpoint is not None:
             checkpoint()
         self.cmd = None
