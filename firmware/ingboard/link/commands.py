@@ -45,13 +45,9 @@ class Protocol:
 
     def handle(self, line):
         """The replies (dicts) to one line."""
-        checkpoint = getattr(self.app, "scan_if_due", None)
-        # The parser and its tables: loaded by a host's first line (see the module docstring),
-        # a piece of its own (an import from ROMFS is 11-35 ms of the RP2040).
+        # The parser and its tables: loaded by a host's first line (see the module docstring).
         from ingboard.link.protocol import ProtocolError, parse
 
-        if checkpoint is not None:
-            checkpoint()
         self.cmd = None
         try:
             name, cmd = parse(line)
@@ -59,6 +55,7 @@ class Protocol:
             self.cmd = exc.cmd
             return [error(str(exc), exc.cmd)]
         self.cmd = name
+        checkpoint = getattr(self.app, "scan_if_due", None)
         if checkpoint is not None:
             checkpoint()  # the parse (a game's settings: ~25 ms of the RP2040) a piece of its own
         attr = "cmd_" + name.replace("-", "_")
