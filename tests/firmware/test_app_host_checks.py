@@ -126,7 +126,7 @@ def test_a_reply_that_runs_out_of_memory_answers_the_host_with_an_error():
 def _starved_replies(app, reply):
     import json
 
-    app._writer = commands.LineWriter(16)
+    app._writer = protocol.LineWriter(16)
     for fail_at in (1, 2):  # before anything went out; in the middle of the line
         link = _StarvedLink(fail_at)
         app._reply(link, reply, app.protocol.cmd)

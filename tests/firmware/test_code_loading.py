@@ -88,41 +88,6 @@ def test_the_rule_systems_rows_are_read_for_a_ruleset_and_forgotten():
         assert "ingrules.ruleset_rows" in sys.modules  # CPython keeps it
 
 
-def test_the_protocol_parser_is_loaded_by_a_hosts_first_line_only():
-    # link/protocol.py (the command table and the parser): a board no host talks to never
-    # loads it; the first line does, and it stays for the next ones.
-    root = "/tmp/ingboard-test-code-loading"
-    clear_records(root)
-    gc_policy.drop("ingboard.link.protocol")  # (an earlier test's host lines loaded it)
-    vt = VirtualTime()
-    cfg, hw = hardware(vt, LOG)
-    app = App(hw, RecordsStore(root), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
-    vt.drive(app, 3000)
-    assert app.tracker.game.plies  # the game went on, events written to the link
-    if _heap_is_code():
-        assert "ingboard.link.protocol" not in sys.modules
-    assert app.protocol.handle('{"cmd": "ping"}') == [{"type": "pong", "version": 1}]
-    refused = app.protocol.handle('{"cmd": "ping", "x": 1}')
-    assert refused[0]["type"] == "error" and refused[0]["cmd"] == "ping"
-    assert "ingboard.link.protocol" in sys.modules
-
-
-def test_a_parser_that_cannot_be_loaded_is_the_lines_error_reply():
-    # (a MemoryError late in a long game where the code is heap): the link task goes on.
-    name = "ingboard.link.protocol"
-    saved = sys.modules.get(name)
-    sys.modules[name] = None  # its import fails
-    try:
-        replies = Protocol(object()).handle('{"cmd": "ping"}')
-    finally:
-        if saved is None:
-            del sys.modules[name]
-        else:
-            sys.modules[name] = saved
-    assert len(replies) == 1 and replies[0]["type"] == "error", replies
-    assert Protocol(object()).handle('{"cmd": "nope"}')[0]["cmd"] == "nope"  # loads again
-
-
 def test_a_resumed_app_keeps_none_of_the_code_it_used_once():
     root = "/tmp/ingboard-test-code-loading"
     clear_records(root)

@@ -93,7 +93,7 @@ MESSAGES = (
 def test_the_pieces_of_a_message_are_its_json_text():
     import json
 
-    from ingboard.link.commands import PIECE, pieces
+    from ingboard.link.protocol import PIECE, pieces
 
     for message in MESSAGES:
         got = list(pieces(message))
@@ -103,7 +103,7 @@ def test_the_pieces_of_a_message_are_its_json_text():
 
 
 def test_the_line_writer_writes_the_line_through_its_small_buffer():
-    from ingboard.link.commands import LineWriter
+    from ingboard.link.protocol import LineWriter
 
     for size in (1, 7, 64, 256):
         writer = LineWriter(size)
@@ -116,7 +116,7 @@ def test_the_line_writer_writes_the_line_through_its_small_buffer():
 
 def test_a_line_cut_short_by_an_error_is_ended_and_the_error_raised():
     from expect import raises
-    from ingboard.link.commands import LineWriter
+    from ingboard.link.protocol import LineWriter
 
     out = []
 

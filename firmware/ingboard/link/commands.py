@@ -5,11 +5,9 @@ written to the host.
 A command goes to the app's `cmd_<name>(cmd)` method (name with '-' as '_'): the frequent
 ones (ping, state, new-game, button, mem, cpu: `HostLink`). Where the app has none, to
 host_commands.py's `cmd_<name>(app, cmd)`: the rare ones, loaded for the command and dropped
-after (gc_policy), so their code is not heap the game keeps. protocol.py parses the lines, loaded
-with the first line a host sends (and kept: a host sends many); this module writes them. Events
-and replies go out a slice at a time with the scan checkpoint between, and a reply that cannot
-be written still gets the host an answer (an error naming the command), in pieces through a
-fixed buffer where the heap has no block for the line (`pieces`, `LineWriter`).
+after (gc_policy), so their code is not heap the game keeps. protocol.py parses and writes the
+lines. Events and replies go out a slice at a time with the scan checkpoint between, and a reply
+that cannot be written still gets the host an answer (an error naming the command).
 """
 
 import json
@@ -18,9 +16,10 @@ from ingrules.board import BLACK
 from micropython import const
 
 from ingboard import gc_policy
+from ingboard.link import protocol
+from ingboard.link.protocol import ProtocolError, error, parse
 
 _LINK_SLICE = const(512)  # bytes of an event line written between two scan checkpoints
-PIECE = const(128)  # characters of a long string value in one piece of a line (pieces())
 
 
 def _rare(attr, app, cmd):
@@ -45,17 +44,6 @@ class Protocol:
 
     def handle(self, line):
         """The replies (dicts) to one line."""
-        checkpoint = getattr(self.app, "scan_if_due", None)
-        # The parser and its tables: loaded by a host's first line (see the module docstring),
-        # a piece of its own (an import from ROMFS is 11-35 ms of the RP2040). An import that
-        # fails (a MemoryError in a fragmented heap) is this line's error reply: no host line
-        # may end the link task.
-        try:
-            from ingboard.link.protocol import ProtocolError, parse
-        except Exception as exc:  # noqa: BLE001 (see above)
-            return [error("%s: %s" % (exc.__class__.__name__, exc))]
-        if checkpoint is not None:
-            checkpoint()
         self.cmd = None
         try:
             name, cmd = parse(line)
@@ -63,6 +51,7 @@ class Protocol:
             self.cmd = exc.cmd
             return [error(str(exc), exc.cmd)]
         self.cmd = name
+        checkpoint = getattr(self.app, "scan_if_due", None)
         if checkpoint is not None:
             checkpoint()  # the parse (a game's settings: ~25 ms of the RP2040) a piece of its own
         attr = "cmd_" + name.replace("-", "_")
@@ -89,12 +78,10 @@ class HostLink:
 
     def _init_host_link(self):
         self.protocol = Protocol(self)
-        self._writer = LineWriter()  # the link's one line buffer (allocated once)
+        self._writer = protocol.LineWriter()  # the link's one line buffer (allocated once)
 
     def cmd_ping(self, cmd):
-        from ingboard.link.protocol import VERSION  # (loaded: the line was parsed)
-
-        return [{"type": "pong", "version": VERSION}]
+        return [{"type": "pong", "version": protocol.VERSION}]
 
     def cmd_state(self, cmd):
         game = self.tracker.game
@@ -184,7 +171,7 @@ class HostLink:
         except Exception as exc:  # noqa: BLE001 (the host must get an answer)
             text = "reply lost: %s: %s" % (exc.__class__.__name__, exc)
         try:
-            link.write(Protocol.line(error(text, cmd)))
+            link.write(Protocol.line(protocol.error(text, cmd)))
         except Exception as exc:  # noqa: BLE001 (a message that cannot be written)
             self.report("link", exc)
 
@@ -194,81 +181,3 @@ class HostLink:
             self._send(link, message)
             self.scan_if_due()  # a burst of events (the count's) is many writes
             message = self.outputs.get()
-
-
-def error(text, cmd=None):
-    return {"type": "error", "cmd": cmd, "text": text}
-
-
-def pieces(message):
-    """The JSON text of `message` (as json.dumps writes it) in small pieces: every element of
-    a dict or list is a piece of its own and a long string goes PIECE characters at a time, so
-    that a large reply (a `plies` reply is ~2 KB) never needs one large block of memory - on
-    the Pico, at the end of a long game, no such block may be left (issue 20)."""
-    if isinstance(message, dict):
-        sep = "{"
-        for key in message:
-            yield sep + json.dumps(key) + ": "
-            yield from pieces(message[key])
-            sep = ", "
-        yield "{}" if sep == "{" else "}"
-    elif isinstance(message, (list, tuple)):
-        sep = "["
-        for item in message:
-            yield sep
-            yield from pieces(item)
-            sep = ", "
-        yield "[]" if sep == "[" else "]"
-    elif isinstance(message, str) and len(message) > PIECE:
-        yield '"'
-        for i in range(0, len(message), PIECE):
-            yield json.dumps(message[i : i + PIECE])[1:-1]
-        yield '"'
-    else:
-        yield json.dumps(message)
-
-
-class LineWriter:
-    """Writes messages as lines through a fixed buffer of `size` bytes (allocated once): the
-    pieces of a message (pieces()) are gathered in it and written whenever it is full, so a
-    line of any length is written with no block larger than the buffer and its pieces."""
-
-    def __init__(self, size=256):
-        self.buf = bytearray(size)
-        self.n = 0
-        self.written = 0  # bytes of the current line written out so far
-
-    def _put(self, write, data):
-        buf = self.buf
-        while data:
-            room = len(buf) - self.n
-            if room == 0:
-                self._flush(write)
-                room = len(buf)
-            take = data[:room] if len(data) > room else data
-            buf[self.n : self.n + len(take)] = take
-            self.n += len(take)
-            data = data[len(take) :] if len(take) < len(data) else b""
-
-    def _flush(self, write):
-        if self.n:
-            write(bytes(self.buf[: self.n]))
-            self.written += self.n
-            self.n = 0
-
-    def send(self, write, message):
-        """Write `message` and its newline with `write(bytes)`. On an exception (MemoryError)
-        whatever part of the line went out is ended with a newline (the host reads a line that
-        is not JSON, never one glued to the next) and the exception is raised again."""
-        self.n = 0
-        self.written = 0
-        try:
-            for piece in pieces(message):
-                self._put(write, piece.encode())
-            self._put(write, b"\n")
-            self._flush(write)
-        except Exception:
-            self.n = 0
-            if self.written:
-                write(b"\n")
-            raise

@@ -37,18 +37,14 @@ Commands (fields; reply):
   ...]}`, at most MAX_PLIES of the game in progress from ply `from` (point null for a pass;
   kind as ingrules/game.py's Ply): how a host checks the game the board holds (e.g. resumed)
 
-Every reply goes out in pieces through one fixed buffer (commands.py's `pieces`, `LineWriter`): a
-large reply
+Every reply goes out in pieces through one fixed buffer (`pieces`, `LineWriter`): a large reply
 needs no large block of memory. A reply that cannot be written even so (MemoryError) is replaced
 by `{"type": "error", "cmd": name, "text": "reply lost: ..."}`, so the host always gets an
 answer; a line cut short by it is ended first (the host reads one line that is not JSON).
 
 `parse(line)` checks a line against this table (ProtocolError with the reason); commands.py's
-`Protocol(app)` dispatches to the app's `cmd_*` methods (or host_commands.py's), turns every
-refusal into one error reply and writes the lines out. This module imports nothing of the
-firmware, and the board's program imports it with the first line a host sends (commands.py:
-Protocol.handle) and keeps it: a board that no host talks to (a club game) holds none of its
-code or tables (on the stock Pico image ~6 KB of heap; issue 32).
+`Protocol(app)` dispatches to the app's `cmd_*` methods (or host_commands.py's) and turns every
+refusal into one error reply. This module imports nothing of the firmware.
 """
 
 import json
@@ -60,6 +56,7 @@ MAX_LINE = const(4096)
 MAX_READ = const(2048)
 MAX_SAMPLES = const(64)
 MAX_PLIES = const(64)  # plies in one `plies` reply
+PIECE = const(128)  # characters of a long string value in one piece of a line (pieces())
 MAX_OFFSET = const(0x3FFFFFFF)  # file offsets: a small int on the board
 # Nesting of a command's JSON: {"cmd", "config": {"bowls": {"B": {...}}}} is 4 deep. Deeper
 # lines are refused before json.loads, whose recursion a thousand brackets would exhaust.
@@ -194,3 +191,81 @@ def parse(line):
         if key != "cmd":
             _check(name, key, fields[key], cmd[key])
     return name, cmd
+
+
+def error(text, cmd=None):
+    return {"type": "error", "cmd": cmd, "text": text}
+
+
+def pieces(message):
+    """The JSON text of `message` (as json.dumps writes it) in small pieces: every element of
+    a dict or list is a piece of its own and a long string goes PIECE characters at a time, so
+    that a large reply (a `plies` reply is ~2 KB) never needs one large block of memory - on
+    the Pico, at the end of a long game, no such block may be left (issue 20)."""
+    if isinstance(message, dict):
+        sep = "{"
+        for key in message:
+            yield sep + json.dumps(key) + ": "
+            yield from pieces(message[key])
+            sep = ", "
+        yield "{}" if sep == "{" else "}"
+    elif isinstance(message, (list, tuple)):
+        sep = "["
+        for item in message:
+            yield sep
+            yield from pieces(item)
+            sep = ", "
+        yield "[]" if sep == "[" else "]"
+    elif isinstance(message, str) and len(message) > PIECE:
+        yield '"'
+        for i in range(0, len(message), PIECE):
+            yield json.dumps(message[i : i + PIECE])[1:-1]
+        yield '"'
+    else:
+        yield json.dumps(message)
+
+
+class LineWriter:
+    """Writes messages as lines through a fixed buffer of `size` bytes (allocated once): the
+    pieces of a message (pieces()) are gathered in it and written whenever it is full, so a
+    line of any length is written with no block larger than the buffer and its pieces."""
+
+    def __init__(self, size=256):
+        self.buf = bytearray(size)
+        self.n = 0
+        self.written = 0  # bytes of the current line written out so far
+
+    def _put(self, write, data):
+        buf = self.buf
+        while data:
+            room = len(buf) - self.n
+            if room == 0:
+                self._flush(write)
+                room = len(buf)
+            take = data[:room] if len(data) > room else data
+            buf[self.n : self.n + len(take)] = take
+            self.n += len(take)
+            data = data[len(take) :] if len(take) < len(data) else b""
+
+    def _flush(self, write):
+        if self.n:
+            write(bytes(self.buf[: self.n]))
+            self.written += self.n
+            self.n = 0
+
+    def send(self, write, message):
+        """Write `message` and its newline with `write(bytes)`. On an exception (MemoryError)
+        whatever part of the line went out is ended with a newline (the host reads a line that
+        is not JSON, never one glued to the next) and the exception is raised again."""
+        self.n = 0
+        self.written = 0
+        try:
+            for piece in pieces(message):
+                self._put(write, piece.encode())
+            self._put(write, b"\n")
+            self._flush(write)
+        except Exception:
+            self.n = 0
+            if self.written:
+                write(b"\n")
+            raise
