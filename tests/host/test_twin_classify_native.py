@@ -104,30 +104,28 @@ gc.disable()
 # A scan that finds no new fault allocates nothing; one that finds some, their list
 # (new_faults: 2 bytes a point, and the array's header) - the same readings again and again
 # find the frozen sensors.
-allocated = 0
-over = 0
-found = 0
+tally = {"allocated": 0, "over": 0, "found": 0}
+
+def count(n, d):
+    # A scan's `n` new faults and the `d` bytes it allocated, into the tally.
+    if n:
+        tally["found"] += 1
+        tally["over"] = max(tally["over"], d - 2 * n)
+    else:
+        tally["allocated"] += d
+
 for k in range(10):
     before = gc.mem_alloc()
     n = a.classify(buf)
-    d = gc.mem_alloc() - before
-    if n:
-        found += 1
-        over = max(over, d - 2 * n)
-    else:
-        allocated += d
+    count(n, gc.mem_alloc() - before)
     before = gc.mem_alloc()
     cp.begin(buf, order, ends)
     for part in range(16):
         cp.part(part)
     n = cp.end()
-    d = gc.mem_alloc() - before
-    if n:
-        found += 1
-        over = max(over, d - 2 * n)
-    else:
-        allocated += d
+    count(n, gc.mem_alloc() - before)
 gc.enable()
+allocated, over, found = tally["allocated"], tally["over"], tally["found"]
 print(json.dumps({"native": native, "same": same, "scans": scans, "kinds": kinds,
                   "faults": faults, "allocated": allocated, "over": over, "found": found,
                   "native_us": ta // SCANS,
