@@ -480,7 +480,8 @@ class FakeApp:
     (per point, the mean of N scans in scan order); `{"cmd": "raw-bowl", "n": N}` ->
     `{"type": "raw-bowl", "n": N, "B": code, "W": code}` (per bowl, the median of N raw HX711
     codes, read by drivers/hx711.py); `{"cmd": "ping"}` -> `{"type": "pong", "version": V}` (the
-    link protocol's version, as the app answers). Anything else ->
+    link protocol's version, as the app answers); `{"cmd": "calibrating", "on": B}` ->
+    `{"type": "ok", "cmd": "calibrating", "on": B}`. Anything else ->
     `{"type": "error", "text": ...}`.
     `emit(event)` queues an event line (what the app prints during a game).
     """
@@ -500,6 +501,7 @@ class FakeApp:
         from ingboard.link import protocol
 
         self.version = protocol.VERSION
+        self.calibrating = False  # the `calibrating` command's mode (the fake tracks no game)
 
     def emit(self, event):
         self.out.append(json.dumps(event).encode())
@@ -523,6 +525,9 @@ class FakeApp:
             self.emit({"type": "raw-scan", "n": n, "size": size, "values": values})
         elif name == "ping":
             self.emit({"type": "pong", "version": self.version})
+        elif name == "calibrating":
+            self.calibrating = bool(cmd.get("on", True))
+            self.emit({"type": "ok", "cmd": "calibrating", "on": self.calibrating})
         elif name == "raw-bowl":
             n = int(cmd.get("n", 1))
             reply = {"type": "raw-bowl", "n": n}

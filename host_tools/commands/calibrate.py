@@ -14,6 +14,11 @@ Bowls: empty both bowls (lids off), then put a known mass (`--weight-g`) in each
 medians of raw HX711 codes (`{"cmd": "raw-bowl", "n": N}`) give each bowl's offset and scale,
 written to `/bowls.json` (format in ingboard/storage_paths.py).
 
+During the guided steps the board is in its calibration mode (`{"cmd": "calibrating"}`): the
+stones and the test mass are not a game's moves, and the board raises no alert for them. The
+restart at the end ends it (a board the tool lost on the way goes back to play by itself
+15 minutes after the last request).
+
 `--upload FILE` skips the guided steps and copies a saved grid calibration (checked first: a
 damaged file is refused, exit 2); `--save FILE` keeps a copy of the new one. Every file is
 read back from the board and compared; the board's program is restarted to load it.
@@ -79,6 +84,27 @@ def request(dev, cmd, reply_type, timeout_s=SCAN_TIMEOUT_S):
         "no %s reply from the board in %d s (is the ingboard firmware running? "
         "`ingboard flash`)" % (reply_type, timeout_s)
     )
+
+
+def calibration_mode(dev):
+    """Tell the board a calibration is under way (its scans and bowl readings are not moves)."""
+    try:
+        request(dev, {"cmd": "calibrating", "on": True}, "ok")
+    except DeviceError as exc:
+        if "unknown command" not in str(exc):
+            raise
+        raise DeviceError(
+            "the board's firmware is older than this tool (no calibration mode): "
+            "run `ingboard flash` first"
+        ) from None
+
+
+def end_calibration_mode(dev):
+    # A calibration cut short: the board plays again at once (best effort: no reply awaited).
+    try:
+        dev.write(b'{"cmd": "calibrating", "on": false}\n')
+    except Exception:  # noqa: BLE001 (the board may be gone)
+        pass
 
 
 def raw_scan(dev, scans):
@@ -235,6 +261,7 @@ def run(args):
             print("copied %s to %s" % (args.upload, sp.CALIBRATION))
         else:
             dev.start_app()
+            calibration_mode(dev)
             grid = bowls = None
             if args.only != "bowls":
                 grid, faulty = calibrate_grid(dev, args.lines_per_step, args.scans)
@@ -252,6 +279,7 @@ def run(args):
         dev.start_app()
     except DeviceError as exc:
         print("ingboard calibrate: %s" % exc, file=sys.stderr)
+        end_calibration_mode(dev)
         return 1
     finally:
         dev.close()

@@ -178,15 +178,47 @@ def test_bad_options_and_ended_input(board, monkeypatch, capsys):
 
 
 def test_a_board_that_refuses_the_command_is_reported(board, monkeypatch, capsys):
+    class RefusingApp(device.FakeApp):
+        def handle(self, line):
+            if b"calibrating" in line:
+                return super().handle(line)
+            self.emit({"type": "error", "text": "the grid does not answer"})
+
+    board.app_class = RefusingApp
+    monkeypatch.setattr(builtins, "input", Hand(board))
+    status, _out, err = ingboard(capsys, "calibrate", "--port", "fake")
+    assert status == 1
+    assert (
+        err.strip() == "ingboard calibrate: the board refused raw-scan: the grid does not answer"
+    )
+    # The calibration cut short: the board is told to play again.
+    assert board.app.calibrating is False
+
+
+def test_a_board_with_older_firmware_is_told_to_be_flashed(board, monkeypatch, capsys):
     class OldApp(device.FakeApp):
         def handle(self, line):
-            self.emit({"type": "error", "text": "unknown command"})
+            self.emit({"type": "error", "text": "unknown command 'calibrating'"})
 
     board.app_class = OldApp
     monkeypatch.setattr(builtins, "input", Hand(board))
     status, _out, err = ingboard(capsys, "calibrate", "--port", "fake")
-    assert status == 1
-    assert err.strip() == "ingboard calibrate: the board refused raw-scan: unknown command"
+    assert status == 1 and "older than this tool" in err and "ingboard flash" in err
+
+
+def test_the_board_is_in_its_calibration_mode_during_the_guided_steps(board, monkeypatch, capsys):
+    # The stones and the test mass are no game's moves (the app's `calibrating` mode).
+    seen = []
+    hand = Hand(board)
+
+    def noting_hand(prompt):
+        seen.append(board.app.calibrating)
+        return hand(prompt)
+
+    monkeypatch.setattr(builtins, "input", noting_hand)
+    status, _out, err = ingboard(capsys, "calibrate", "--port", "fake")
+    assert status == 0, err
+    assert seen and all(seen)
 
 
 def test_bands_follow_the_calibration_doc():

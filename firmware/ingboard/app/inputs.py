@@ -7,7 +7,8 @@ cell's reading is rounded to 0.1 g, or queued as a fault when it is not plausibl
 tracker would drop (a settled bowl's, `bowl_quiet`) is dropped before the queue when nothing
 is queued before it; key presses go in in the order they were made. `RingQueue` is the
 queue: slots allocated once, a full queue refuses and counts the drop (the sensors say it
-again). A mixin of App (app.py).
+again). While a host calibrates the board (`calibrating`, below) neither the grid nor the
+bowls feed the game. A mixin of App (app.py).
 """
 
 from ingrules.board import BLACK, WHITE
@@ -21,6 +22,10 @@ from ingboard.sensing.classifier import format_scan
 # The kinds of input, the first item of a queued (kind, t, a, b).
 SCAN, PRESS, BUTTON, BOWL, FAULT, LINE, KEY = 1, 2, 3, 4, 5, 6, 7
 INPUTS = const(64)
+# How long the calibration mode lasts after the host's last calibration request: a step is a
+# person covering nine lines of the board with stones (hardware_docs/calibration.md), a few
+# minutes; a host that went away leaves the board tracking again after this.
+CALIBRATING_MS = const(900000)
 # The tasks' counters: their index in cpu_meter.CPU_TASKS.
 _T_SCAN = const(0)
 _T_BOWLS = const(1)
@@ -83,6 +88,9 @@ class Inputs:
         # before the first): the `enrol` command's weights.
         self.bowl_dg = [None, None]
         self.last_scan = None
+        # While a host calibrates (the `calibrating` command; `ingboard calibrate`): until when
+        # (ticks_ms), else None.
+        self.calibrating = None
         # Where the grid's scan is one native call (the RP2040), the classifier takes each
         # group address's points in the next address's power-on wait (GridScanner.scan's
         # `work`, Classifier.part): the same classes, without their time after the scan.
@@ -150,7 +158,35 @@ class Inputs:
         if classifier.changed or self.last_scan is None:
             self._scan_changed(classifier.classes, classifier.size)
 
+    def calibrate_mode(self, on):
+        """Start (or renew) or end the calibration mode: while a host calibrates the board -
+        a step is a band of 171 stones of one colour, its bowls hold a test mass - the
+        scans and the bowls' readings are not the game's. Fed to the tracker they were
+        hundreds of alerts (171 `wrong-colour` at White's first band) in the journal and in
+        the outputs queue, and on the RP2040 the heap they split left no 2 KB block for the
+        next raw scan (issue 32). It ends with `on` False, or CALIBRATING_MS after the host's
+        last calibration request, and the tracker is then given the board as it is."""
+        if on:
+            self.calibrating = self.ticks_ms()
+        elif self.calibrating is not None:
+            self.calibrating = None
+            self.last_scan = None  # the board as it is goes in at the next scan
+
+    def _calibrating(self):
+        # True while the calibration mode holds (see calibrate_mode); it lapses here.
+        if self.ticks_diff(self.ticks_ms(), self.calibrating) < CALIBRATING_MS:
+            return True
+        self.calibrate_mode(False)
+        self.warn(
+            "calibration: no request from the host for %d min; the board plays again"
+            % (CALIBRATING_MS // 60000)
+        )
+        return False
+
     def _scan_changed(self, classes, size):
+        if self.calibrating is not None and self._calibrating():
+            self.last_scan = None  # (and when the mode ends, the board as it is goes in)
+            return
         line = format_scan(classes, size)
         if line != self.last_scan:
             # The line itself goes with its rows: the session log writes it as it is (no
@@ -259,6 +295,10 @@ class Inputs:
         inputs = self.inputs
         while not self.stopping:
             start = self.cpu_ticks()
+            if self.calibrating is not None and self._calibrating():
+                # The host reads the load cells itself (raw-bowl); a test mass is no stone.
+                await self.sleep_ms(period)
+                continue
             for i, c, color in _BOWLS:
                 hx = scales.get(c)
                 if hx is None:

@@ -1,5 +1,5 @@
-"""The host's diagnostic and set-up commands (protocol.py): calibrate, enrol, list, read,
-health, raw-scan, raw-bowl, plies - each `cmd_<name>(app, cmd) -> [replies]`.
+"""The host's diagnostic and set-up commands (protocol.py): calibrate, calibrating, enrol, list,
+read, health, raw-scan, raw-bowl, plies - each `cmd_<name>(app, cmd) -> [replies]`.
 
 Rare during play, so not part of app.py: commands.Protocol imports this module for one of them and
 drops it after (gc_policy.drop; issue 17: on the stock Pico image the code of .mpy files is
@@ -33,6 +33,12 @@ def cmd_calibrate(app, cmd):
     if grid:
         app.standalone.show_health(app.now())  # the health map on both faces
     return [{"type": "ok", "cmd": "calibrate", "grid": grid, "bowls": False}]
+
+
+def cmd_calibrating(app, cmd):
+    on = cmd.get("on", True)
+    app.calibrate_mode(on)
+    return [{"type": "ok", "cmd": "calibrating", "on": on}]
 
 
 def _load_grid(app):
@@ -104,6 +110,8 @@ def cmd_health(app, cmd):
 
 def cmd_raw_scan(app, cmd):
     n = cmd.get("n", 1)
+    if app.calibrating is not None:
+        app.calibrate_mode(True)  # a request renews the mode
     grid = app.hw["grid"]
     sums = None
     for _ in range(n):
@@ -112,12 +120,16 @@ def cmd_raw_scan(app, cmd):
             sums = [0] * len(readings)
         for i in range(len(readings)):
             sums[i] += readings[i]
-    values = [(s + n // 2) // n for s in sums]
-    return [{"type": "raw-scan", "n": n, "size": app.hw["classifier"].size, "values": values}]
+    # The means in place: one list of the board's size, no second one grown to 2 KB.
+    for i in range(len(sums)):
+        sums[i] = (sums[i] + n // 2) // n
+    return [{"type": "raw-scan", "n": n, "size": app.hw["classifier"].size, "values": sums}]
 
 
 def cmd_raw_bowl(app, cmd):
     n = cmd.get("n", 1)
+    if app.calibrating is not None:
+        app.calibrate_mode(True)  # a request renews the mode
     ticks, diff = app.ticks_ms, app.ticks_diff
     reply = {"type": "raw-bowl", "n": n}
     for c, hx in (app.hw.get("hx711") or {}).items():

@@ -16,6 +16,10 @@ Commands (fields; reply):
   accept-shift): no reply; the tracker's events follow
 - `calibrate`: reloads the grid calibration file;
   `{"type": "ok", "cmd": "calibrate", "grid": loaded, "bowls": false}`
+- `calibrating` (`on`, default true): while on, the board's scans and bowl readings are not
+  the game's (a host calibrating it covers the board with bands of stones and puts a test
+  mass in the bowls); each raw-scan or raw-bowl renews it, and it ends by itself 15 minutes
+  after the last (inputs.py, CALIBRATING_MS); `{"type": "ok", "cmd": "calibrating", "on": on}`
 - `enrol` (`B`, `W`: grams, optional: the latest readings): only before the first move;
   `{"type": "ok", "cmd": "enrol", "B": g, "W": g}` (the game restarts with `w180_g` set)
 - `list`: `{"type": "games", "files": [{"name": "0001.sgf", "number": 1, "bytes": n}, ...]}`
@@ -82,6 +86,7 @@ COMMANDS = {
     "new-game": {"config": "config"},
     "button": {"name": "button"},
     "calibrate": {},
+    "calibrating": {"on": "flag"},
     "enrol": {"B": "grams", "W": "grams"},
     "list": {},
     "read": {"name": "name", "offset": "count", "count": "chunk"},

@@ -1,0 +1,85 @@
+"""The calibration mode (issue 32: `ingboard calibrate` refused with a MemoryError on the
+twin): while a host calibrates the board - bands of stones of one colour on the board, a test
+mass in a bowl - its scans and bowl readings are not the game's: no alert, no move, nothing
+journalled; it ends with the host's `off`, or 15 minutes after its last calibration request,
+and the game is then given the board as it is."""
+
+from app_fakes import VirtualTime, clear_records, hardware
+from ingboard.app import inputs
+from ingboard.app.app import App
+from ingboard.records.store import RecordsStore
+
+ROOT = "/tmp/ingboard-test-app-calibrating"
+EMPTY = "/".join(["........."] * 9)
+WHITE_BAND = "/".join(["WWWWWWWWW"] * 3 + ["........."] * 6)  # White's first band, Black to play
+# The session log the fakes replay: the board and the bowls as the hands leave them.
+LOG = (
+    "ingboard-session 1\n"
+    '0 config {"size": 9, "rules": "ing1991", "time": {"system": "ing-pp", "basic_s": 600}}\n'
+    "0 scan " + EMPTY + "\n"
+    "1000 scan " + WHITE_BAND + "\n"
+    "1000 bowl W 500.0\n"
+    "1200 bowl W 500.0\n"
+)
+ON = b'{"cmd": "calibrating", "on": true}\n'
+OFF = b'{"cmd": "calibrating", "on": false}\n'
+RAW = b'{"cmd": "raw-scan", "n": 2}\n'
+
+
+def _app(host_lines):
+    vt = VirtualTime()
+    cfg, hw = hardware(vt, LOG, host_lines=host_lines)
+    clear_records(ROOT)
+    app = App(hw, RecordsStore(ROOT), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
+    return vt, hw, app
+
+
+def _alerts(hw):
+    return [m for m in hw["link"].messages() if m["type"] == "alert"]
+
+
+def test_without_the_mode_a_band_of_white_stones_is_a_flood_of_alerts():
+    # The case the mode is for: 27 stones of the player not to move, each its own alert.
+    vt, hw, app = _app([])
+    vt.drive(app, 4000)
+    assert len([a for a in _alerts(hw) if a["code"] == "wrong-colour"]) == 27
+
+
+def test_calibrating_board_raises_no_alert_and_makes_no_move_then_plays_again_when_off():
+    vt, hw, app = _app([(200, ON), (2000, RAW), (3000, OFF)])
+    vt.drive(app, 2900, stop=False)
+    sent = hw["link"].messages()
+    assert {"type": "ok", "cmd": "calibrating", "on": True} in sent
+    raw = [m for m in sent if m["type"] == "raw-scan"]
+    assert len(raw) == 1 and raw[0]["size"] == 9 and len(raw[0]["values"]) == 81
+    assert _alerts(hw) == [] and app.tracker.game.plies == []
+    assert app.calibrating is not None
+    # The host's off: the game is given the board as it is - the stones still lie there.
+    vt.drive(app, 6000)
+    codes = [a["code"] for a in _alerts(hw)]
+    assert app.calibrating is None and codes.count("wrong-colour") == 27
+
+
+def test_calibration_mode_lapses_fifteen_minutes_after_the_hosts_last_request():
+    vt, hw, app = _app([(200, ON)])
+    vt.drive(app, 2500, stop=False)
+    assert _alerts(hw) == [] and app.calibrating is not None
+    # The host went away: its last request was CALIBRATING_MS ago.
+    app.calibrating = vt.ticks_ms() - inputs.CALIBRATING_MS
+    vt.drive(app, 5000)
+    sent = hw["link"].messages()
+    warnings = [m["text"] for m in sent if m["type"] == "warning"]
+    assert any("no request from the host for 15 min" in w for w in warnings), warnings
+    assert [a["code"] for a in _alerts(hw)].count("wrong-colour") == 27
+
+
+def test_a_raw_request_renews_the_mode_and_a_bad_flag_is_refused():
+    vt, hw, app = _app([(200, ON)])
+    vt.drive(app, 500, stop=False)
+    started = app.calibrating
+    vt.now = 1500
+    reply = app.protocol.handle(RAW)
+    assert reply[0]["type"] == "raw-scan" and app.calibrating != started
+    bad = app.protocol.handle(b'{"cmd": "calibrating", "on": "yes"}')
+    assert bad[0]["type"] == "error" and bad[0]["cmd"] == "calibrating"
+    assert app.calibrating is not None  # a refused line changes nothing
