@@ -14,10 +14,12 @@ Bowls: empty both bowls (lids off), then put a known mass (`--weight-g`) in each
 medians of raw HX711 codes (`{"cmd": "raw-bowl", "n": N}`) give each bowl's offset and scale,
 written to `/bowls.json` (format in ingboard/storage_paths.py).
 
-During the guided steps the board is in its calibration mode (`{"cmd": "calibrating"}`): the
-stones and the test mass are not a game's moves, and the board raises no alert for them. The
-restart at the end ends it (a board the tool lost on the way goes back to play by itself
-15 minutes after the last request).
+During the guided steps the board is in its calibration mode (`{"cmd": "calibrating"}`, sent
+again before each step's request): the stones and the test mass are not a game's moves, and
+the board raises no alert for them. At the end (or when the board refuses a step) the user is
+asked to clear the board and put the stones back in their bowls, and the restart (or the
+mode's `off`) has the board play again; a board the tool lost on the way (Ctrl-C, input ended)
+plays again by itself 30 minutes after the last request.
 
 `--upload FILE` skips the guided steps and copies a saved grid calibration (checked first: a
 damaged file is refused, exit 2); `--save FILE` keeps a copy of the new one. Every file is
@@ -28,7 +30,7 @@ import json
 import sys
 import time
 
-from host_tools.device import DeviceError, connect
+from host_tools.device import DeviceError, connect, wait_app_started
 from host_tools.errors import InputError
 
 HELP = "guided grid and bowl calibration, written to the board's calibration files"
@@ -99,8 +101,19 @@ def calibration_mode(dev):
         ) from None
 
 
+PUT_BACK = (
+    "Take the mass out, clear the board and put the stones back in their bowls: "
+    "the board then plays again."
+)
+
+
 def end_calibration_mode(dev):
-    # A calibration cut short: the board plays again at once (best effort: no reply awaited).
+    """A calibration cut short: once the board is cleared (a band of stones left on it would be
+    a flood of alerts), the board plays again (best effort: no reply awaited)."""
+    try:
+        ask(PUT_BACK)
+    except InputError:
+        pass  # not interactive: the board plays again as it is
     try:
         dev.write(b'{"cmd": "calibrating", "on": false}\n')
     except Exception:  # noqa: BLE001 (the board may be gone)
@@ -108,6 +121,7 @@ def end_calibration_mode(dev):
 
 
 def raw_scan(dev, scans):
+    calibration_mode(dev)  # again before each step: a step may outlast the mode's lapse
     msg = request(dev, {"cmd": "raw-scan", "n": scans}, "raw-scan")
     values = msg.get("values")
     size = msg.get("size")
@@ -200,6 +214,7 @@ def put_and_check(dev, path, data):
 
 
 def raw_bowls(dev, scans):
+    calibration_mode(dev)  # (as raw_scan)
     msg = request(dev, {"cmd": "raw-bowl", "n": scans}, "raw-bowl")
     if not isinstance(msg.get("B"), int) or not isinstance(msg.get("W"), int):
         raise DeviceError("malformed raw-bowl reply from the board")
@@ -261,6 +276,7 @@ def run(args):
             print("copied %s to %s" % (args.upload, sp.CALIBRATION))
         else:
             dev.start_app()
+            wait_app_started(dev)  # a line sent while main.py loads reaches nobody
             calibration_mode(dev)
             grid = bowls = None
             if args.only != "bowls":
@@ -276,10 +292,12 @@ def run(args):
             if bowls is not None:
                 put_and_check(dev, sp.BOWL_CALIBRATION, bowls.encode())
                 print("wrote %s" % sp.BOWL_CALIBRATION)
+            ask(PUT_BACK)  # what lies on the board meets the game when the board restarts
         dev.start_app()
     except DeviceError as exc:
         print("ingboard calibrate: %s" % exc, file=sys.stderr)
-        end_calibration_mode(dev)
+        if upload is None:
+            end_calibration_mode(dev)
         return 1
     finally:
         dev.close()

@@ -180,24 +180,28 @@ def test_bad_options_and_ended_input(board, monkeypatch, capsys):
 def test_a_board_that_refuses_the_command_is_reported(board, monkeypatch, capsys):
     class RefusingApp(device.FakeApp):
         def handle(self, line):
-            if b"calibrating" in line:
+            if b"calibrating" in line or b"ping" in line:
                 return super().handle(line)
             self.emit({"type": "error", "text": "the grid does not answer"})
 
     board.app_class = RefusingApp
-    monkeypatch.setattr(builtins, "input", Hand(board))
+    hand = Hand(board)
+    monkeypatch.setattr(builtins, "input", hand)
     status, _out, err = ingboard(capsys, "calibrate", "--port", "fake")
     assert status == 1
     assert (
         err.strip() == "ingboard calibrate: the board refused raw-scan: the grid does not answer"
     )
-    # The calibration cut short: the board is told to play again.
+    # The calibration cut short: the board cleared, it is told to play again.
     assert board.app.calibrating is False
+    assert calibrate.PUT_BACK in hand.prompts[-1]
 
 
 def test_a_board_with_older_firmware_is_told_to_be_flashed(board, monkeypatch, capsys):
     class OldApp(device.FakeApp):
         def handle(self, line):
+            if b"ping" in line:
+                return super().handle(line)
             self.emit({"type": "error", "text": "unknown command 'calibrating'"})
 
     board.app_class = OldApp
@@ -212,13 +216,16 @@ def test_the_board_is_in_its_calibration_mode_during_the_guided_steps(board, mon
     hand = Hand(board)
 
     def noting_hand(prompt):
-        seen.append(board.app.calibrating)
+        # (When the files are written the board sits in its REPL: no app runs.)
+        seen.append(board.app is None or board.app.calibrating)
         return hand(prompt)
 
     monkeypatch.setattr(builtins, "input", noting_hand)
     status, _out, err = ingboard(capsys, "calibrate", "--port", "fake")
     assert status == 0, err
     assert seen and all(seen)
+    # The last prompt, before the restart: the board cleared, the stones back in their bowls.
+    assert calibrate.PUT_BACK in hand.prompts[-1]
 
 
 def test_bands_follow_the_calibration_doc():

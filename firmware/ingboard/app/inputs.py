@@ -24,8 +24,9 @@ SCAN, PRESS, BUTTON, BOWL, FAULT, LINE, KEY = 1, 2, 3, 4, 5, 6, 7
 INPUTS = const(64)
 # How long the calibration mode lasts after the host's last calibration request: a step is a
 # person covering nine lines of the board with stones (hardware_docs/calibration.md), a few
-# minutes; a host that went away leaves the board tracking again after this.
-CALIBRATING_MS = const(900000)
+# minutes, and the tool starts the mode again before each; a host that went away leaves the
+# board tracking again after this.
+CALIBRATING_MS = const(1800000)
 # The tasks' counters: their index in cpu_meter.CPU_TASKS.
 _T_SCAN = const(0)
 _T_BOWLS = const(1)
@@ -295,10 +296,10 @@ class Inputs:
         inputs = self.inputs
         while not self.stopping:
             start = self.cpu_ticks()
-            if self.calibrating is not None and self._calibrating():
-                # The host reads the load cells itself (raw-bowl); a test mass is no stone.
-                await self.sleep_ms(period)
-                continue
+            # While a host calibrates (the `calibrating` mode) the load cells are still polled -
+            # the driver's watch for a silent HX711 stays fed (a gap of minutes read as one
+            # unplugged) - but a test mass is no stone: nothing goes to the game.
+            calibrating = self.calibrating is not None and self._calibrating()
             for i, c, color in _BOWLS:
                 hx = scales.get(c)
                 if hx is None:
@@ -307,7 +308,10 @@ class Inputs:
                 try:
                     grams = hx.poll(t)
                 except SensorFault as exc:
-                    inputs.put((FAULT, t, color, str(exc)))
+                    if not calibrating:
+                        inputs.put((FAULT, t, color, str(exc)))
+                    continue
+                if calibrating:
                     continue
                 if grams is not None and not plausible(grams):
                     # NaN, infinity, 100 kg: refused at the boundary as a fault (issue 19)

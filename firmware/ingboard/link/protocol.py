@@ -1,10 +1,11 @@
 """The host link: line-delimited JSON over USB serial, events out and commands in.
 
 Out: every tracker event as one JSON object a line (the schema of `ingboard track --events`:
-"t", "type", ...), plus `{"type": "warning", "text": ...}` (storage full, journal trouble) and
-the replies below. In: one JSON object a line with a "cmd". A line that is not a known,
-well-formed command gets exactly one `{"type": "error", "cmd": name or null, "text": why}` and
-changes nothing. Lines longer than MAX_LINE bytes are refused the same way.
+"t", "type", ...), plus `{"type": "warning", "text": ...}` (storage full, journal trouble, a
+calibration mode that lapsed) and the replies below. In: one JSON object a line with a "cmd".
+A line that is not a known, well-formed command gets exactly one
+`{"type": "error", "cmd": name or null, "text": why}` and changes nothing. Lines longer than
+MAX_LINE bytes are refused the same way.
 
 Commands (fields; reply):
 
@@ -18,7 +19,7 @@ Commands (fields; reply):
   `{"type": "ok", "cmd": "calibrate", "grid": loaded, "bowls": false}`
 - `calibrating` (`on`, default true): while on, the board's scans and bowl readings are not
   the game's (a host calibrating it covers the board with bands of stones and puts a test
-  mass in the bowls); each raw-scan or raw-bowl renews it, and it ends by itself 15 minutes
+  mass in the bowls); each raw-scan or raw-bowl renews it, and it ends by itself 30 minutes
   after the last (inputs.py, CALIBRATING_MS); `{"type": "ok", "cmd": "calibrating", "on": on}`
 - `enrol` (`B`, `W`: grams, optional: the latest readings): only before the first move;
   `{"type": "ok", "cmd": "enrol", "B": g, "W": g}` (the game restarts with `w180_g` set)
