@@ -80,6 +80,38 @@ def _take(app, item):
     return None
 
 
+# Alerts one point each, raised a point at a time: a flood of them (a bowl spilled over the
+# board, every stone its own `wrong-colour`) is more than the outputs queue holds.
+_POINT_ALERTS = ("wrong-colour", "stone-extra", "stone-missing")
+
+
+def _merged(outputs, message):
+    # With the outputs queue full, an alert of one point each goes out with the newest queued
+    # alert of its code and text (that event as it is, its points one more): the host and a
+    # display on it still learn every point to clear; nothing is left out of the count. False
+    # when it is not merged (the queue has room, or no such alert is queued: then dropped).
+    slots = outputs.slots
+    n = len(slots)
+    if outputs.count < n or message.get("type") != "alert":
+        return False
+    code = message.get("code")
+    points = message.get("points")
+    if code not in _POINT_ALERTS or not points:
+        return False
+    for i in range(outputs.count - 1, -1, -1):
+        queued = slots[(outputs.head + i) % n]
+        if (
+            queued.get("type") == "alert"
+            and queued.get("code") == code
+            and queued.get("points")
+            and queued.get("text") == message.get("text")
+        ):
+            # A new list: the queued event's own may be held elsewhere (standalone.note).
+            queued["points"] = queued["points"] + points
+            return True
+    return False
+
+
 def _fault(app, t, a, b):
     # The tracker brought to t first (its clock as of t for the journal: the game
     # task's idle ticks do not keep it current).
@@ -197,8 +229,8 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
         self.emit({"t": self._last, "type": "warning", "text": text})
 
     def emit(self, message):
-        if not self.outputs.put(message):
-            pass  # counted in outputs.dropped; reported with the next state reply
+        if not _merged(self.outputs, message):
+            self.outputs.put(message)  # full: counted in outputs.dropped (the state reply's)
 
     # -- the game task: the only caller of the tracker -----------------------------------------
 
