@@ -82,3 +82,28 @@ def test_a_spilled_bowl_names_every_point_to_the_host_and_the_game_goes_on():
     assert [(m["color"], m["point"], m["n"]) for m in moves] == [("B", played, 1)]
     assert [m for m in sent if m["type"] in ("warning", "error")] == []
     assert len([m for m in sent if m["type"] == "alert"]) == len(alerts)  # no more alerts
+
+
+def test_alerts_beyond_a_full_queue_go_into_one_list_made_once_and_the_originals_stay():
+    # A full board's 361 `stone-extra` (a new game with the last game's stones still on the
+    # board): each point past the queue's 64 goes into one list made for the newest queued
+    # alert of its code - not a new, longer list each time (review: ~185 KB of garbage) - and
+    # the list that alert was raised with (a display may hold it) is left as it was.
+    vt = VirtualTime()
+    cfg, hw = hardware(vt, _game()[0])
+    clear_records(ROOT)
+    app = App(hw, RecordsStore(ROOT), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
+    raised = []
+    for k in range(361):
+        points = ["P%d" % k]
+        raised.append(points)
+        app.emit({"t": k, "type": "alert", "code": "stone-extra", "points": points, "text": "x"})
+    q = app.outputs
+    assert q.count == OUTPUTS and q.dropped == 0
+    newest = q.slots[(q.head + q.count - 1) % OUTPUTS]
+    assert newest["points"] == ["P%d" % k for k in range(OUTPUTS - 1, 361)]
+    assert newest["points"] is q.merged and newest["t"] == OUTPUTS - 1
+    assert raised[OUTPUTS - 1] == ["P%d" % (OUTPUTS - 1)]  # the list it was raised with
+    # Another code finds no alert of its own queued: dropped, and counted.
+    app.emit({"t": 400, "type": "alert", "code": "wrong-colour", "points": ["A1"], "text": "y"})
+    assert q.dropped == 1

@@ -1,4 +1,4 @@
-"""A bowl knocked over mid-game on the device twin: `count` stones of both colours land on
+"""A bowl knocked over mid-game on the device twin: `count` stones (of `colours`) land on
 empty points at once, then the players pick them up a few at a time; the game goes on.
 (The machinery is long_game.Board's, as the long-game test and the bench drive it.)"""
 
@@ -88,5 +88,4 @@ def spill(
         "least_free": min(m["free"] for m in mems if m.get("free") is not None),
         "least_largest": min(m["largest"] for m in mems if m.get("largest") is not None),
         "state": state,
-        "active": None,
     }

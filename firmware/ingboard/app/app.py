@@ -86,13 +86,13 @@ _POINT_ALERTS = ("wrong-colour", "stone-extra", "stone-missing")
 
 
 def _merged(outputs, message):
-    # With the outputs queue full, an alert of one point each goes out with the newest queued
-    # alert of its code and text (that event as it is, its points one more): the host and a
-    # display on it still learn every point to clear; nothing is left out of the count. False
-    # when it is not merged (the queue has room, or no such alert is queued: then dropped).
+    # With the outputs queue full (App.emit looks first), an alert of one point each goes out
+    # with the newest queued alert of its code and text (that event as it is, its points one
+    # more): the host and a display on it still learn every point to clear; nothing is left
+    # out of the count. False when no such alert is queued (then dropped, and counted).
     slots = outputs.slots
     n = len(slots)
-    if outputs.count < n or message.get("type") != "alert":
+    if message.get("type") != "alert":
         return False
     code = message.get("code")
     points = message.get("points")
@@ -106,8 +106,16 @@ def _merged(outputs, message):
             and queued.get("points")
             and queued.get("text") == message.get("text")
         ):
-            # A new list: the queued event's own may be held elsewhere (standalone.note).
-            queued["points"] = queued["points"] + points
+            held = queued["points"]
+            if held is not outputs.merged:
+                # A new list, once: the queued event's own may be held elsewhere
+                # (standalone.note); the next points go into this one in place (a new list
+                # each time was ~185 KB of garbage for a full board's 361 alerts).
+                held = list(held)
+                queued["points"] = held
+                outputs.merged = held
+            for p in points:
+                held.append(p)
             return True
     return False
 
@@ -229,8 +237,9 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
         self.emit({"t": self._last, "type": "warning", "text": text})
 
     def emit(self, message):
-        if not _merged(self.outputs, message):
-            self.outputs.put(message)  # full: counted in outputs.dropped (the state reply's)
+        q = self.outputs  # (_merged's frame, on the heap, only when the queue is full)
+        if q.count < len(q.slots) or not _merged(q, message):
+            q.put(message)  # full: counted in outputs.dropped (the state reply's)
 
     # -- the game task: the only caller of the tracker -----------------------------------------
 

@@ -47,6 +47,7 @@ class RingQueue:
         self.head = 0
         self.count = 0
         self.dropped = 0
+        self.merged = None  # the outputs': the points list app._merged made last
 
     def put(self, item):
         n = len(self.slots)
