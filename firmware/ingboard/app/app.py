@@ -237,9 +237,8 @@ class App(Inputs, Recorder, CpuMeter, HostLink):
         self.emit({"t": self._last, "type": "warning", "text": text})
 
     def emit(self, message):
-        q = self.outputs  # (_merged's frame, on the heap, only when the queue is full)
-        if q.count < len(q.slots) or not _merged(q, message):
-            q.put(message)  # full: counted in outputs.dropped (the state reply's)
+        if self.outputs.count < OUTPUTS or not _merged(self.outputs, message):  # (frame if full)
+            self.outputs.put(message)  # full: counted in outputs.dropped (the state reply's)
 
     # -- the game task: the only caller of the tracker -----------------------------------------
 
