@@ -41,6 +41,12 @@ def cmd_calibrating(app, cmd):
     return [{"type": "ok", "cmd": "calibrating", "on": on}]
 
 
+def _renew_calibration(app):
+    # A raw request while the calibration mode holds renews it (protocol.py, `calibrating`).
+    if app.calibrating is not None:
+        app.calibrate_mode(True)
+
+
 def _load_grid(app):
     from ingboard import storage_paths
 
@@ -110,8 +116,7 @@ def cmd_health(app, cmd):
 
 def cmd_raw_scan(app, cmd):
     n = cmd.get("n", 1)
-    if app.calibrating is not None:
-        app.calibrate_mode(True)  # a request renews the mode
+    _renew_calibration(app)
     grid = app.hw["grid"]
     sums = None
     for _ in range(n):
@@ -128,8 +133,7 @@ def cmd_raw_scan(app, cmd):
 
 def cmd_raw_bowl(app, cmd):
     n = cmd.get("n", 1)
-    if app.calibrating is not None:
-        app.calibrate_mode(True)  # a request renews the mode
+    _renew_calibration(app)
     ticks, diff = app.ticks_ms, app.ticks_diff
     reply = {"type": "raw-bowl", "n": n}
     for c, hx in (app.hw.get("hx711") or {}).items():
