@@ -149,6 +149,13 @@ class Relay:
         self.on_event = on_event or (lambda kind, data: None)
         self.offline_ms = OFFLINE_AFTER_MS if offline_ms is None else offline_ms
         self.lock = threading.RLock()
+        # Page events wait here while the lock is held and go out after it is released, in
+        # order (_deliver): the director's desk takes its own lock and then asks the relay for
+        # its views, so an event sent under the relay's lock met an import holding the desk's
+        # lock - and the relay, the import and the MQTT client all stopped (CI, 2026-11-29).
+        self._outbox = []
+        self._outbox_lock = threading.Lock()  # held only to append or take the list
+        self._delivering = threading.Lock()  # one thread delivers at a time: events keep order
         self.games = {}  # (event, board, gid) -> _GameState
         self.boards = {}  # (event, board) -> view dict (what the page shows)
         self.events_of = {}  # board -> the events it was seen under (bounded: MAX_EVENTS)
@@ -205,6 +212,34 @@ class Relay:
         except Exception as exc:  # noqa: BLE001 (a handler that fails quarantines, goes on)
             reason = "%s: %s" % (exc.__class__.__name__, str(exc)[:200])
             return self._quarantine(topic_name, payload, reason, now_ms)
+        finally:
+            self._deliver()
+
+    def _event(self, kind, data):
+        """A page event (on_event), sent once the relay's lock is released (_deliver)."""
+        with self._outbox_lock:
+            self._outbox.append((kind, data))
+
+    def _deliver(self):
+        """The queued events to on_event, outside the relay's lock and in the order they were
+        made. A call made while this thread still holds the lock (a nested one) leaves them to
+        the outermost; a listener that raises loses only its own event."""
+        if self.lock._is_owned():
+            return
+        with self._delivering:
+            while True:
+                with self._outbox_lock:
+                    if not self._outbox:
+                        return
+                    batch, self._outbox = self._outbox, []
+                for kind, data in batch:
+                    try:
+                        self.on_event(kind, data)
+                    except Exception as exc:  # noqa: BLE001 (a page never stops the archive)
+                        import sys
+
+                        print("relay: a %s event's listener failed: %s" % (kind, exc),
+                              file=sys.stderr)  # fmt: skip
 
     def _handle(self, topic_name, payload, now_ms):
         if not isinstance(topic_name, str):
@@ -286,7 +321,7 @@ class Relay:
         out = dict(v)
         out.pop("seen_ms", None)
         out.pop("silent", None)
-        self.on_event("board", out)
+        self._event("board", out)
 
     def _on_status(self, ev, board, msg, now_ms):
         v = self._view(ev, board)
@@ -447,7 +482,7 @@ class Relay:
         new = self.store.flag(ev, board, gid, n, "alert", (code + " " + detail).strip(), now_ms)
         if new:
             data = {"event": ev, "board": board, "g": gid, "n": n, "code": code}
-            self.on_event("alert", dict(data, detail=detail))
+            self._event("alert", dict(data, detail=detail))
         self._view(ev, board)
         return "alert"
 
@@ -469,7 +504,7 @@ class Relay:
             left = [_time_left(clock[c]) for c in ("B", "W")]
             if left != [None, None]:
                 self.store.add_clock(ev, board, v["g"], n, left[0], left[1])
-        self.on_event("clock", {"event": ev, "board": board, "g": v["g"], "clock": clock})
+        self._event("clock", {"event": ev, "board": board, "g": v["g"], "clock": clock})
         return "clock"
 
     def _ack(self, ev, board, gid, g):
@@ -488,6 +523,7 @@ class Relay:
                     v["online"] = False
                     v["silent"] = True
                     self._emit_board(v)
+        self._deliver()
 
     def views(self):
         with self.lock:
