@@ -1,4 +1,4 @@
-"""`ingboard monitor [--port P] [--json] [--count N]`: live events from the board.
+"""`ingboard monitor [--port P] [--json] [--count N] [--restart]`: live events from the board.
 
 The board's app prints one JSON event a line on its USB serial link, with the schema of
 `ingboard track`'s events (the spec's session-log.md, "What ingboard track prints"). monitor
@@ -6,12 +6,18 @@ only listens: it opens the port without resetting the board, so a game in progre
 Each event becomes one human-readable line (`--json`: the event line exactly as received);
 anything else the board prints (a traceback, the REPL banner) goes to stderr as `board: ...`.
 Ends after N events with `--count`, when the link closes (exit 0) or on Ctrl-C.
+
+What the board said before the port was opened is gone (opening a serial port discards what
+waited in it), so the app's start-up events (the resumed game, the bowls' first check, a
+missing sensor) are heard only by a monitor already listening. `--restart` restarts the app
+once the port is open (a soft reset, as `ingboard flash` ends; the game resumes from its
+journal) and then prints its start-up as it happens.
 """
 
 import json
 import sys
 
-from host_tools.device import DeviceClosed, connect
+from host_tools.device import DeviceClosed, DeviceError, connect
 from host_tools.errors import InputError
 
 HELP = "print live events from the board (human-readable, or --json lines)"
@@ -23,6 +29,11 @@ def add_arguments(parser):
     parser.add_argument("--port", help="the board's serial port (default: $INGBOARD_PORT)")
     parser.add_argument("--json", action="store_true", help="print each event's JSON line")
     parser.add_argument("--count", type=int, default=0, help="stop after N events")
+    parser.add_argument(
+        "--restart",
+        action="store_true",
+        help="restart the board's app once listening, to hear its start-up (the game resumes)",
+    )
 
 
 def clock_time(ms):
@@ -158,9 +169,14 @@ def run(args):
         raise InputError("--count must be 0 (no limit) or more")
     dev = connect(args.port)
     try:
+        if args.restart:
+            dev.start_app()
         monitor(dev, args.json, args.count)
     except KeyboardInterrupt:
         pass
+    except DeviceError as exc:
+        print("ingboard monitor: %s" % exc, file=sys.stderr)
+        return 1
     finally:
         dev.close()
     return 0

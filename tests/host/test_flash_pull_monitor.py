@@ -532,6 +532,39 @@ def test_monitor_json_is_the_raw_lines_and_count_stops(fake, capsys):
     assert status == 2 and "--count" in one_line(err)
 
 
+def test_monitor_restart_hears_the_apps_start_up(fake, capsys):
+    """What the board said before the port opened is gone; --restart restarts the app once
+    listening, so its start-up events are heard (and only then is the board reset)."""
+    from host_tools.device import FakeApp
+
+    class StartingApp(FakeApp):
+        def __init__(self, device):
+            super().__init__(device)
+            self.emit({"type": "warning", "text": "game 0001 resumed at move 12"})
+
+    fake.app_class = StartingApp
+    starts = _board_sending(fake, [])
+    fake.closed = False  # (each monitor closes the link when it ends; the next opens it again)
+    status, out, _err = ingboard(capsys, "monitor", "--port", "fake", "--json", "--count", "1")
+    assert status == 0 and json.loads(out)["text"] == "game 0001 resumed at move 12"
+    assert fake.app_starts == starts  # heard because nobody read it yet: no restart
+    status, out, _err = ingboard(
+        capsys, "monitor", "--port", "fake", "--json", "--count", "1", "--restart"
+    )
+    assert status == 0 and json.loads(out)["text"] == "game 0001 resumed at move 12"
+    assert fake.app_starts == starts + 1
+
+
+def test_monitor_restart_refused_is_one_clear_line(fake, capsys, monkeypatch):
+    def refuse():
+        raise device.DeviceError("fake: could not enter the raw REPL")
+
+    monkeypatch.setattr(fake, "start_app", refuse)
+    status, out, err = ingboard(capsys, "monitor", "--port", "fake", "--restart")
+    assert status == 1 and out == ""
+    assert one_line(err) == "ingboard monitor: fake: could not enter the raw REPL"
+
+
 def test_monitor_unknown_event_types_still_print():
     assert monitor.describe({"type": "scan", "rows": "..."}) == 'scan: rows="..."'
     assert monitor.describe({"type": "resume"}) == "game resumed"

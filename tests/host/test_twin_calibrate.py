@@ -1,7 +1,9 @@
 """`ingboard calibrate` against a fresh device twin, as against a new board: `ingboard flash
 --romfs` over the pseudo-terminal (the app starts), then the guided grid and bowl steps with a
 "hand" that does what each prompt says on the twin's hardware models (stones on the Hall grid,
-the mass on a load cell), then `ingboard monitor` on the idle board.
+the mass on a load cell), then `ingboard monitor --restart` on the idle board (opening the port
+discards what the app said before: without --restart the monitor raced the app's start-up and,
+once under load, heard nothing in 300 s).
 
 What it checks (hardware_docs/calibration.md): calibrate talks to an app that is already
 running (the tool interrupts it before the soft reset that starts it again), both HX711s answer
@@ -64,7 +66,9 @@ def test_calibrate_grid_and_bowls_on_a_fresh_twin_then_monitor_is_clean(monkeypa
             out, err = capsys.readouterr()
             assert status == 0, err
             hardware.fill_bowls(twin)  # the stones go back into their bowls
-            heard = ingboard("monitor", "--port", port, "--json", "--count", "2", timeout=300)
+            heard = ingboard(
+                "monitor", "--port", port, "--json", "--count", "2", "--restart", timeout=300
+            )
         assert heard.returncode == 0, heard.stderr
         events = [json.loads(line) for line in heard.stdout.splitlines() if line.strip()]
         calib = bytes(
