@@ -156,6 +156,7 @@ class Relay:
         self._outbox = []
         self._outbox_lock = threading.Lock()  # held only to append or take the list
         self._delivering = threading.Lock()  # one thread delivers at a time: events keep order
+        self._in_delivery = threading.local()  # a listener's own handle()/tick(): see _deliver
         self.games = {}  # (event, board, gid) -> _GameState
         self.boards = {}  # (event, board) -> view dict (what the page shows)
         self.events_of = {}  # board -> the events it was seen under (bounded: MAX_EVENTS)
@@ -222,24 +223,30 @@ class Relay:
 
     def _deliver(self):
         """The queued events to on_event, outside the relay's lock and in the order they were
-        made. A call made while this thread still holds the lock (a nested one) leaves them to
-        the outermost; a listener that raises loses only its own event."""
-        if self.lock._is_owned():
+        made. A call made while this thread still holds the lock (a nested one), or from a
+        listener (which calls handle() or tick() itself), leaves them to the delivery already
+        running in this thread; a listener that raises loses only its own event."""
+        if self.lock._is_owned() or getattr(self._in_delivery, "on", False):
             return
         with self._delivering:
-            while True:
-                with self._outbox_lock:
-                    if not self._outbox:
-                        return
-                    batch, self._outbox = self._outbox, []
-                for kind, data in batch:
-                    try:
-                        self.on_event(kind, data)
-                    except Exception as exc:  # noqa: BLE001 (a page never stops the archive)
-                        import sys
+            self._in_delivery.on = True
+            try:
+                while True:
+                    with self._outbox_lock:
+                        if not self._outbox:
+                            return
+                        batch, self._outbox = self._outbox, []
+                    for kind, data in batch:
+                        try:
+                            self.on_event(kind, data)
+                        except Exception:  # noqa: BLE001 (a page never stops the archive)
+                            import sys
+                            import traceback
 
-                        print("relay: a %s event's listener failed: %s" % (kind, exc),
-                              file=sys.stderr)  # fmt: skip
+                            print("relay: a %s event's listener failed:" % kind, file=sys.stderr)
+                            traceback.print_exc()
+            finally:
+                self._in_delivery.on = False
 
     def _handle(self, topic_name, payload, now_ms):
         if not isinstance(topic_name, str):
@@ -517,13 +524,15 @@ class Relay:
 
     def tick(self, now_ms):
         """Boards silent for `offline_ms` show offline (a board whose network froze)."""
-        with self.lock:
-            for v in self.boards.values():
-                if v["online"] and now_ms - v["seen_ms"] > self.offline_ms:
-                    v["online"] = False
-                    v["silent"] = True
-                    self._emit_board(v)
-        self._deliver()
+        try:
+            with self.lock:
+                for v in self.boards.values():
+                    if v["online"] and now_ms - v["seen_ms"] > self.offline_ms:
+                        v["online"] = False
+                        v["silent"] = True
+                        self._emit_board(v)
+        finally:
+            self._deliver()
 
     def views(self):
         with self.lock:

@@ -282,9 +282,10 @@ class _Handler(BaseHTTPRequestHandler):
                 with b.cond:
                     if b.seq == seq:
                         b.cond.wait(KEEPALIVE_S)
-                    if b.seq == seq:
-                        out.write(b": keepalive\n\n")
-                        out.flush()
+                    idle = b.seq == seq
+                if idle:  # written without the lock: a page that stops reading blocks only its
+                    out.write(b": keepalive\n\n")  # own thread, never push() (paho's thread)
+                    out.flush()
                 events = b.since(seq)
                 if events is None:  # this page fell too far behind: start it again
                     seq, data = b.snapshot_data()

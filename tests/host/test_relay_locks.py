@@ -6,11 +6,12 @@ server's threads.
 CI, 2026-11-29: the director imported round 2 while six boards played; the import never
 answered and the MQTT client could not be stopped. The relay sent its page events to the desk
 while holding its own lock, and the desk, holding its lock, asked the relay for its views. These
-tests fail on that code: the first at once, the second by hanging (caught by the join's
-timeout)."""
+tests fail on that code: the first after its reader's 5 s wait, the second by hanging (caught
+by the joins' deadline)."""
 
 import json
 import threading
+import time
 
 from host_tools.relay.director import Director
 from host_tools.relay.service import Relay
@@ -27,7 +28,7 @@ CSV = (
 CSV2 = CSV.replace("1,Ito Ann (3d),Kim Bo (1k)", "1,Kim Bo (1k),Sato Eli").replace(
     "3,Sato Eli,Park Fen", "3,Ito Ann (3d),Park Fen"
 )
-JOIN_S = 60  # far longer than either test needs (well under a second each, alone)
+JOIN_S = 60  # far longer than either test needs (a few seconds each, alone)
 
 
 def _hall(tmp_path):
@@ -122,6 +123,8 @@ def test_imports_while_boards_play_never_hang(tmp_path):
             now += 100
             relay.tick(now)
 
+    last = []
+
     def director():
         files = [(CSV, "round1.csv", 1), (CSV2, "round2.csv", 2)]
         i = 0
@@ -130,16 +133,44 @@ def test_imports_while_boards_play_never_hang(tmp_path):
             desk.import_file(data, name, rnd)
             desk.set_round(1 + i % 2)
             desk.bind(3, "t%d" % (3 + i % 4))
+            last[:] = [1 + i % 2, "t%d" % (3 + i % 4)]
             i += 1
 
     threads = [guarded(fn) for fn in (boards, ticker, director)]
     for t in threads:
         t.start()
+    deadline = time.monotonic() + JOIN_S
     for t in threads:
-        t.join(JOIN_S)
+        t.join(max(0.0, deadline - time.monotonic()))
     stuck = [fn for fn, t in zip(("boards", "ticker", "director"), threads) if t.is_alive()]
     assert not stuck, "deadlocked: %s still running after %d s" % (stuck, JOIN_S)
     assert not errors, errors
     assert relay.stats["quarantined"] == 0
-    assert desk.current_round() in (1, 2) and desk.seats()[3] in ("t3", "t4", "t5", "t6")
+    assert last, "the director's thread did nothing"
+    assert [desk.current_round(), desk.seats()[3]] == last  # what the director did last
+    store.close()
+
+
+def test_a_listener_may_feed_the_relay_again(tmp_path):
+    """A listener that hands the relay a message of its own (a loop-back, as a test harness or
+    a bridge does) neither hangs nor reorders: its events come after the one it heard."""
+    store, relay, desk = _hall(tmp_path)
+    heard = []
+
+    def listener(kind, data):
+        heard.append((kind, data.get("online")))
+        if kind == "board" and data.get("online") and len(heard) == 1:
+            relay.handle(_topic("t2", "status"), json.dumps({"state": "online"}), 20)
+            heard.append(("fed", None))
+
+    relay.on_event = listener
+    worker = threading.Thread(
+        target=relay.handle, args=(_topic("t1", "status"), json.dumps({"state": "online"}), 10)
+    )
+    worker.daemon = True
+    worker.start()
+    worker.join(JOIN_S)
+    assert not worker.is_alive(), "a listener's own handle() hung the relay"
+    assert heard == [("board", True), ("fed", None), ("board", True)]
+    assert [v["board"] for v in relay.views()] == ["t1", "t2"]
     store.close()
