@@ -90,7 +90,7 @@ def test_a_lost_ctrl_a_is_sent_again_and_the_raw_repl_is_entered(repl_factory):
     repl = repl_factory(lose=1)
     dev = device.MpremoteDevice(repl.path)
     try:
-        dev._raw(attempts=3, wait_s=0.5)
+        dev._raw(attempts=3, wait_s=2.0)
         assert dev._t.in_raw_repl
         assert repl.ctrl_a == 2
         assert _next_byte(dev) == b">"  # left for mpremote's next command

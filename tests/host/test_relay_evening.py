@@ -64,7 +64,9 @@ class Venue:
         self.broker.start()
         self.store = Store(str(tmp / "relay.sqlite"))
         self.broadcaster = Broadcaster(0)
-        self.relay = Relay(self.store, EV, offline_ms=4000)
+        # A board silent 8 s shows offline (the real relay: 20 s); t4's mishap keeps it off 16 s.
+        # (4 s once raised false offline alerts on a loaded machine: a board starved of CPU.)
+        self.relay = Relay(self.store, EV, offline_ms=8000)
         self.director = Director(self.store, EV, publish=lambda *a: self.relay.publish(*a),
                                  views=self.relay.views)  # fmt: skip
         self.relay.on_event = _fan_out(self.director, self.broadcaster)
@@ -97,7 +99,7 @@ class Venue:
         self.ticker.start()
         self.fleet = Fleet(
             "127.0.0.1", self.broker.port, EV, self.users, str(self.tmp / "boards"), seed=7,
-            move_s=(0.05, 0.15), plies=(12, 18), follow_pairings=True, offline_s=9.0,
+            move_s=(0.05, 0.15), plies=(12, 18), follow_pairings=True, offline_s=16.0,
             mishaps={("t3", 1, 3): "alert:bowl-mismatch", ("t2", 1, 8): "illegal",
                      ("t4", 1, 10): "offline"},
         )  # fmt: skip

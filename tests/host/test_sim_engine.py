@@ -38,7 +38,10 @@ def sim(*args, timeout=30):
     ],
 )
 def test_not_a_gtp_engine_is_one_clear_error(command, words):
-    done = sim("--engine", command, "--handshake-timeout", "1")
+    # 1 s only where the wait itself is the case (cat never answers); the others end at once,
+    # and a loaded machine may take more than 1 s to start and end /bin/true.
+    wait = "1" if command == "cat" else "10"
+    done = sim("--engine", command, "--handshake-timeout", wait)
     assert done.returncode == 2
     assert words in done.stderr
     assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
