@@ -205,6 +205,11 @@ def _say_status(host, port, broadcaster):
                 "relay: ERROR: the broker %s refused the relay's login (%s): check --user and "
                 "--password-file; still trying" % (where, detail)
             )
+        elif state == "denied":
+            text = (
+                "relay: ERROR: the broker %s refused the relay's subscription to the boards' "
+                "topics (%s): check the broker's ACL for the relay's user" % (where, detail)
+            )
         else:
             text = "relay: lost the broker %s (%s); reconnecting" % (where, detail)
         print(text, file=sys.stderr, flush=True)

@@ -114,9 +114,10 @@ function loadRound() {
 function relayStatus(r) {
   const b = $("broker");
   const words = { connected: "broker connected", connecting: "connecting to the broker",
-                  unreachable: "BROKER UNREACHABLE", refused: "BROKER REFUSED THE RELAY'S LOGIN" };
+                  unreachable: "BROKER UNREACHABLE", refused: "BROKER REFUSED THE RELAY'S LOGIN",
+                  denied: "BROKER REFUSED THE RELAY'S SUBSCRIPTION" };
   b.textContent = (words[r.broker] || r.broker) + (r.detail && r.broker !== "connected" ? ": " + r.detail : "");
-  b.className = r.broker === "unreachable" || r.broker === "refused" ? "bad" : "";
+  b.className = ["unreachable", "refused", "denied"].includes(r.broker) ? "bad" : "";
 }
 
 let resultsTimer = null;

@@ -555,7 +555,8 @@ class MqttRelay:
 
         self.relay = relay
         self.connected = threading.Event()
-        # on_status(state, detail): "connected", "connecting", "unreachable", "refused"
+        # on_status(state, detail): "connected", "connecting", "unreachable", "refused" (the
+        # login), "denied" (the subscription)
         self.on_status = on_status or (lambda state, detail: None)
         self.status = None
         self.stopping = False
@@ -570,6 +571,7 @@ class MqttRelay:
         self.client.on_connect_fail = self._on_connect_fail
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
+        self.client.on_subscribe = self._on_subscribe
         relay.publish = self._publish
         self.host, self.port = host, port
 
@@ -596,6 +598,14 @@ class MqttRelay:
             return
         ev = self.relay.event or "+"
         client.subscribe("go/v1/%s/+/+" % ev, qos=1)
+        # connected once the broker has granted the subscription (_on_subscribe): a board's
+        # message published before that would not reach the relay.
+
+    def _on_subscribe(self, client, userdata, mid, reason_codes, properties):
+        refused = [str(rc) for rc in reason_codes if rc.is_failure]
+        if refused:
+            self._status("denied", ", ".join(refused))  # the broker's ACL for the relay's user
+            return
         self.connected.set()
         self._status("connected")
 

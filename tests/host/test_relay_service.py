@@ -297,3 +297,23 @@ def test_live_page_streams_and_resumes_over_http():
         assert boards[0]["n"] == 4
     finally:
         server.stop()
+
+
+def test_the_relay_is_connected_once_its_subscription_is_granted():
+    """`connected` (and the page's "broker connected") only when the broker granted the
+    subscription: a board's message published before would not reach the relay. A refused
+    subscription (a broker's ACL without read for the relay's user) is said, not hidden."""
+    from paho.mqtt.packettypes import PacketTypes
+    from paho.mqtt.reasoncodes import ReasonCode
+
+    from host_tools.relay.service import MqttRelay
+
+    said = []
+    relay = Relay(None, "club")
+    mqtt = MqttRelay(relay, "127.0.0.1", 1, on_status=lambda state, detail: said.append(state))
+    denied = ReasonCode(PacketTypes.SUBACK, identifier=0x80)
+    mqtt._on_subscribe(mqtt.client, None, 1, [denied], None)
+    assert not mqtt.connected.is_set() and said == ["denied"]
+    granted = ReasonCode(PacketTypes.SUBACK, identifier=1)  # QoS 1
+    mqtt._on_subscribe(mqtt.client, None, 2, [granted], None)
+    assert mqtt.connected.is_set() and said == ["denied", "connected"]
