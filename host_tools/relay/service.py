@@ -28,6 +28,7 @@ from ingboard.link.protocol import too_deep
 from ingboard.link.relay_link import split_topic, topic, valid_name
 
 from host_tools.relay import checker
+from host_tools.relay.page_events import PageEvents
 
 MAX_AHEAD = 2000  # moves buffered past a gap, per game
 OFFLINE_AFTER_MS = 20000  # a board silent this long shows offline (its clock speaks at 1 Hz)
@@ -149,14 +150,9 @@ class Relay:
         self.on_event = on_event or (lambda kind, data: None)
         self.offline_ms = OFFLINE_AFTER_MS if offline_ms is None else offline_ms
         self.lock = threading.RLock()
-        # Page events wait here while the lock is held and go out after it is released, in
-        # order (_deliver): the director's desk takes its own lock and then asks the relay for
-        # its views, so an event sent under the relay's lock met an import holding the desk's
-        # lock - and the relay, the import and the MQTT client all stopped (CI, 2026-11-29).
-        self._outbox = []
-        self._outbox_lock = threading.Lock()  # held only to append or take the list
-        self._delivering = threading.Lock()  # one thread delivers at a time: events keep order
-        self._in_delivery = threading.local()  # a listener's own handle()/tick(): see _deliver
+        # Page events go out after the lock is released (page_events.py: a deadlock with the
+        # director's desk otherwise).
+        self.page_events = PageEvents(self.lock, lambda kind, data: self.on_event(kind, data))
         self.games = {}  # (event, board, gid) -> _GameState
         self.boards = {}  # (event, board) -> view dict (what the page shows)
         self.events_of = {}  # board -> the events it was seen under (bounded: MAX_EVENTS)
@@ -214,39 +210,10 @@ class Relay:
             reason = "%s: %s" % (exc.__class__.__name__, str(exc)[:200])
             return self._quarantine(topic_name, payload, reason, now_ms)
         finally:
-            self._deliver()
+            self.page_events.deliver()
 
     def _event(self, kind, data):
-        """A page event (on_event), sent once the relay's lock is released (_deliver)."""
-        with self._outbox_lock:
-            self._outbox.append((kind, data))
-
-    def _deliver(self):
-        """The queued events to on_event, outside the relay's lock and in the order they were
-        made. A call made while this thread still holds the lock (a nested one), or from a
-        listener (which calls handle() or tick() itself), leaves them to the delivery already
-        running in this thread; a listener that raises loses only its own event."""
-        if self.lock._is_owned() or getattr(self._in_delivery, "on", False):
-            return
-        with self._delivering:
-            self._in_delivery.on = True
-            try:
-                while True:
-                    with self._outbox_lock:
-                        if not self._outbox:
-                            return
-                        batch, self._outbox = self._outbox, []
-                    for kind, data in batch:
-                        try:
-                            self.on_event(kind, data)
-                        except Exception:  # noqa: BLE001 (a page never stops the archive)
-                            import sys
-                            import traceback
-
-                            print("relay: a %s event's listener failed:" % kind, file=sys.stderr)
-                            traceback.print_exc()
-            finally:
-                self._in_delivery.on = False
+        self.page_events.add(kind, data)
 
     def _handle(self, topic_name, payload, now_ms):
         if not isinstance(topic_name, str):
@@ -532,7 +499,7 @@ class Relay:
                         v["silent"] = True
                         self._emit_board(v)
         finally:
-            self._deliver()
+            self.page_events.deliver()
 
     def views(self):
         with self.lock:
