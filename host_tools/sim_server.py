@@ -37,6 +37,7 @@ from ingboard.tracking.tracker import Tracker
 from ingrules.board import BLACK, WHITE, Board, stones_per_colour
 
 from host_tools.bowl_model import BowlModel
+from host_tools.device import DeviceError
 from host_tools.errors import InputError
 from host_tools.sim_assist import Assist
 from host_tools.sim_marks import board_marks, standing_alerts
@@ -663,6 +664,10 @@ def make_server(port=8000, host="127.0.0.1", session=None):
                 return self._json(200, session.handle(path[5:], body))
             except (InputError, ValueError) as exc:
                 return self._json(400, {"error": str(exc)})
+            except DeviceError as exc:
+                # The board behind the page (the device twin, live_board.py) failed: the
+                # page says so, as it says a bad request.
+                return self._json(503, {"error": str(exc)})
 
     try:
         server = QuietServer((host, port), Handler)

@@ -28,16 +28,25 @@ from ingrules.board import BLACK, WHITE
 from host_tools.errors import InputError
 from host_tools.sim_server import LiveBoard, Session
 from host_tools.twin import deploy, frames, hardware, scenario
+from host_tools.twin.process import TwinError
 
 GRID_SIZE = 19  # board_config's grid (every variant's)
 # A player's press (emulated ms): the keys' edge interrupts time each press (drivers/keys.py),
 # so a short one counts. A key still down cannot be pressed again: press() waits for it.
 KEY_HOLD_MS = 150
-KEY_UP_WAIT_S = 5.0
 # A stone taken from its bowl: the firmware reads the bowl this many times (10 a second) before
-# the stone appears on the grid - the hand's way from the bowl to the board; at most this long.
+# the stone appears on the grid - the hand's way from the bowl to the board.
 BOWL_READS = 3
-BOWL_READ_WAIT_S = 5.0
+# A key is held only once the firmware has read the grid as it was last set over this many
+# whole scans (each reads every one of the grid's points once): a press the firmware takes
+# before any scan saw the stone just placed is a pass (tracking/presses.py). The assist's
+# press follows its stone by a time of the wall clock (sim_assist.PRESS_AFTER_MS), and a
+# loaded machine runs the emulator slower than that clock: the firmware's scans are counted.
+SCANS_BEFORE_KEY = 2
+# What the board waits for from the firmware (the bowl's reads, the grid's scans, a key up)
+# takes at most this long by the wall clock, or TwinError: the emulator may run much slower
+# than the wall clock, but a twin that does not get there in this time has stopped.
+TWIN_WAIT_S = 60.0
 FRAME_POLL_S = 0.2
 _HOST_COMMAND_BUTTONS = ("agree", "dispute", "undo", "resign-B", "resign-W")
 
@@ -127,6 +136,9 @@ class TwinBoard(LiveBoard):
 
     def __init__(self, config, link, seed=0):
         self.link = link
+        # The grid model's `reads` (its sensors' conversions, every scan's size*size) the
+        # firmware must have made before the next key is held (SCANS_BEFORE_KEY).
+        self.grid_reads_due = 0
         super().__init__(config, seed)
         self._to_twin()
 
@@ -139,21 +151,33 @@ class TwinBoard(LiveBoard):
         if taken is not None:
             self._bowl_read(taken)
         # A smaller game lies in the grid's lower-left corner (firmware tracking/region.py).
-        twin.model("grid", position="/".join(grid_rows(self.rows(), GRID_SIZE)))
+        reads = twin.model("grid", position="/".join(grid_rows(self.rows(), GRID_SIZE)))["reads"]
+        # The scan under way at the change may have read the point before it: one scan more.
+        self.grid_reads_due = reads + (SCANS_BEFORE_KEY + 1) * GRID_SIZE * GRID_SIZE
         for c, name in ((BLACK, "B"), (WHITE, "W")):
             twin.model("bowl", colour=name, grams=round(self.bowls[c].reading(self.t), 1))
 
     def _bowl_read(self, name):
         # The new weight, then BOWL_READS complete reads of that HX711 by the firmware (its
         # driver keeps the median of the last three conversions; the first read after the
-        # change may be of a conversion made before it), at most BOWL_READ_WAIT_S.
+        # change may be of a conversion made before it).
         twin = self.link.twin
         grams = round(self.bowls[BLACK if name == "B" else WHITE].reading(self.t), 1)
-        start = twin.model("bowl", colour=name, grams=grams)["reads"]
-        deadline = time.monotonic() + BOWL_READ_WAIT_S
-        while twin.model("bowl", colour=name)["reads"] < start + BOWL_READS:
+        due = twin.model("bowl", colour=name, grams=grams)["reads"] + BOWL_READS
+        self._wait_twin(
+            lambda: twin.model("bowl", colour=name)["reads"] >= due,
+            "read %s's bowl %d times after its stone was taken" % (name, BOWL_READS),
+        )
+
+    def _wait_twin(self, done, what):
+        """Poll `done()` until true; TwinError naming `what` after TWIN_WAIT_S (wall clock)."""
+        deadline = time.monotonic() + TWIN_WAIT_S
+        while not done():
             if time.monotonic() >= deadline:
-                break
+                raise TwinError(
+                    "the twin's firmware did not %s in %d s of the wall clock"
+                    % (what, TWIN_WAIT_S)
+                )
             time.sleep(0.02)
 
     def place(self, name, color):
@@ -172,10 +196,19 @@ class TwinBoard(LiveBoard):
         return out
 
     def _key(self, name):
+        # The grid as it was last set, read over SCANS_BEFORE_KEY whole scans; the key up
+        # (the emulated hold may run slower than the wall clock); then the press.
         twin = self.link.twin
-        deadline = time.monotonic() + KEY_UP_WAIT_S
-        while twin.model("key")[name]["down"] and time.monotonic() < deadline:
-            time.sleep(0.02)  # the emulated hold may run slower than the wall clock
+        due = self.grid_reads_due
+        self._wait_twin(
+            lambda: twin.model("grid")["reads"] >= due,
+            "scan the grid %d times after its last change, before key %s"
+            % (SCANS_BEFORE_KEY, name),
+        )
+        self._wait_twin(
+            lambda: not twin.model("key")[name]["down"],
+            "release key %s before its next press" % name,
+        )
         twin.model("key", key=name, hold_ms=KEY_HOLD_MS)
 
     def button(self, name):
