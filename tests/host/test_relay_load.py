@@ -8,6 +8,7 @@ count and time; only loopback addresses.
 import json
 import os
 import signal
+import threading
 import time
 import urllib.request
 
@@ -92,6 +93,8 @@ def test_acl_keeps_each_board_to_its_own_topics(tmp_path):
         mon = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="mon")
         mon.username_pw_set("relay", "relay-pw")
         mon.on_message = lambda c, u, m: got.append((m.topic, m.payload))
+        subscribed = threading.Event()
+        mon.on_subscribe = lambda *_a: subscribed.set()
         mon.connect("127.0.0.1", broker.port)
         mon.subscribe("go/v1/#", qos=1)
         mon.loop_start()
@@ -99,7 +102,7 @@ def test_acl_keeps_each_board_to_its_own_topics(tmp_path):
         b0.username_pw_set("b000", "pw-b000")
         b0.connect("127.0.0.1", broker.port)
         b0.loop_start()
-        time.sleep(0.5)
+        assert subscribed.wait(30), "the broker never granted the monitor's subscription"
         for topic in (
             "go/v1/club/b001/move",  # another board's topic
             "go/v1/club/b000/ack",  # forging its own acks
@@ -117,7 +120,11 @@ def test_acl_keeps_each_board_to_its_own_topics(tmp_path):
         intruder.on_connect = lambda c, u, f, rc, p: codes.append(rc)
         intruder.connect("127.0.0.1", broker.port)
         intruder.loop_start()
-        time.sleep(1.0)
+        # Until the last allowed message and the intruder's answer came (bounded): the
+        # forbidden ones were published before that alert, so none can still be on its way.
+        deadline = time.monotonic() + 30
+        while not (len(got) >= 2 and codes) and time.monotonic() < deadline:
+            time.sleep(0.05)
         for c in (mon, b0, intruder):
             c.loop_stop()
         assert [t for t, _p in got] == ["go/v1/club/b000/move", "go/v1/club/b000/alert"]
