@@ -4,8 +4,8 @@ the game's then, and a player who walks up must not take the game clock for a bo
 plays. Imported to draw it and dropped after (app/standalone.py): rarely shown, its code is no
 game's heap.
 
-Layout (y): 0-8 an inverted bar saying who set the mode; 18-27 CALIBRATING, the small font at
-twice its size; 36 and 44 what it means. Same font and fill_rect/blit drawing as
+Layout (y): 0-8 an inverted bar saying who set the mode; 20-29 CALIBRATING, the small font at
+twice its size; 39 and 47 what it means. Same font and fill_rect/blit drawing as
 clock_face.py, so the bytes match on the board, under MicroPython and in the host's PNGs.
 """
 
@@ -16,8 +16,8 @@ from ingboard.faces.clock_face import WIDTH, text, text_width
 
 TITLE = "CALIBRATING"
 LINES = ("INGBOARD CALIBRATE", "STONES ARE NOT MOVES", "THE GAME IGNORES THE BOARD")
-_TITLE_Y = const(18)
-_LINE_Y = const(36)
+_TITLE_Y = const(20)
+_LINE_Y = const(39)
 
 
 def _centred(fb, y, s, c=1):
