@@ -15,6 +15,7 @@ class StubApp:
     def __init__(self, root):
         self.store = Store(root)
         self.warnings = []
+        self.calibrating = None  # (App: the calibration mode, app/inputs.py)
 
     def warn(self, text):
         self.warnings.append(text)

@@ -13,12 +13,14 @@ the menu key opens the menu (only while the clock is stopped: menus/menu.py).
 
 What each face shows, first that applies:
 1. the menu, while it is open (both faces);
-2. the sensor health map, for HEALTH_MS after a calibration (or until a key);
-3. the newest alert still standing (tracker alerts until the board is put right; bowl and
+2. while a host calibrates the board (the calibration mode, app/inputs.py): CALIBRATING
+   (faces/calibrating_face.py) - the stones and bowls are not the game's then;
+3. the sensor health map, for HEALTH_MS after a calibration (or until a key);
+4. the newest alert still standing (tracker alerts until the board is put right; bowl and
    sensor alerts and refused buttons for ALERT_MS): a mini-board with the point(s) (showing
    the stone physically there) and what to do;
-4. after a counted end, the count, the fill-in plan and the result;
-5. the clock face.
+5. after a counted end, the count, the fill-in plan and the result;
+6. the clock face.
 """
 
 from ingrules.board import BLACK, WHITE
@@ -262,13 +264,15 @@ class Standalone:
 
     def _face(self, t):
         """(kind, what it shows) of the face to show at t: "menu" (screen, health rows),
-        "health" rows, "alert" (rows, alert), "result" (count, plan, rows), or "clock" None
-        (the clock faces differ by side: clock_face.parts)."""
+        "calibrating" None, "health" rows, "alert" (rows, alert), "result" (count, plan, rows),
+        or "clock" None (the clock faces differ by side: clock_face.parts)."""
         # (Asked at every paint of each side: each face's making is a call of its own, and
         # this one's frame stays small enough for the C stack - drivers/keys.py says why.)
         menu = self.menu
         if menu is not None and menu.is_open():
             return self._menu_face(menu)
+        if self.app.calibrating is not None:  # (its lapse: the bowl task's, each 100 ms)
+            return "calibrating", None
         # The board's rows joined into one str (board_face.py): what a face shows is kept as
         # long as it shows (paint()), one object where the list of rows was 20.
         if t < self.health_until:
@@ -309,8 +313,11 @@ class Standalone:
         if kind == "menu":
             from ingboard.faces import menu_face
 
-            menu_face.draw(fb, what[0], what[1])
-            return
+            return menu_face.draw(fb, what[0], what[1])
+        if kind == "calibrating":  # (its code dropped after: calibrating_face.draw)
+            from ingboard.faces import calibrating_face
+
+            return calibrating_face.draw(fb)
         from ingboard.faces import board_face
 
         if kind == "health":
