@@ -83,9 +83,9 @@ class Assist:
         done = False
         for due, color in list(self.presses):
             if board.t >= due:
-                self.presses.remove((due, color))
                 if not _refused(tracker):  # a stone the rules refuse is not pressed for
-                    board.press(color)
+                    board.press(color)  # (a board that failed raises: the press stays due)
+                self.presses.remove((due, color))
                 done = True
         if game.phase == PLAY:
             self.lifted_chains = []

@@ -637,7 +637,10 @@ def make_server(port=8000, host="127.0.0.1", session=None):
             if path == "/api/options":
                 return self._json(200, options())
             if path == "/api/state":
-                return self._json(200, session.handle("state", {}))
+                try:  # (the assist's due presses are made here too: live_board.py may fail)
+                    return self._json(200, session.handle("state", {}))
+                except DeviceError as exc:
+                    return self._json(503, {"error": str(exc)})
             if path in ("/api/clock/B.png", "/api/clock/W.png"):
                 return self._send(200, session.clock_png(path[-5]), "image/png")
             if path == "/api/session.log":

@@ -208,7 +208,8 @@ def _say_status(host, port, broadcaster):
         elif state == "denied":
             text = (
                 "relay: ERROR: the broker %s refused the relay's subscription to the boards' "
-                "topics (%s): check the broker's ACL for the relay's user" % (where, detail)
+                "topics (%s): check the broker's ACL for the relay's user, then restart the relay"
+                % (where, detail)
             )
         else:
             text = "relay: lost the broker %s (%s); reconnecting" % (where, detail)

@@ -15,8 +15,8 @@ sends can change anything: the server answers GET only, except the director's re
     GET /game?e=E&b=B&g=G   one game (game.html + game.js): board, move list, clocks, SGF
     GET /events       text/event-stream: `snapshot` {"boards": [...], "relay": {...}},
                       `board` {...}, `clock` {"event", "board", "g", "clock"}, `relay`
-                      {"broker": "connected" | "connecting" | "unreachable" | "refused",
-                      "detail": text}
+                      {"broker": "connected" | "connecting" | "unreachable" | "refused" |
+                      "denied" (the subscription), "detail": text}
     GET /api/boards   the public state as JSON
     GET /api/results  {"rounds": [{"round", "games": [{"event", "board", "g", "black",
                       "white", "result", "reason"}]}]}

@@ -309,7 +309,12 @@ function closeUndo() { $("undo-ask").hidden = true; $("board").focus(); }
 
 async function refresh() {
   if (busy) return;
-  try { render(await (await fetch("/api/state")).json()); } catch (e) { /* server gone */ }
+  try {
+    const data = await (await fetch("/api/state")).json();
+    // The board behind the page failed (the device twin: 503 with why): said, not drawn.
+    if (data.error) { $("status").textContent = "Error: " + data.error; $("status").className = "alerting"; return; }
+    render(data);
+  } catch (e) { /* server gone */ }
 }
 
 async function poll() {

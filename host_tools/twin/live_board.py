@@ -191,13 +191,19 @@ class TwinBoard(LiveBoard):
         return out
 
     def press(self, color):
+        # The twin made ready first: a TwinError leaves the page's game as it was.
+        self._key_ready(color)
         out = super().press(color)
-        self._key(color)
+        self.link.twin.model("key", key=color, hold_ms=KEY_HOLD_MS)
         return out
 
     def _key(self, name):
+        self._key_ready(name)
+        self.link.twin.model("key", key=name, hold_ms=KEY_HOLD_MS)
+
+    def _key_ready(self, name):
         # The grid as it was last set, read over SCANS_BEFORE_KEY whole scans; the key up
-        # (the emulated hold may run slower than the wall clock); then the press.
+        # (the emulated hold may run slower than the wall clock).
         twin = self.link.twin
         due = self.grid_reads_due
         self._wait_twin(
@@ -209,7 +215,6 @@ class TwinBoard(LiveBoard):
             lambda: not twin.model("key")[name]["down"],
             "release key %s before its next press" % name,
         )
-        twin.model("key", key=name, hold_ms=KEY_HOLD_MS)
 
     def button(self, name):
         out = super().button(name)

@@ -111,7 +111,6 @@ def test_acl_keeps_each_board_to_its_own_topics(tmp_path):
             "go/v1/club/b001/alert",  # another board's alert
             "go/v1/club/b000/move",  # its own: allowed
             "go/v1/club/b000/alert",  # its own alerts: allowed
-            "elsewhere",
         ):
             b0.publish(topic, topic.encode(), qos=1).wait_for_publish(5)
         intruder = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="x")

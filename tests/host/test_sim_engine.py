@@ -170,3 +170,52 @@ def test_browser_opened_only_with_a_display(monkeypatch):
     assert not has_display()
     monkeypatch.setenv("DISPLAY", ":0")
     assert has_display()
+
+
+def test_a_board_that_fails_keeps_the_assists_press_due_and_the_page_is_told():
+    """The board behind the page (the device twin, live_board.py) may fail a press with a
+    DeviceError: the press stays due (made at the next request), the game is as it was, and
+    the page's state poll gets a 503 with why instead of a dropped connection."""
+    import json
+    import threading
+    import urllib.error
+    import urllib.request
+
+    from host_tools.device import DeviceError
+    from host_tools.sim_server import Session, make_server
+
+    session = Session(manual_time=True, assist=True)
+    session.handle("new", {"size": 9})
+    board = session.board
+    real_press = board.press
+    failing = [True]
+
+    def press(color):
+        if failing[0]:
+            raise DeviceError("the twin's firmware did not scan the grid in 60 s")
+        return real_press(color)
+
+    board.press = press
+    session.handle("click", {"point": "C3"})
+    log = board.session_log()
+    with pytest.raises(DeviceError):
+        session.handle("wait", {"ms": 300})
+    assert session.assist.presses == [(150, "B")]  # still due
+    assert board.session_log().count(" press ") == log.count(" press ")  # no press recorded
+    server = make_server(0, "127.0.0.1", session)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = "http://127.0.0.1:%d/api/state" % server.server_address[1]
+        with pytest.raises(urllib.error.HTTPError) as failed:
+            urllib.request.urlopen(url, timeout=10)
+        assert failed.value.code == 503
+        assert "did not scan the grid" in json.loads(failed.value.read())["error"]
+        failing[0] = False  # the twin answers again: the press is made at the next request
+        with urllib.request.urlopen(url, timeout=10) as resp:
+            state = json.loads(resp.read())
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert not session.assist.presses and len(board.tracker.game.plies) == 1
+    assert board.session_log().count(" press ") == log.count(" press ") + 1
+    assert state["size"] == 9

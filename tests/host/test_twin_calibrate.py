@@ -53,7 +53,7 @@ class TwinHand:
         return ""
 
 
-def test_calibrate_grid_and_bowls_on_a_fresh_twin_then_monitor_is_clean(monkeypatch, capsys):
+def test_calibrate_grid_and_bowls_on_a_fresh_twin_then_the_app_resumes(monkeypatch, capsys):
     from ingboard import storage_paths as sp
     from ingboard.sensing.calibration import parse_calibration
 
