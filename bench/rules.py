@@ -103,9 +103,20 @@ def measure(corpus=None, repeats=3, log=print):
     sources = games.sgfmill_sources()
     mp_result = run_micropython(text, sources, RULES, repeats)
     log("# " + describe(mp_result) + " (MicroPython)")
+    log("# " + runs(mp_result, "MicroPython"))
     out = figures_from(mp_result, "mp", (">=", GOAL_SPEEDUP_MP))
     cp_result = run_cpython(text, RULES, repeats)
     if (cp_result["plays"], cp_result["stops"]) != (mp_result["plays"], mp_result["stops"]):
         raise BenchError("CPython and MicroPython replayed different moves")
+    log("# " + runs(cp_result, "CPython"))
     out += figures_from(cp_result, "cpython", (">=", GOAL_SPEEDUP_CPYTHON))
     return out
+
+
+def runs(result, where):
+    """Each run's CPU time (ms), in the order run: a figure that swings shows why here."""
+    return "rules: each run's CPU ms under %s, ours %s, sgfmill %s" % (
+        where,
+        " ".join("%.1f" % (us / 1000) for us in result["runs_ours_us"]),
+        " ".join("%.1f" % (us / 1000) for us in result["runs_sgfmill_us"]),
+    )
