@@ -5,14 +5,23 @@ plays. Imported to draw it and dropped after (app/standalone.py): rarely shown, 
 game's heap.
 
 Layout (y): 0-8 an inverted bar saying who set the mode; 20-29 CALIBRATING, the small font at
-twice its size; 39 and 47 what it means. Same font and fill_rect/blit drawing as
-clock_face.py, so the bytes match on the board, under MicroPython and in the host's PNGs.
+twice its size (clock_face's glyph rows at scale 2); 39 and 47 what it means. Same font and
+fill_rect/blit drawing as clock_face.py, so the bytes match on the board, under MicroPython
+and in the host's PNGs.
 """
 
 from micropython import const
 
 from ingboard import gc_policy
-from ingboard.faces.clock_face import WIDTH, text, text_width
+from ingboard.faces.clock_face import (
+    _SMALL_BITS,
+    _SMALL_CHARS,
+    WIDTH,
+    _row,
+    _small_rows,
+    text,
+    text_width,
+)
 
 TITLE = "CALIBRATING"
 LINES = ("INGBOARD CALIBRATE", "STONES ARE NOT MOVES", "THE GAME IGNORES THE BOARD")
@@ -25,26 +34,18 @@ def _centred(fb, y, s, c=1):
 
 
 def _twice(fb, y, s):
-    # s in the small font at twice its size, centred: drawn once on a scratch framebuf, each
-    # run of set pixels of a row one fill_rect of two rows.
-    import framebuf
-
-    w = text_width(s)
-    # (MicroPython pads MONO_VLSB's stride for its size check: room for 8-column multiples.)
-    scratch = framebuf.FrameBuffer(bytearray((w + 7) & ~7), w, 5, framebuf.MONO_VLSB)
-    scratch.fill(0)
-    text(scratch, 0, 0, s)
-    x0 = (WIDTH - 2 * w) // 2
-    for r in range(5):
-        col = 0
-        while col < w:
-            if scratch.pixel(col, r):
-                start = col
-                while col < w and scratch.pixel(col, r):
-                    col += 1
-                fb.fill_rect(x0 + 2 * start, y + 2 * r, 2 * (col - start), 2, 1)
-            else:
-                col += 1
+    # s in the small font at twice its size, centred: clock_face's glyph rows, each run of set
+    # bits one fill_rect (its _row) at scale 2.
+    x = (WIDTH - 2 * text_width(s)) // 2
+    for ch in s:
+        i = _SMALL_CHARS.find(ch)
+        if i < 0:
+            raise ValueError("no glyph for %r" % (ch,))
+        rows = _small_rows(_SMALL_BITS[i])
+        for r in range(5):
+            if rows[r]:
+                _row(fb, x, y + 2 * r, rows[r], 3, 2, 1)
+        x += 8
 
 
 def draw(fb):
