@@ -279,6 +279,19 @@ def run_app(
     return app, hw
 
 
+def new_app(log_text, root, host_lines=()):
+    """A new app on an emptied store at `root` (clear_records), its hardware replaying the log;
+    not run yet: returns (vt, hw, app)."""
+    from ingboard.app.app import App
+    from ingboard.records.store import RecordsStore
+
+    vt = VirtualTime()
+    config, hw = hardware(vt, log_text, host_lines)
+    clear_records(root)
+    app = App(hw, RecordsStore(root), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, config)
+    return vt, hw, app
+
+
 def _watcher(app, fb):
     def watch():
         fb.kind = app.standalone.shown

@@ -4,10 +4,8 @@ mass in a bowl - its scans and bowl readings are not the game's: no alert, no mo
 journalled; it ends with the host's `off`, or 30 minutes after its last calibration request,
 and the game is then given the board as it is."""
 
-from app_fakes import VirtualTime, clear_records, hardware
+from app_fakes import new_app
 from ingboard.app import inputs
-from ingboard.app.app import App
-from ingboard.records.store import RecordsStore
 from ingboard.sensing.classifier import DEFAULT_EMPTY, DEFAULT_SPAN
 
 ROOT = "/tmp/ingboard-test-app-calibrating"
@@ -28,11 +26,7 @@ RAW = b'{"cmd": "raw-scan", "n": 2}\n'
 
 
 def _app(host_lines):
-    vt = VirtualTime()
-    cfg, hw = hardware(vt, LOG, host_lines=host_lines)
-    clear_records(ROOT)
-    app = App(hw, RecordsStore(ROOT), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
-    return vt, hw, app
+    return new_app(LOG, ROOT, host_lines)
 
 
 def _alerts(hw):

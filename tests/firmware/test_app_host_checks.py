@@ -2,10 +2,8 @@
 game the board holds, page by page, as the twin's power-cut soak compares it after a restart)
 and `mem` (free heap and largest free block after a collection; none on CPython)."""
 
-from app_fakes import VirtualTime, clear_records, hardware
-from ingboard.app.app import App
+from app_fakes import new_app
 from ingboard.link import commands, protocol
-from ingboard.records.store import RecordsStore
 from ingrules.board import BLACK
 from test_app import LOG
 
@@ -13,10 +11,7 @@ ROOT = "/tmp/ingboard-test-app-host-checks"
 
 
 def _app():
-    vt = VirtualTime()
-    cfg, hw = hardware(vt, LOG)
-    clear_records(ROOT)
-    app = App(hw, RecordsStore(ROOT), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
+    vt, _hw, app = new_app(LOG, ROOT)
     return vt, app
 
 

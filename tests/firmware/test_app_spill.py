@@ -4,9 +4,8 @@ is to play, every stone on an empty point at once, then the players pick them up
 (app.OUTPUTS) - and the host (or a display on it) must still learn every point to clear: none
 dropped. When they are all picked up, no alert stands and the game goes on."""
 
-from app_fakes import VirtualTime, clear_records, hardware
-from ingboard.app.app import OUTPUTS, App
-from ingboard.records.store import RecordsStore
+from app_fakes import new_app
+from ingboard.app.app import OUTPUTS
 
 ROOT = "/tmp/ingboard-test-app-spill"
 SIZE = 19
@@ -60,10 +59,7 @@ def _game():
 def test_a_spilled_bowl_names_every_point_to_the_host_and_the_game_goes_on():
     assert SPILLED > OUTPUTS
     log, names, played = _game()
-    vt = VirtualTime()
-    cfg, hw = hardware(vt, log, host_lines=[(2500, b'{"cmd": "state"}\n')])
-    clear_records(ROOT)
-    app = App(hw, RecordsStore(ROOT), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
+    vt, hw, app = new_app(log, ROOT, [(2500, b'{"cmd": "state"}\n')])
     vt.drive(app, 2900, stop=False)
     sent = hw["link"].messages()
     alerts = [m for m in sent if m["type"] == "alert"]
@@ -89,10 +85,7 @@ def test_alerts_beyond_a_full_queue_go_into_one_list_made_once_and_the_originals
     # board): each point past the queue's 64 goes into one list made for the newest queued
     # alert of its code - not a new, longer list each time (review: ~185 KB of garbage) - and
     # the list that alert was raised with (a display may hold it) is left as it was.
-    vt = VirtualTime()
-    cfg, hw = hardware(vt, _game()[0])
-    clear_records(ROOT)
-    app = App(hw, RecordsStore(ROOT), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
+    _vt, _hw, app = new_app(_game()[0], ROOT)
     raised = []
     for k in range(361):
         points = ["P%d" % k]

@@ -6,11 +6,9 @@ What a face shows is read off the display's pixels: the text drawn in the faces'
 scratch framebuf, looked for anywhere on the display."""
 
 import framebuf
-from app_fakes import VirtualTime, clear_records, hardware
+from app_fakes import new_app
 from ingboard.app import inputs
-from ingboard.app.app import App
 from ingboard.faces.clock_face import text, text_width
-from ingboard.records.store import RecordsStore
 
 ROOT = "/tmp/ingboard-test-calibrating-face"
 EMPTY = "/".join(["........."] * 9)
@@ -24,11 +22,7 @@ OFF = b'{"cmd": "calibrating", "on": false}\n'
 
 
 def _app(host_lines):
-    vt = VirtualTime()
-    cfg, hw = hardware(vt, LOG, host_lines=host_lines)
-    clear_records(ROOT)
-    app = App(hw, RecordsStore(ROOT), vt.ticks_ms, vt.ticks_diff, vt.sleep_ms, cfg)
-    return vt, hw, app
+    return new_app(LOG, ROOT, host_lines)
 
 
 def _rows(fb, w, h):
